@@ -1,0 +1,34 @@
+# Thin driver over CMake. `make demo` and `make test` are all a newcomer needs.
+BUILD ?= build
+CMAKE_FLAGS ?=
+
+.PHONY: all setup configure build test demo docs install clean
+
+all: build
+
+setup:
+	@scripts/setup.sh
+
+configure: setup
+	@test -f $(BUILD)/build.ninja || \
+	  cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release $(CMAKE_FLAGS)
+
+build: configure
+	@cmake --build $(BUILD)
+
+# Every test: lit + FileCheck, the C++ unit tests, and the script tests.
+test: build
+	@cmake --build $(BUILD) --target check-qdq
+
+demo: build
+	@scripts/demo.sh $(BUILD)
+
+# Refreshes docs/reference from the ODS definitions.
+docs: configure
+	@cmake --build $(BUILD) --target update-docs
+
+install: build
+	@cmake --install $(BUILD)
+
+clean:
+	rm -rf $(BUILD)

@@ -1,0 +1,98 @@
+//===- QDQLayerOpInterface.td - what a layer exposes to Q/DQ -*- tablegen -*-//
+//
+// The MLIR counterpart of the toolkits' per-layer quantize wrappers: how a
+// layer tells the insertion pass which operands are activations, which is a
+// weight and along which axis its output channels lie, and whether the
+// default table quantizes it. A new layer gains Q/DQ support by implementing
+// this interface; no pass switches over op names.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef QUANTQDQ_LAYER_OP_INTERFACE_TD
+#define QUANTQDQ_LAYER_OP_INTERFACE_TD
+
+include "mlir/IR/OpBase.td"
+
+def QDQLayerOpInterface : OpInterface<"QDQLayerOpInterface"> {
+  let cppNamespace = "::mlir::quant_qdq";
+  let description = [{
+    A network layer that quantization can reason about. Ops defined with
+    the `QDQ_LayerOp` ODS class get every method from the class's template
+    arguments; an op overrides a method only when the answer depends on its
+    attributes (a grouped convolution is a `DepthwiseConv2D`).
+  }];
+
+  let methods = [
+    InterfaceMethod<[{
+        The layer's class as the Keras-based toolkits name it (`Conv2D`,
+        `Dense`, `Add`, ...). QuantizationSpec entries with
+        `is_keras_class` match against it.
+      }],
+      "::llvm::StringRef", "getLayerClass", (ins), "",
+      [{ return ConcreteOp::getDefaultLayerClass(); }]>,
+    InterfaceMethod<[{
+        The layer's name, or an empty string for an unnamed layer.
+      }],
+      "::llvm::StringRef", "getLayerName", (ins), "", [{
+        if (auto name = $_op->template getAttrOfType<::mlir::StringAttr>("name"))
+          return name.getValue();
+        return {};
+      }]>,
+    InterfaceMethod<[{
+        Indices of the operands that carry activations (input Q/DQ goes
+        there). Multi-input layers list every input; `quantization_index`
+        in a spec selects among them, in this order.
+      }],
+      "::llvm::SmallVector<unsigned>", "getActivationOperandIndices", (ins),
+      "", [{
+        if (ConcreteOp::kAllOperandsAreActivations) {
+          ::llvm::SmallVector<unsigned> all;
+          for (unsigned i = 0, e = $_op->getNumOperands(); i < e; ++i)
+            all.push_back(i);
+          return all;
+        }
+        return {0};
+      }]>,
+    InterfaceMethod<[{
+        Index of the operand holding the layer's weight (kernel), if any.
+        Biases and batch-norm statistics are not weights in this sense:
+        TensorRT keeps them in higher precision.
+      }],
+      "std::optional<unsigned>", "getWeightOperandIndex", (ins), "",
+      [{ return std::nullopt; }]>,
+    InterfaceMethod<[{
+        Axis of the weight along which output channels lie, i.e. the axis
+        of per-channel weight scales.
+      }],
+      "std::optional<int64_t>", "getWeightChannelAxis", (ins), "",
+      [{ return std::nullopt; }]>,
+    InterfaceMethod<[{
+        Whether the default insertion table puts Q/DQ on the activations.
+      }],
+      "bool", "quantizesInputByDefault", (ins), "",
+      [{ return ConcreteOp::kQuantizeInputByDefault; }]>,
+    InterfaceMethod<[{
+        Whether the default insertion table puts Q/DQ on the weight.
+      }],
+      "bool", "quantizesWeightByDefault", (ins), "",
+      [{ return ConcreteOp::kQuantizeWeightByDefault; }]>,
+    InterfaceMethod<[{
+        Whether the layer only moves or selects values (reshape, flatten,
+        transpose, padding, max pooling, dropout), so that a quantized
+        value stays quantized through it with the same scale.
+      }],
+      "bool", "isPassThrough", (ins), "",
+      [{ return ConcreteOp::kPassThrough; }]>,
+  ];
+
+  let extraSharedClassDeclaration = [{
+    /// The weight operand's value, if the layer has one.
+    ::mlir::Value getQuantizableWeight() {
+      if (auto index = $_op.getWeightOperandIndex())
+        return $_op->getOperand(*index);
+      return {};
+    }
+  }];
+}
+
+#endif // QUANTQDQ_LAYER_OP_INTERFACE_TD

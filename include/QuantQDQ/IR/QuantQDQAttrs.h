@@ -1,0 +1,15 @@
+//===- QuantQDQAttrs.h - quant_qdq attributes and enums ---------*- C++ -*-===//
+
+#ifndef QUANTQDQ_IR_QUANTQDQATTRS_H
+#define QUANTQDQ_IR_QUANTQDQATTRS_H
+
+#include "mlir/IR/Attributes.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/DialectImplementation.h"
+
+#include "QuantQDQ/IR/QuantQDQEnums.h.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "QuantQDQ/IR/QuantQDQAttrs.h.inc"
+
+#endif // QUANTQDQ_IR_QUANTQDQATTRS_H

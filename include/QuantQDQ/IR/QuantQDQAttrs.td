@@ -1,0 +1,103 @@
+//===- QuantQDQAttrs.td - quant_qdq attributes and enums ---*- tablegen -*-===//
+
+#ifndef QUANTQDQ_ATTRS_TD
+#define QUANTQDQ_ATTRS_TD
+
+include "QuantQDQ/IR/QuantQDQDialect.td"
+include "mlir/IR/AttrTypeBase.td"
+include "mlir/IR/EnumAttr.td"
+
+//===----------------------------------------------------------------------===//
+// Enums
+//===----------------------------------------------------------------------===//
+
+def QDQ_Layout : I32EnumAttr<"Layout", "tensor layout of a spatial layer", [
+    I32EnumAttrCase<"NCHW", 0, "nchw">,
+    I32EnumAttrCase<"NHWC", 1, "nhwc">]> {
+  let cppNamespace = "::mlir::quant_qdq";
+  let genSpecializedAttr = 0;
+}
+def QDQ_LayoutAttr : EnumAttr<QuantQDQ_Dialect, QDQ_Layout, "layout">;
+
+def QDQ_ActivationKind : I32EnumAttr<"ActivationKind",
+    "element-wise activation function", [
+    I32EnumAttrCase<"Relu", 0, "relu">,
+    I32EnumAttrCase<"Relu6", 1, "relu6">,
+    I32EnumAttrCase<"LeakyRelu", 2, "leaky_relu">,
+    I32EnumAttrCase<"Clip", 3, "clip">,
+    I32EnumAttrCase<"Sigmoid", 4, "sigmoid">,
+    I32EnumAttrCase<"HardSigmoid", 5, "hard_sigmoid">,
+    I32EnumAttrCase<"Swish", 6, "swish">,
+    I32EnumAttrCase<"HardSwish", 7, "hard_swish">,
+    I32EnumAttrCase<"Tanh", 8, "tanh">,
+    I32EnumAttrCase<"Gelu", 9, "gelu">,
+    I32EnumAttrCase<"Elu", 10, "elu">,
+    I32EnumAttrCase<"Softplus", 11, "softplus">,
+    I32EnumAttrCase<"Linear", 12, "linear">]> {
+  let cppNamespace = "::mlir::quant_qdq";
+  let genSpecializedAttr = 0;
+}
+def QDQ_ActivationKindAttr
+    : EnumAttr<QuantQDQ_Dialect, QDQ_ActivationKind, "activation">;
+
+def QDQ_PadMode : I32EnumAttr<"PadMode", "how a pad layer fills the border", [
+    I32EnumAttrCase<"Constant", 0, "constant">,
+    I32EnumAttrCase<"Reflect", 1, "reflect">,
+    I32EnumAttrCase<"Edge", 2, "edge">]> {
+  let cppNamespace = "::mlir::quant_qdq";
+  let genSpecializedAttr = 0;
+}
+def QDQ_PadModeAttr : EnumAttr<QuantQDQ_Dialect, QDQ_PadMode, "pad_mode">;
+
+//===----------------------------------------------------------------------===//
+// Quantizer
+//===----------------------------------------------------------------------===//
+
+def QDQ_QuantizerAttr : AttrDef<QuantQDQ_Dialect, "Quantizer"> {
+  let mnemonic = "quantizer";
+  let summary = "How a tensor is quantized: storage, range and granularity";
+  let description = [{
+    A quantizer says how real values map to integers, independently of the
+    scale and zero point that calibration later chooses:
+
+    - `bits`: storage width, 2 to 16;
+    - `is_signed`: signed storage `[-2^(b-1), 2^(b-1)-1]` or unsigned
+      `[0, 2^b-1]` (default signed);
+    - `narrow_range`: drop the lowest storage value, so that a signed 8-bit
+      tensor uses `[-127, 127]` (default on, as TensorRT expects);
+    - `symmetric`: the zero point is 0 for signed storage (default on);
+    - `axis`: when present, one scale per slice along this axis
+      (per-channel weights); absent means one scale for the tensor.
+
+    The defaults are the NVIDIA toolkit's: 8-bit, signed, narrow, symmetric,
+    per tensor. Example: `#quant_qdq.quantizer<bits = 8, axis = 0>`.
+  }];
+  let parameters = (ins
+    "unsigned":$bits,
+    DefaultValuedParameter<"bool", "true">:$is_signed,
+    DefaultValuedParameter<"bool", "true">:$narrow_range,
+    DefaultValuedParameter<"bool", "true">:$symmetric,
+    OptionalParameter<"std::optional<int64_t>">:$axis);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+  let builders = [
+    AttrBuilder<(ins CArg<"unsigned", "8">:$bits,
+                     CArg<"std::optional<int64_t>", "std::nullopt">:$axis), [{
+      return $_get($_ctxt, bits, /*is_signed=*/true, /*narrow_range=*/true,
+                   /*symmetric=*/true, axis);
+    }]>];
+  let extraClassDeclaration = [{
+    /// Smallest and largest integer a quantized value may take.
+    int64_t getQMin() const;
+    int64_t getQMax() const;
+    /// Smallest and largest value the storage type can hold (zero points
+    /// live in this range even when narrow_range excludes the lowest one).
+    int64_t getStorageMin() const;
+    int64_t getStorageMax() const;
+    bool isPerAxis() const { return getAxis().has_value(); }
+    /// The same quantizer, quantizing per slice along `axis` (or per tensor).
+    QuantizerAttr withAxis(std::optional<int64_t> axis) const;
+  }];
+}
+
+#endif // QUANTQDQ_ATTRS_TD

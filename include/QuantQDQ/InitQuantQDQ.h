@@ -1,0 +1,23 @@
+//===- InitQuantQDQ.h - register the project's dialects and passes -*- C++ -*-//
+//
+// One place for tools and downstream projects to make everything quant-qdq
+// provides known to a DialectRegistry and to the global pass registry.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef QUANTQDQ_INITQUANTQDQ_H
+#define QUANTQDQ_INITQUANTQDQ_H
+
+#include "QuantQDQ/IR/QuantQDQDialect.h"
+#include "mlir/IR/DialectRegistry.h"
+
+namespace mlir::quant_qdq {
+
+/// Adds the quant_qdq dialect to `registry`.
+inline void registerQuantQDQDialects(DialectRegistry &registry) {
+  registry.insert<QuantQDQDialect>();
+}
+
+} // namespace mlir::quant_qdq
+
+#endif // QUANTQDQ_INITQUANTQDQ_H

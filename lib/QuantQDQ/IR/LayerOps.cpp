@@ -1,0 +1,188 @@
+//===- LayerOps.cpp - verifiers, folds and interface answers of layers ----===//
+
+#include "QuantQDQ/IR/QuantQDQOps.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/OpImplementation.h"
+#include <cmath>
+
+using namespace mlir;
+using namespace mlir::quant_qdq;
+
+//===----------------------------------------------------------------------===//
+// Conv2DOp and DenseOp: the weighted layers
+//===----------------------------------------------------------------------===//
+
+int64_t Conv2DOp::getInputChannels() {
+  return getInput().getType().getDimSize(getLayout() == Layout::NHWC ? 3 : 1);
+}
+
+bool Conv2DOp::isDepthwise() {
+  int64_t groups = getGroups();
+  return groups > 1 && groups == getInputChannels();
+}
+
+StringRef Conv2DOp::getLayerClass() {
+  return isDepthwise() ? StringRef("DepthwiseConv2D") : getDefaultLayerClass();
+}
+
+std::optional<unsigned> Conv2DOp::getWeightOperandIndex() {
+  return odsIndex_weight;
+}
+
+// Output channels are the O of OIHW (NCHW) or of HWIO (NHWC); a depthwise
+// weight is laid out the same way with C/groups == 1.
+std::optional<int64_t> Conv2DOp::getWeightChannelAxis() {
+  return getLayout() == Layout::NHWC ? 3 : 0;
+}
+
+std::optional<unsigned> DenseOp::getWeightOperandIndex() {
+  return odsIndex_weight;
+}
+
+std::optional<int64_t> DenseOp::getWeightChannelAxis() {
+  return getTransposeWeight() ? 0 : 1;
+}
+
+//===----------------------------------------------------------------------===//
+// BatchNormOp
+//===----------------------------------------------------------------------===//
+
+int64_t BatchNormOp::getChannelAxis() {
+  return getLayout() == Layout::NHWC ? getInput().getType().getRank() - 1 : 1;
+}
+
+LogicalResult BatchNormOp::verify() {
+  RankedTensorType input = getInput().getType();
+  if (input.getRank() < 2)
+    return emitOpError("expects an input of rank >= 2, got ")
+           << input.getRank();
+  float epsilon = getEpsilon().convertToFloat();
+  if (!std::isfinite(epsilon) || epsilon <= 0.0f)
+    return emitOpError("epsilon must be positive and finite, got ") << epsilon;
+  int64_t channels = input.getDimSize(getChannelAxis());
+  for (Value param : {getScale(), getBias(), getMean(), getVariance()}) {
+    int64_t size = cast<RankedTensorType>(param.getType()).getDimSize(0);
+    if (!ShapedType::isDynamic(channels) && !ShapedType::isDynamic(size) &&
+        size != channels)
+      return emitOpError("expects ")
+             << channels << " values per parameter (one per channel), got "
+             << size;
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// ActivationOp
+//===----------------------------------------------------------------------===//
+
+// The kind prints as a bare keyword: `quant_qdq.activation relu %x`.
+static ParseResult parseActivationKind(OpAsmParser &parser,
+                                       ActivationKindAttr &kind) {
+  SMLoc loc = parser.getCurrentLocation();
+  StringRef keyword;
+  if (parser.parseKeyword(&keyword))
+    return failure();
+  std::optional<ActivationKind> value = symbolizeActivationKind(keyword);
+  if (!value)
+    return parser.emitError(loc, "unknown activation kind '") << keyword << "'";
+  kind = ActivationKindAttr::get(parser.getContext(), *value);
+  return success();
+}
+
+static void printActivationKind(OpAsmPrinter &printer, Operation *,
+                                ActivationKindAttr kind) {
+  printer << stringifyActivationKind(kind.getValue());
+}
+
+LogicalResult ActivationOp::verify() {
+  ActivationKind kind = getKind();
+  bool usesAlpha = kind == ActivationKind::LeakyRelu ||
+                   kind == ActivationKind::HardSigmoid ||
+                   kind == ActivationKind::Elu;
+  bool usesBeta = kind == ActivationKind::HardSigmoid;
+  bool usesBounds = kind == ActivationKind::Clip;
+  auto reject = [&](StringRef attr) {
+    return emitOpError("'") << attr << "' does not apply to a "
+                            << stringifyActivationKind(kind) << " activation";
+  };
+  if (getAlphaAttr() && !usesAlpha)
+    return reject("alpha");
+  if (getBetaAttr() && !usesBeta)
+    return reject("beta");
+  if ((getMinAttr() || getMaxAttr()) && !usesBounds)
+    return reject(getMinAttr() ? "min" : "max");
+  if (usesBounds) {
+    if (!getMinAttr() || !getMaxAttr())
+      return emitOpError("a clip activation needs both 'min' and 'max'");
+    float lo = getMinAttr().getValueAsDouble();
+    float hi = getMaxAttr().getValueAsDouble();
+    if (std::isnan(lo) || std::isnan(hi) || lo > hi)
+      return emitOpError("clip bounds must satisfy min <= max, got [")
+             << lo << ", " << hi << "]";
+  }
+  for (FloatAttr attr : {getAlphaAttr(), getBetaAttr()})
+    if (attr && !std::isfinite(attr.getValueAsDouble()))
+      return emitOpError("activation parameters must be finite");
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// SoftmaxOp, DropoutOp, GenericOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult SoftmaxOp::verify() {
+  int64_t rank = getInput().getType().getRank();
+  int64_t axis = getAxis();
+  if (axis < -rank || axis >= rank)
+    return emitOpError("axis ") << axis << " is out of range for rank " << rank;
+  return success();
+}
+
+LogicalResult DropoutOp::verify() {
+  float rate = getRate().convertToFloat();
+  if (!(rate >= 0.0f && rate < 1.0f))
+    return emitOpError("rate must be in [0, 1), got ") << rate;
+  return success();
+}
+
+StringRef GenericOp::getLayerClass() { return getOpType(); }
+
+LogicalResult GenericOp::verify() {
+  if (getOpType().empty())
+    return emitOpError("needs a non-empty op_type");
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Folds: layers that do nothing
+//===----------------------------------------------------------------------===//
+
+OpFoldResult ConcatOp::fold(FoldAdaptor) {
+  if (getInputs().size() == 1 && getInputs()[0].getType() == getType())
+    return getInputs()[0];
+  return {};
+}
+
+OpFoldResult ReshapeOp::fold(FoldAdaptor) {
+  if (getInput().getType() == getType() && getType().hasStaticShape())
+    return getInput();
+  return {};
+}
+
+OpFoldResult TransposeOp::fold(FoldAdaptor) {
+  for (auto [i, p] : llvm::enumerate(getPerm()))
+    if (p != int64_t(i))
+      return {};
+  return getInput().getType() == getType() ? getInput() : Value();
+}
+
+OpFoldResult PadOp::fold(FoldAdaptor) {
+  if (llvm::all_of(getPads(), [](int64_t p) { return p == 0; }) &&
+      getInput().getType() == getType())
+    return getInput();
+  return {};
+}
+
+#define GET_OP_CLASSES
+#include "QuantQDQ/IR/QuantQDQOps.cpp.inc"

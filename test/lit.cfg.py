@@ -1,0 +1,28 @@
+# -*- Python -*-
+# lit configuration of the quant-qdq regression tests.
+
+import os
+
+import lit.formats
+from lit.llvm import llvm_config
+from lit.llvm.subst import ToolSubst
+
+config.name = "QUANTQDQ"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir", ".test"]
+config.excludes = ["Inputs", "Unit", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.qdq_obj_root, "test")
+
+config.substitutions.append(("%PATH%", config.environment["PATH"]))
+config.substitutions.append(("%qdq_src_root", config.qdq_src_root))
+config.substitutions.append(("%qdq_obj_root", config.qdq_obj_root))
+config.substitutions.append(("%python", config.python_executable))
+
+llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
+llvm_config.use_default_substitutions()
+
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+tool_dirs = [config.qdq_tools_dir, config.llvm_tools_dir]
+tools = ["qdq-opt", "qdq-translate", "mlir-opt"]
+llvm_config.add_tool_substitutions(tools, tool_dirs)
