@@ -9,9 +9,13 @@
 #define QUANTQDQ_INITQUANTQDQ_H
 
 #include "QuantQDQ/IR/QuantQDQDialect.h"
+#include "QuantQDQ/Transforms/Passes.h"
 #include "mlir/IR/DialectRegistry.h"
 
 namespace mlir::quant_qdq {
+
+// registerQuantQDQPasses() (QuantQDQ/Transforms/Passes.h) registers the
+// passes, the library insertion cases and the driver flags.
 
 /// Adds the quant_qdq dialect to `registry`.
 inline void registerQuantQDQDialects(DialectRegistry &registry) {

@@ -15,6 +15,7 @@
 
 int main(int argc, char **argv) {
   mlir::registerAllPasses();
+  mlir::quant_qdq::registerQuantQDQPasses();
 
   mlir::DialectRegistry registry;
   mlir::registerAllDialects(registry);

@@ -11,6 +11,7 @@
 
 #include "mlir/Dialect/Traits.h"
 #include "mlir/IR/TypeUtilities.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::quant_qdq;
@@ -53,14 +54,23 @@ static FailureOr<int64_t> getWindowedSize(std::optional<Location> loc,
                                           int64_t dilation, bool ceilMode) {
   if (ShapedType::isDynamic(size))
     return kDynamic;
-  int64_t span = dilation * (kernel - 1) + 1;
-  int64_t room = size + padBegin + padEnd - span;
+  // Every operand is non-negative here; only the sums and products may
+  // overflow.
+  int64_t span, padded;
+  if (llvm::MulOverflow(dilation, kernel - 1, span) ||
+      llvm::AddOverflow(span, int64_t(1), span) ||
+      llvm::AddOverflow(size, padBegin, padded) ||
+      llvm::AddOverflow(padded, padEnd, padded))
+    return emitOptionalError(loc, what, " window or padded input size "
+                                        "overflows");
+  int64_t room = padded - span;
   if (room < 0)
     return emitOptionalError(loc, what, " window of ", span,
-                             " does not fit the padded input of ",
-                             size + padBegin + padEnd);
-  int64_t out = (ceilMode ? (room + stride - 1) / stride : room / stride) + 1;
-  if (ceilMode && (out - 1) * stride >= size + padBegin)
+                             " does not fit the padded input of ", padded);
+  int64_t out = room / stride + (ceilMode && room % stride != 0 ? 1 : 0) + 1;
+  int64_t lastStart;
+  if (ceilMode && (llvm::MulOverflow(out - 1, stride, lastStart) ||
+                   lastStart >= size + padBegin))
     --out;
   return out;
 }
@@ -155,6 +165,21 @@ static bool mayBeEqual(int64_t a, int64_t b) {
 // Convolution and dense
 //===----------------------------------------------------------------------===//
 
+/// A weighted layer computes in one float type: its weight and bias must hold
+/// the input's element type.
+static LogicalResult checkWeightElementTypes(std::optional<Location> loc,
+                                             RankedTensorType input,
+                                             RankedTensorType weight,
+                                             RankedTensorType bias) {
+  Type elementType = input.getElementType();
+  if (weight.getElementType() != elementType ||
+      (bias && bias.getElementType() != elementType))
+    return emitOptionalError(loc, "expects the weight and bias to hold the "
+                                  "input's element type ",
+                             elementType);
+  return success();
+}
+
 LogicalResult Conv2DOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
                                          Adaptor adaptor,
                                          SmallVectorImpl<Type> &inferred) {
@@ -162,6 +187,9 @@ LogicalResult Conv2DOp::inferReturnTypes(MLIRContext *, std::optional<Location> 
   RankedTensorType weight = getRankedType(adaptor.getWeight());
   if (!input || !weight || input.getRank() != 4 || weight.getRank() != 4)
     return emitOptionalError(loc, "expects a 4-D input and a 4-D weight");
+  if (failed(checkWeightElementTypes(loc, input, weight,
+                                     getRankedType(adaptor.getBias()))))
+    return failure();
   Layout layout = adaptor.getLayout();
   int64_t groups = adaptor.getGroups();
   if (groups <= 0)
@@ -183,9 +211,10 @@ LogicalResult Conv2DOp::inferReturnTypes(MLIRContext *, std::optional<Location> 
   if (!ShapedType::isDynamic(outChannels) && outChannels % groups != 0)
     return emitOptionalError(loc, "output channels (", outChannels,
                              ") are not divisible by groups (", groups, ")");
-  if (!mayBeEqual(inChannels, ShapedType::isDynamic(groupChannels)
-                                  ? kDynamic
-                                  : groupChannels * groups))
+  // Divides instead of multiplying groupChannels, which could overflow.
+  if (!mayBeEqual(ShapedType::isDynamic(inChannels) ? kDynamic
+                                                    : inChannels / groups,
+                  groupChannels))
     return emitOptionalError(loc, "input has ", inChannels,
                              " channels but the weight expects ",
                              groupChannels, " per group x ", groups,
@@ -210,6 +239,9 @@ LogicalResult DenseOp::inferReturnTypes(MLIRContext *, std::optional<Location> l
   if (!input || !weight || input.getRank() < 1 || weight.getRank() != 2)
     return emitOptionalError(loc, "expects an input of rank >= 1 and a 2-D "
                                   "weight");
+  if (failed(checkWeightElementTypes(loc, input, weight,
+                                     getRankedType(adaptor.getBias()))))
+    return failure();
   bool transposed = adaptor.getTransposeWeight();
   int64_t weightIn = weight.getDimSize(transposed ? 1 : 0);
   int64_t units = weight.getDimSize(transposed ? 0 : 1);
@@ -333,9 +365,10 @@ LogicalResult ConcatOp::inferReturnTypes(MLIRContext *,
     for (int64_t d = 0, e = first.getRank(); d < e; ++d) {
       int64_t size = type.getDimSize(d);
       if (d == *axis) {
-        shape[d] = ShapedType::isDynamic(shape[d]) || ShapedType::isDynamic(size)
-                       ? kDynamic
-                       : shape[d] + size;
+        if (ShapedType::isDynamic(shape[d]) || ShapedType::isDynamic(size))
+          shape[d] = kDynamic;
+        else if (llvm::AddOverflow(shape[d], size, shape[d]))
+          return emitOptionalError(loc, "concatenated size overflows");
       } else if (!mayBeEqual(shape[d], size)) {
         return emitOptionalError(loc, "input #", index + 1, " has size ", size,
                                  " in dimension ", d, " where input #0 has ",
@@ -391,13 +424,15 @@ LogicalResult MultiplyOp::inferReturnTypes(MLIRContext *,
 // Shape-only layers
 //===----------------------------------------------------------------------===//
 
-/// Product of `dims`, or dynamic if any of them is.
-static int64_t getProduct(ArrayRef<int64_t> dims) {
+/// Product of `dims`, or dynamic if any of them is; fails if it overflows.
+static FailureOr<int64_t> getProduct(std::optional<Location> loc,
+                                     ArrayRef<int64_t> dims) {
   int64_t product = 1;
   for (int64_t d : dims) {
     if (ShapedType::isDynamic(d))
       return kDynamic;
-    product *= d;
+    if (llvm::MulOverflow(product, d, product))
+      return emitOptionalError(loc, "element count overflows");
   }
   return product;
 }
@@ -417,9 +452,12 @@ LogicalResult FlattenOp::inferReturnTypes(MLIRContext *,
   if (axis < 0)
     axis += rank;
   ArrayRef<int64_t> shape = input.getShape();
-  inferred.push_back(RankedTensorType::get(
-      {getProduct(shape.take_front(axis)), getProduct(shape.drop_front(axis))},
-      input.getElementType()));
+  FailureOr<int64_t> outer = getProduct(loc, shape.take_front(axis));
+  FailureOr<int64_t> inner = getProduct(loc, shape.drop_front(axis));
+  if (failed(outer) || failed(inner))
+    return failure();
+  inferred.push_back(
+      RankedTensorType::get({*outer, *inner}, input.getElementType()));
   return success();
 }
 
@@ -444,9 +482,13 @@ LogicalResult ReshapeOp::inferReturnTypes(MLIRContext *,
       return emitOptionalError(loc, "shape entries must be positive or -1, "
                                     "got ",
                                d);
-    known *= d;
+    if (llvm::MulOverflow(known, d, known))
+      return emitOptionalError(loc, "element count overflows");
   }
-  int64_t total = getProduct(input.getShape());
+  FailureOr<int64_t> product = getProduct(loc, input.getShape());
+  if (failed(product))
+    return failure();
+  int64_t total = *product;
   if (inferredDim) {
     if (ShapedType::isDynamic(total)) {
       shape[*inferredDim] = kDynamic;
@@ -506,13 +548,19 @@ LogicalResult PadOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc
     int64_t before = pads[d], after = pads[d + rank];
     if (before < 0 || after < 0)
       return emitOptionalError(loc, "pads must be non-negative");
+    if (ShapedType::isDynamic(shape[d]) || (before == 0 && after == 0))
+      continue;
     if (adaptor.getMode() == PadMode::Reflect &&
-        !ShapedType::isDynamic(shape[d]) &&
         (before >= shape[d] || after >= shape[d]))
       return emitOptionalError(loc, "reflect padding of dimension ", d,
                                " must be smaller than its size ", shape[d]);
-    if (!ShapedType::isDynamic(shape[d]))
-      shape[d] += before + after;
+    if (adaptor.getMode() == PadMode::Edge && shape[d] == 0)
+      return emitOptionalError(loc, "edge padding of dimension ", d,
+                               " needs a non-empty dimension");
+    if (llvm::AddOverflow(shape[d], before, shape[d]) ||
+        llvm::AddOverflow(shape[d], after, shape[d]))
+      return emitOptionalError(loc, "padded size of dimension ", d,
+                               " overflows");
   }
   inferred.push_back(RankedTensorType::get(shape, input.getElementType()));
   return success();

@@ -1,0 +1,85 @@
+//===- InsertionCases.h - named sets of Q/DQ insertion patterns -*- C++ -*-===//
+//
+// An insertion case (the toolkit's CustomQDQInsertionCase) is a set of
+// rewrite patterns, PDLL in the library, that records on matching layers
+// which of their inputs and weights to quantize. The InsertQDQ pass applies
+// the cases, then honours their records below the user's spec.
+//
+// Cases are found by name in a registry that downstream projects and pass
+// plugins extend with registerInsertionCase(); a user case can also be a
+// PDLL (.pdll) or PDL (.mlir) file loaded at run time.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef QUANTQDQ_TRANSFORMS_INSERTIONCASES_H
+#define QUANTQDQ_TRANSFORMS_INSERTIONCASES_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Support/LLVM.h"
+#include <functional>
+#include <string>
+
+namespace mlir::quant_qdq {
+
+/// The discardable attribute through which a case records its decision on a
+/// layer: `{case = "residual", inputs = array<i64: 1>, weight = false}`.
+/// `inputs` are positions in the layer's activation operand list.
+inline constexpr StringLiteral kCaseAttrName = "quant_qdq.case";
+
+/// Adds a case's patterns to `patterns`. `caseName` is the name the
+/// patterns' records carry.
+using InsertionCasePopulateFn =
+    std::function<void(RewritePatternSet &patterns, StringRef caseName)>;
+
+struct InsertionCase {
+  std::string name;
+  std::string description;
+  /// Patterns of a building block; empty for a composite case.
+  InsertionCasePopulateFn populate;
+  /// Building blocks of a composite case (resnet-v2 = residual, bn, maxpool).
+  SmallVector<std::string> parts;
+};
+
+/// Registers a building-block case. Registering a name twice replaces it.
+void registerInsertionCase(StringRef name, StringRef description,
+                           InsertionCasePopulateFn populate);
+/// Registers a case made of other cases, applied in the order given.
+void registerCompositeInsertionCase(StringRef name, StringRef description,
+                                    ArrayRef<StringRef> parts);
+/// The case registered under `name`, or null.
+const InsertionCase *lookupInsertionCase(StringRef name);
+/// Every registered case name, sorted.
+SmallVector<std::string> getInsertionCaseNames();
+
+/// Expands `name` into the building blocks it stands for (itself for a
+/// building block or a file path). Fails with a diagnostic at `loc` on an
+/// unknown name.
+LogicalResult expandInsertionCase(StringRef name, Location loc,
+                                  SmallVectorImpl<std::string> &blocks);
+
+/// Whether `name` names a case file rather than a registered case.
+bool isInsertionCaseFile(StringRef name);
+
+/// Reads a user case file: PDL in MLIR syntax (`.mlir`), or PDLL (`.pdll`),
+/// compiled to PDL with the `mlir-pdll` tool. Every native function the
+/// patterns call must be one of the case natives. Reports problems as
+/// diagnostics with the file's locations.
+FailureOr<OwningOpRef<ModuleOp>> loadInsertionCaseFile(StringRef path,
+                                                       MLIRContext *context);
+
+/// Registers the native constraints and rewrites that case patterns call
+/// (IsConvFed, HasOneUse, IsConvOutput, QuantizeInputs, QuantizeInputsAt,
+/// QuantizeWeight, QuantizeResidualBranches, KeepInFloat); records they make
+/// carry `caseName`.
+void registerCaseNatives(PDLPatternModule &module, StringRef caseName);
+/// Names of the case natives.
+ArrayRef<StringLiteral> getCaseNativeNames();
+
+/// Registers the library cases: residual, bn, maxpool, se-multiply and the
+/// seed toolkit's resnet-v1, resnet-v2, efficientnet, mobilenet, inception.
+void registerLibraryInsertionCases();
+
+} // namespace mlir::quant_qdq
+
+#endif // QUANTQDQ_TRANSFORMS_INSERTIONCASES_H

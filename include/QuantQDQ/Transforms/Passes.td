@@ -1,0 +1,67 @@
+//===- Passes.td - quant_qdq transformation passes ---------*- tablegen -*-===//
+
+#ifndef QUANTQDQ_TRANSFORMS_PASSES_TD
+#define QUANTQDQ_TRANSFORMS_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def InsertQDQ : Pass<"insert-qdq", "::mlir::ModuleOp"> {
+  let summary = "Place quantize/dequantize pairs where TensorRT wants them";
+  let description = [{
+    Decides, for every layer that implements `QDQLayerOpInterface`, whether
+    its activations and its weight get a Q/DQ pair, and inserts the pairs.
+    A layer's decision comes from, in order of precedence:
+
+    1. the user's QuantizationSpec (`spec=` or `--qdq-spec=`), by layer name,
+       then by class (`is_keras_class`), then by name substring;
+    2. the insertion cases (`cases=`), library cases such as `resnet-v1` or
+       user cases loaded from `.pdll`/`.mlir` files at run time;
+    3. in `full` mode only, the default table of the layer's interface
+       (Conv2D, Dense, DepthwiseConv2D: input and weight; AveragePooling2D,
+       GlobalAveragePooling2D: input).
+
+    A tensor that several consumers quantize alike gets one shared pair
+    (horizontal fusion). With `propagate` (default), a pair requested on the
+    output of a pass-through layer (reshape, flatten, transpose, padding,
+    max pooling, dropout) whose every consumer wants it moves to that layer's
+    input, so the layer runs in INT8. Operands already fed by a dequantize are
+    left alone, so running the pass twice changes nothing.
+
+    The literal form `--insert-qdq=resnet-v1[,bn,...]` is a list of cases;
+    `--insert-qdq="cases=resnet-v1 mode=partial spec=s.json"` sets options.
+  }];
+  let options = [
+    ListOption<"cases", "cases", "std::string",
+               "Insertion cases to apply: library names (resnet-v1, resnet-v2, "
+               "efficientnet, mobilenet, inception, residual, bn, maxpool, "
+               "se-multiply) or paths of .pdll/.mlir (PDL) files">,
+    Option<"specPath", "spec", "std::string", /*default=*/"",
+           "QuantizationSpec JSON file (defaults to --qdq-spec)">,
+    Option<"mode", "mode", "std::string", /*default=*/"",
+           "full or partial (defaults to --qdq-mode, else full)">,
+    Option<"reportPath", "report", "std::string", /*default=*/"",
+           "Write a per-layer report of the decisions to this file ('-' for "
+           "stderr; defaults to --qdq-report)">,
+    Option<"propagate", "propagate", "bool", /*default=*/"true",
+           "Move pairs through pass-through layers">,
+    Option<"activationBits", "activation-bits", "unsigned", /*default=*/"8",
+           "Default bit width of activation quantizers">,
+    Option<"weightBits", "weight-bits", "unsigned", /*default=*/"8",
+           "Default bit width of weight quantizers">,
+  ];
+  let dependentDialects = ["::mlir::quant_qdq::QuantQDQDialect",
+                           "::mlir::pdl::PDLDialect",
+                           "::mlir::pdl_interp::PDLInterpDialect"];
+}
+
+def FuseHorizontalQDQ : Pass<"qdq-fuse-horizontal"> {
+  let summary = "Share one Q/DQ pair among the consumers of a tensor";
+  let description = [{
+    Where several quantize ops read the same tensor with the same quantizer,
+    scales and zero points, keeps the first and its dequantize and redirects
+    the others' users to them (seed 001, figure 3: TensorRT wants one pair
+    per tensor). Linear in the number of quantize ops.
+  }];
+}
+
+#endif // QUANTQDQ_TRANSFORMS_PASSES_TD

@@ -1,0 +1,401 @@
+//===- InsertQDQ.cpp - place Q/DQ pairs on layers -------------------------===//
+//
+// Three steps, each linear in the number of ops:
+//  1. apply the insertion cases (PDL patterns, one walk per building block),
+//     which record decisions on layers;
+//  2. decide every layer: user spec, else case record, else (full mode) the
+//     default table of QDQLayerOpInterface;
+//  3. turn decisions into requests "quantize this use with this quantizer",
+//     move requests through pass-through layers, and create one Q/DQ pair
+//     per (tensor, quantizer), shared by all the uses that asked for it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "DriverOptions.h"
+#include "QuantQDQ/IR/QuantQDQOps.h"
+#include "QuantQDQ/Transforms/InsertionCases.h"
+#include "QuantQDQ/Transforms/Passes.h"
+#include "QuantQDQ/Transforms/QuantizationSpec.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/Rewrite/FrozenRewritePatternSet.h"
+#include "mlir/Support/FileUtilities.h"
+#include "mlir/Transforms/WalkPatternRewriteDriver.h"
+#include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/ToolOutputFile.h"
+
+namespace mlir::quant_qdq {
+#define GEN_PASS_DEF_INSERTQDQ
+#include "QuantQDQ/Transforms/Passes.h.inc"
+} // namespace mlir::quant_qdq
+
+using namespace mlir;
+
+
+using namespace mlir::quant_qdq;
+
+namespace {
+/// What one layer gets, and why.
+struct LayerDecision {
+  Operation *op;
+  /// Positions in the layer's activation operand list.
+  SmallVector<unsigned> inputs;
+  bool weight = false;
+  QuantizerAttr inputQuantizer, weightQuantizer;
+  std::string rule;
+};
+
+/// "Quantize this use with this quantizer."
+struct Request {
+  OpOperand *use;
+  QuantizerAttr quantizer;
+};
+
+class InsertQDQPass : public quant_qdq::impl::InsertQDQBase<InsertQDQPass> {
+public:
+  using InsertQDQBase::InsertQDQBase;
+
+  /// A bare value is a list of cases: `insert-qdq{resnet-v1,bn}` and
+  /// `--insert-qdq=resnet-v1` mean `cases=resnet-v1,bn`.
+  LogicalResult
+  initializeOptions(StringRef options,
+                    function_ref<LogicalResult(const Twine &)> errorHandler)
+      override {
+    options = options.trim();
+    if (!options.empty() && !options.contains('='))
+      return InsertQDQBase::initializeOptions(("cases=" + options).str(),
+                                              errorHandler);
+    return InsertQDQBase::initializeOptions(options, errorHandler);
+  }
+
+  void runOnOperation() override;
+
+private:
+  LogicalResult applyCases(ModuleOp module);
+  void decide(ModuleOp module, const QuantizationSpec *spec, bool partial,
+              SmallVectorImpl<LayerDecision> &decisions,
+              llvm::SmallPtrSetImpl<const SpecEntry *> &usedEntries);
+  LogicalResult checkDecision(const LayerDecision &decision,
+                              const SpecEntry *entry);
+  void insert(ArrayRef<LayerDecision> decisions);
+  LogicalResult writeReport(StringRef path,
+                            ArrayRef<LayerDecision> decisions);
+};
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Step 1: cases
+//===----------------------------------------------------------------------===//
+
+LogicalResult InsertQDQPass::applyCases(ModuleOp module) {
+  MLIRContext *context = &getContext();
+  SmallVector<std::string> blocks;
+  for (const std::string &name : cases)
+    if (failed(expandInsertionCase(name, module.getLoc(), blocks)))
+      return failure();
+
+  // A case reports misuse of a native (a record on a non-layer...) as an
+  // error diagnostic; the walk itself does not fail.
+  bool caseFailed = false;
+  ScopedDiagnosticHandler watch(context, [&](Diagnostic &diag) {
+    caseFailed |= diag.getSeverity() == DiagnosticSeverity::Error;
+    return failure();
+  });
+
+  // Each block walks on its own: a pattern applicator applies at most one
+  // pattern per op, and two cases may well match the same layer.
+  for (const std::string &block : blocks) {
+    RewritePatternSet patterns(context);
+    if (isInsertionCaseFile(block)) {
+      FailureOr<OwningOpRef<ModuleOp>> pdl =
+          loadInsertionCaseFile(block, context);
+      if (failed(pdl))
+        return failure();
+      PDLPatternModule pdlModule(std::move(*pdl));
+      registerCaseNatives(pdlModule, block);
+      patterns.add(std::move(pdlModule));
+    } else {
+      lookupInsertionCase(block)->populate(patterns, block);
+    }
+    walkAndApplyPatterns(module, FrozenRewritePatternSet(std::move(patterns)));
+    if (caseFailed)
+      return failure();
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Step 2: decisions
+//===----------------------------------------------------------------------===//
+
+static SmallVector<unsigned> allPositions(QDQLayerOpInterface layer) {
+  SmallVector<unsigned> positions;
+  for (unsigned i = 0, e = layer.getActivationOperandIndices().size(); i < e;
+       ++i)
+    positions.push_back(i);
+  return positions;
+}
+
+LogicalResult InsertQDQPass::checkDecision(const LayerDecision &decision,
+                                           const SpecEntry *entry) {
+  auto layer = cast<QDQLayerOpInterface>(decision.op);
+  unsigned numInputs = layer.getActivationOperandIndices().size();
+  for (unsigned position : decision.inputs) {
+    if (position < numInputs)
+      continue;
+    InFlightDiagnostic diag = decision.op->emitError("quantization_index ")
+                              << position << " is out of range: layer '"
+                              << layer.getLayerName() << "' has "
+                              << numInputs << " activation inputs";
+    if (entry)
+      diag.attachNote(entry->loc) << "in this QuantizationSpec entry";
+    return failure();
+  }
+  return success();
+}
+
+void InsertQDQPass::decide(
+    ModuleOp module, const QuantizationSpec *spec, bool partial,
+    SmallVectorImpl<LayerDecision> &decisions,
+    llvm::SmallPtrSetImpl<const SpecEntry *> &usedEntries) {
+  MLIRContext *context = &getContext();
+  auto activationDefault = QuantizerAttr::get(context, activationBits);
+  auto weightDefault = QuantizerAttr::get(context, weightBits);
+
+  module.walk([&](QDQLayerOpInterface layer) {
+    Operation *op = layer.getOperation();
+    auto record = op->getAttrOfType<DictionaryAttr>(kCaseAttrName);
+    op->removeAttr(kCaseAttrName);
+
+    std::optional<int64_t> channelAxis = layer.getWeightChannelAxis();
+    bool hasWeight = layer.getWeightOperandIndex().has_value();
+    LayerDecision decision{op, {}, false, activationDefault,
+                           weightDefault.withAxis(channelAxis), ""};
+    const SpecEntry *entry =
+        spec ? spec->lookup(layer.getLayerName(), layer.getLayerClass())
+             : nullptr;
+    if (entry) {
+      usedEntries.insert(entry);
+      if (entry->quantizationIndex)
+        decision.inputs = *entry->quantizationIndex;
+      else if (entry->quantizeInput)
+        decision.inputs = allPositions(layer);
+      decision.weight = entry->quantizeWeight && hasWeight;
+      decision.inputQuantizer =
+          entry->inputQuantizer.apply(activationDefault, std::nullopt);
+      decision.weightQuantizer = entry->weightQuantizer.apply(
+          decision.weightQuantizer, channelAxis);
+      decision.rule = "spec '" + entry->pattern + "'";
+    } else if (record) {
+      if (auto inputs = record.getAs<DenseI64ArrayAttr>("inputs"))
+        for (int64_t position : inputs.asArrayRef())
+          decision.inputs.push_back(position);
+      auto weight = record.getAs<BoolAttr>("weight");
+      decision.weight = weight && weight.getValue() && hasWeight;
+      auto name = record.getAs<StringAttr>("case");
+      decision.rule = "case " + (name ? name.str() : std::string("?"));
+    } else if (!partial) {
+      if (layer.quantizesInputByDefault())
+        decision.inputs = allPositions(layer);
+      decision.weight = layer.quantizesWeightByDefault() && hasWeight;
+      decision.rule = "default table";
+    } else {
+      decision.rule = "partial mode: not in spec";
+    }
+    if (failed(checkDecision(decision, entry)))
+      return signalPassFailure();
+    decisions.push_back(std::move(decision));
+  });
+}
+
+//===----------------------------------------------------------------------===//
+// Step 3: requests and insertion
+//===----------------------------------------------------------------------===//
+
+/// Whether a use is worth a pair: a float tensor not already dequantized.
+static bool isQuantizable(Value value) {
+  auto type = dyn_cast<RankedTensorType>(value.getType());
+  return type && isa<FloatType>(type.getElementType()) &&
+         !value.getDefiningOp<DequantizeOp>();
+}
+
+/// The operand of a pass-through layer whose values flow to its result, if
+/// `value` is such a layer's only result and a pair may move above it.
+static OpOperand *getPassThroughSource(Value value) {
+  auto layer = value.getDefiningOp<QDQLayerOpInterface>();
+  if (!layer || !layer.isPassThrough() || layer->getNumResults() != 1)
+    return nullptr;
+  // A pad fills with a value that need not lie on the quantization grid.
+  if (auto pad = dyn_cast<PadOp>(layer.getOperation()))
+    if (pad.getMode() == PadMode::Constant && !pad.getValue().isZero())
+      return nullptr;
+  SmallVector<unsigned> inputs = layer.getActivationOperandIndices();
+  if (inputs.size() != 1)
+    return nullptr;
+  return &layer->getOpOperand(inputs.front());
+}
+
+void InsertQDQPass::insert(ArrayRef<LayerDecision> decisions) {
+  // Requests grouped by the tensor they quantize, in program order.
+  llvm::MapVector<Value, SmallVector<Request>> requests;
+  auto request = [&](OpOperand &use, QuantizerAttr quantizer) {
+    if (isQuantizable(use.get()))
+      requests[use.get()].push_back({&use, quantizer});
+  };
+  for (const LayerDecision &decision : decisions) {
+    auto layer = cast<QDQLayerOpInterface>(decision.op);
+    SmallVector<unsigned> operands = layer.getActivationOperandIndices();
+    for (unsigned position : decision.inputs)
+      request(decision.op->getOpOperand(operands[position]),
+              decision.inputQuantizer);
+    if (decision.weight)
+      request(decision.op->getOpOperand(*layer.getWeightOperandIndex()),
+              decision.weightQuantizer);
+  }
+
+  // A per-tensor pair that every consumer of a pass-through layer's result
+  // asks for moves to the layer's input, so that the layer runs in INT8.
+  if (propagate) {
+    SmallVector<Value> worklist;
+    for (auto &entry : requests)
+      worklist.push_back(entry.first);
+    while (!worklist.empty()) {
+      Value value = worklist.pop_back_val();
+      auto it = requests.find(value);
+      if (it == requests.end())
+        continue;
+      OpOperand *source = getPassThroughSource(value);
+      if (!source || !isQuantizable(source->get()))
+        continue;
+      QuantizerAttr quantizer = it->second.front().quantizer;
+      bool everyUseAlike =
+          !quantizer.isPerAxis() &&
+          llvm::all_of(it->second,
+                       [&](const Request &r) { return r.quantizer == quantizer; }) &&
+          size_t(std::distance(value.use_begin(), value.use_end())) ==
+              it->second.size();
+      if (!everyUseAlike)
+        continue;
+      requests.erase(it);
+      requests[source->get()].push_back({source, quantizer});
+      worklist.push_back(source->get());
+    }
+  }
+
+  // One pair per (tensor, quantizer), right after the tensor is defined, so
+  // it dominates every use.
+  OpBuilder builder(&getContext());
+  for (auto &[value, uses] : requests) {
+    llvm::SmallDenseMap<QuantizerAttr, Value> pairs;
+    for (const Request &r : uses) {
+      Value &dequantized = pairs[r.quantizer];
+      if (!dequantized) {
+        builder.setInsertionPointAfterValue(value);
+        auto type = cast<RankedTensorType>(value.getType());
+        auto storage = type.clone(builder.getIntegerType(r.quantizer.getBits()));
+        Location loc = value.getLoc();
+        auto quantize = QuantizeOp::create(builder, loc, storage, value,
+                                           r.quantizer, nullptr, nullptr);
+        dequantized = DequantizeOp::create(builder, loc, type, quantize,
+                                           r.quantizer, nullptr, nullptr);
+      }
+      r.use->set(dequantized);
+    }
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Report and driver
+//===----------------------------------------------------------------------===//
+
+LogicalResult
+InsertQDQPass::writeReport(StringRef path, ArrayRef<LayerDecision> decisions) {
+  std::string error;
+  std::unique_ptr<llvm::ToolOutputFile> file;
+  if (path != "-") {
+    file = openOutputFile(path, &error);
+    if (!file)
+      return getOperation().emitError("cannot write the report: ") << error;
+  }
+  llvm::raw_ostream &os = file ? file->os() : llvm::errs();
+  os << llvm::format("%-32s %-24s %-10s %-7s %s\n", "layer", "class",
+                     "inputs", "weight", "rule");
+  for (const LayerDecision &d : decisions) {
+    auto layer = cast<QDQLayerOpInterface>(d.op);
+    std::string inputs = "[";
+    llvm::raw_string_ostream(inputs)
+        << llvm::join(llvm::map_range(d.inputs,
+                                      [](unsigned i) { return std::to_string(i); }),
+                      ",")
+        << "]";
+    std::string name = layer.getLayerName().str();
+    if (name.empty())
+      name = "<unnamed>";
+    os << llvm::format("%-32s %-24s %-10s %-7s %s\n", name.c_str(),
+                       layer.getLayerClass().str().c_str(), inputs.c_str(),
+                       d.weight ? "yes" : "no", d.rule.c_str());
+  }
+  if (file)
+    file->keep();
+  return success();
+}
+
+void InsertQDQPass::runOnOperation() {
+  ModuleOp module = getOperation();
+  DriverDefaults defaults = getDriverDefaults();
+  std::string specFile = specPath.empty() ? defaults.spec : specPath.getValue();
+  std::string modeName = !mode.empty()            ? mode.getValue()
+                         : !defaults.mode.empty() ? defaults.mode
+                                                  : std::string("full");
+  std::string report =
+      reportPath.empty() ? defaults.report : reportPath.getValue();
+
+  if (modeName != "full" && modeName != "partial") {
+    module.emitError("insert-qdq mode must be 'full' or 'partial', got '")
+        << modeName << "'";
+    return signalPassFailure();
+  }
+  bool partial = modeName == "partial";
+  if (partial && specFile.empty()) {
+    module.emitError("partial mode quantizes only the layers a "
+                     "QuantizationSpec names: give one with --qdq-spec");
+    return signalPassFailure();
+  }
+  for (unsigned bits : {unsigned(activationBits), unsigned(weightBits)})
+    if (bits < 2 || bits > 16) {
+      module.emitError("quantizer bit width must be in [2, 16], got ") << bits;
+      return signalPassFailure();
+    }
+
+  std::optional<QuantizationSpec> spec;
+  if (!specFile.empty()) {
+    FailureOr<QuantizationSpec> parsed =
+        QuantizationSpec::parseFile(specFile, &getContext());
+    if (failed(parsed))
+      return signalPassFailure();
+    spec = std::move(*parsed);
+  }
+
+  if (failed(applyCases(module)))
+    return signalPassFailure();
+
+  SmallVector<LayerDecision> decisions;
+  llvm::SmallPtrSet<const SpecEntry *, 8> usedEntries;
+  decide(module, spec ? &*spec : nullptr, partial, decisions, usedEntries);
+  if (spec)
+    for (const SpecEntry &entry : spec->getEntries())
+      if (!usedEntries.contains(&entry))
+        emitWarning(entry.loc)
+            << (entry.match == SpecEntry::Match::Class ? "no layer of class '"
+                : entry.match == SpecEntry::Match::Name
+                    ? "no layer named '"
+                    : "no layer name contains '")
+            << entry.pattern << "'";
+
+  insert(decisions);
+  if (!report.empty() && failed(writeReport(report, decisions)))
+    return signalPassFailure();
+}

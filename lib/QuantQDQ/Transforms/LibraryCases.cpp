@@ -1,0 +1,54 @@
+//===- LibraryCases.cpp - register the seed toolkit's cases ---------------===//
+
+#include "QuantQDQ/IR/QuantQDQOps.h"
+#include "QuantQDQ/Transforms/InsertionCases.h"
+
+#include "mlir/Dialect/PDL/IR/PDL.h"
+#include "mlir/Dialect/PDLInterp/IR/PDLInterp.h"
+#include "mlir/Parser/Parser.h"
+
+using namespace mlir;
+using namespace mlir::quant_qdq;
+
+#include "LibraryCases.h.inc"
+
+/// A building block made of one PDLL pattern of LibraryCases.pdll.
+template <typename PatternT>
+static InsertionCasePopulateFn makeBlock() {
+  return [](RewritePatternSet &patterns, StringRef caseName) {
+    patterns.add<PatternT>(patterns.getContext());
+    registerCaseNatives(patterns.getPDLPatterns(), caseName);
+  };
+}
+
+void mlir::quant_qdq::registerLibraryInsertionCases() {
+  registerInsertionCase(
+      "residual",
+      "Q/DQ on the skip branches of every Add; the convolution-fed input "
+      "stays in float so TensorRT fuses the Add into it",
+      makeBlock<ResidualCase>());
+  registerInsertionCase(
+      "bn", "Q/DQ on the input of every BatchNormalization not fed by a "
+            "convolution",
+      makeBlock<BatchNormCase>());
+  registerInsertionCase("maxpool",
+                        "Q/DQ on the input of every MaxPooling2D",
+                        makeBlock<MaxPoolCase>());
+  registerInsertionCase(
+      "se-multiply",
+      "Q/DQ on both inputs of every Multiply (squeeze-and-excitation)",
+      makeBlock<SqueezeExciteCase>());
+
+  registerCompositeInsertionCase("resnet-v1", "ResNet-v1: residual",
+                                 {"residual"});
+  registerCompositeInsertionCase("resnet-v2",
+                                 "ResNet-v2: residual, bn, maxpool",
+                                 {"residual", "bn", "maxpool"});
+  registerCompositeInsertionCase("efficientnet",
+                                 "EfficientNet: residual, se-multiply",
+                                 {"residual", "se-multiply"});
+  registerCompositeInsertionCase("mobilenet", "MobileNet: residual",
+                                 {"residual"});
+  registerCompositeInsertionCase("inception", "Inception: maxpool",
+                                 {"maxpool"});
+}
