@@ -18,11 +18,12 @@ config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%qdq_src_root", config.qdq_src_root))
 config.substitutions.append(("%qdq_obj_root", config.qdq_obj_root))
 config.substitutions.append(("%python", config.python_executable))
+config.substitutions.append(("%mlir_include", config.mlir_include_dir))
 
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
 
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 tool_dirs = [config.qdq_tools_dir, config.llvm_tools_dir]
-tools = ["qdq-opt", "qdq-translate", "mlir-opt"]
+tools = ["qdq-opt", "qdq-translate", "mlir-opt", "mlir-pdll"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)

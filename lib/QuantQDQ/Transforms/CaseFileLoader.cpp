@@ -89,7 +89,7 @@ mlir::quant_qdq::loadInsertionCaseFile(StringRef path, MLIRContext *context) {
   StringRef pdlPath = path;
   if (llvm::sys::path::extension(path) == ".pdll") {
     if (!llvm::sys::fs::exists(path))
-      return emitError(UnknownLoc::get(context))
+      return emitError(FileLineColLoc::get(context, path, 0, 0))
              << "cannot read insertion case '" << path << "'";
     if (llvm::sys::fs::createTemporaryFile("qdq-case", "mlir", compiled.path))
       return emitError(UnknownLoc::get(context))
@@ -103,7 +103,7 @@ mlir::quant_qdq::loadInsertionCaseFile(StringRef path, MLIRContext *context) {
   OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(pdlPath, config);
   if (!module) {
     if (!llvm::sys::fs::exists(pdlPath))
-      emitError(UnknownLoc::get(context))
+      emitError(FileLineColLoc::get(context, path, 0, 0))
           << "cannot read insertion case '" << path << "'";
     return failure();
   }

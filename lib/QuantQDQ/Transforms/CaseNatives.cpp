@@ -33,24 +33,34 @@ static bool isConvFed(Value value) {
 /// Adds to the record of `caseName` on `layer`: more quantized activation
 /// positions, and the weight. Several cases may record on one layer; their
 /// records merge.
-static LogicalResult record(PatternRewriter &rewriter, Operation *op,
+///
+/// Misuse is reported as an error diagnostic, which fails the pass; the
+/// rewrite itself still "succeeds": a failing native rewrite aborts the
+/// process in the pattern drivers that cannot roll back.
+static void record(PatternRewriter &rewriter, Operation *op,
                             StringRef caseName, ArrayRef<int64_t> positions,
                             bool weight, bool keepInFloat = false) {
   auto layer = dyn_cast<QDQLayerOpInterface>(op);
-  if (!layer)
-    return op->emitError("insertion case '")
-           << caseName << "' recorded a decision on '" << op->getName()
-           << "', which is not a layer (QDQLayerOpInterface)";
+  if (!layer) {
+    op->emitError("insertion case '")
+        << caseName << "' recorded a decision on '" << op->getName()
+        << "', which is not a layer (QDQLayerOpInterface)";
+    return;
+  }
   int64_t numInputs = layer.getActivationOperandIndices().size();
   for (int64_t position : positions)
-    if (position < 0 || position >= numInputs)
-      return op->emitError("insertion case '")
-             << caseName << "' asks for input " << position << " of a layer "
-             << "with " << numInputs << " activation inputs";
-  if (weight && !layer.getWeightOperandIndex())
-    return op->emitError("insertion case '")
-           << caseName << "' asks to quantize the weight of a layer without "
-           << "one";
+    if (position < 0 || position >= numInputs) {
+      op->emitError("insertion case '")
+          << caseName << "' asks for input " << position << " of a layer "
+          << "with " << numInputs << " activation inputs";
+      return;
+    }
+  if (weight && !layer.getWeightOperandIndex()) {
+    op->emitError("insertion case '")
+        << caseName << "' asks to quantize the weight of a layer without "
+        << "one";
+    return;
+  }
 
   SmallVector<int64_t> inputs;
   SmallVector<std::string> cases;
@@ -80,7 +90,6 @@ static LogicalResult record(PatternRewriter &rewriter, Operation *op,
       b.getNamedAttr("weight", b.getBoolAttr(quantizeWeight))};
   auto attr = b.getDictionaryAttr(fields);
   rewriter.modifyOpInPlace(op, [&] { op->setAttr(kCaseAttrName, attr); });
-  return success();
 }
 
 static constexpr StringLiteral kNativeNames[] = {
@@ -115,28 +124,28 @@ void mlir::quant_qdq::registerCaseNatives(PDLPatternModule &module,
           for (size_t i = 0, e = layer.getActivationOperandIndices().size();
                i < e; ++i)
             all.push_back(i);
-        return record(rewriter, op, name, all, /*weight=*/false);
+        record(rewriter, op, name, all, /*weight=*/false);
       });
   module.registerRewriteFunction(
       "QuantizeInputsAt",
       [name](PatternRewriter &rewriter, Operation *op, Attribute positions) {
         auto array = dyn_cast<DenseI64ArrayAttr>(positions);
-        if (!array)
-          return LogicalResult(op->emitError("QuantizeInputsAt expects "
-                                             "positions as array<i64: ...>, "
-                                             "got ")
-                               << positions);
-        return record(rewriter, op, name, array.asArrayRef(),
-                      /*weight=*/false);
+        if (!array) {
+          op->emitError("QuantizeInputsAt expects positions as "
+                        "array<i64: ...>, got ")
+              << positions;
+          return;
+        }
+        record(rewriter, op, name, array.asArrayRef(), /*weight=*/false);
       });
   module.registerRewriteFunction(
       "QuantizeWeight", [name](PatternRewriter &rewriter, Operation *op) {
-        return record(rewriter, op, name, {}, /*weight=*/true);
+        record(rewriter, op, name, {}, /*weight=*/true);
       });
   module.registerRewriteFunction(
       "KeepInFloat", [name](PatternRewriter &rewriter, Operation *op) {
-        return record(rewriter, op, name, {}, /*weight=*/false,
-                      /*keepInFloat=*/true);
+        record(rewriter, op, name, {}, /*weight=*/false,
+               /*keepInFloat=*/true);
       });
   module.registerRewriteFunction(
       "QuantizeResidualBranches",
@@ -157,6 +166,6 @@ void mlir::quant_qdq::registerCaseNatives(PDLPatternModule &module,
         for (size_t position = 0; position < operands.size(); ++position)
           if (position != fused)
             quantized.push_back(position);
-        return record(rewriter, op, name, quantized, /*weight=*/false);
+        record(rewriter, op, name, quantized, /*weight=*/false);
       });
 }

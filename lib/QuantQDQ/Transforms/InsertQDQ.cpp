@@ -25,6 +25,7 @@
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/ToolOutputFile.h"
 
 namespace mlir::quant_qdq {
@@ -115,7 +116,7 @@ LogicalResult InsertQDQPass::applyCases(ModuleOp module) {
       if (failed(pdl))
         return failure();
       PDLPatternModule pdlModule(std::move(*pdl));
-      registerCaseNatives(pdlModule, block);
+      registerCaseNatives(pdlModule, llvm::sys::path::filename(block));
       patterns.add(std::move(pdlModule));
     } else {
       lookupInsertionCase(block)->populate(patterns, block);
@@ -318,7 +319,8 @@ InsertQDQPass::writeReport(StringRef path, ArrayRef<LayerDecision> decisions) {
   if (path != "-") {
     file = openOutputFile(path, &error);
     if (!file)
-      return getOperation().emitError("cannot write the report: ") << error;
+      return emitError(getOperation().getLoc(), "cannot write the report: ")
+             << error;
   }
   llvm::raw_ostream &os = file ? file->os() : llvm::errs();
   os << llvm::format("%-32s %-24s %-10s %-7s %s\n", "layer", "class",
@@ -354,19 +356,22 @@ void InsertQDQPass::runOnOperation() {
       reportPath.empty() ? defaults.report : reportPath.getValue();
 
   if (modeName != "full" && modeName != "partial") {
-    module.emitError("insert-qdq mode must be 'full' or 'partial', got '")
+    emitError(module.getLoc(),
+              "insert-qdq mode must be 'full' or 'partial', got '")
         << modeName << "'";
     return signalPassFailure();
   }
   bool partial = modeName == "partial";
   if (partial && specFile.empty()) {
-    module.emitError("partial mode quantizes only the layers a "
-                     "QuantizationSpec names: give one with --qdq-spec");
+    emitError(module.getLoc(), "partial mode quantizes only the layers a "
+                               "QuantizationSpec names: give one with "
+                               "--qdq-spec");
     return signalPassFailure();
   }
   for (unsigned bits : {unsigned(activationBits), unsigned(weightBits)})
     if (bits < 2 || bits > 16) {
-      module.emitError("quantizer bit width must be in [2, 16], got ") << bits;
+      emitError(module.getLoc(), "quantizer bit width must be in [2, 16], got ")
+          << bits;
       return signalPassFailure();
     }
 

@@ -1,8 +1,9 @@
 //===- QuantizationSpec.cpp - read the user's per-layer choices -----------===//
 //
-// The spec is JSON; it is read with LLVM's YAML parser (JSON is YAML) because
-// that parser keeps the position of every node, so that a wrong field type
-// is reported at its line and column like a syntax error.
+// The spec is JSON, parsed by llvm::json. llvm::json keeps no positions, so
+// a JsonLocator scans the (already valid) text once more and records where
+// each value starts, by its path ("[0].quantize_input"); a wrong field type
+// is then reported at its line and column like a syntax error.
 //
 //===----------------------------------------------------------------------===//
 
@@ -10,16 +11,14 @@
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
-#include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/SourceMgr.h"
-#include "llvm/Support/YAMLParser.h"
 
 using namespace mlir;
 using namespace mlir::quant_qdq;
-namespace yaml = llvm::yaml;
+namespace json = llvm::json;
 
 QuantizerAttr QuantizerOverride::apply(QuantizerAttr base,
                                        std::optional<int64_t> channelAxis) const {
@@ -59,355 +58,398 @@ const SpecEntry *QuantizationSpec::lookup(StringRef layerName,
   return nullptr;
 }
 
-namespace mlir::quant_qdq {
-/// Walks the YAML node tree of a spec, reporting the first error at the
-/// position of the offending node.
-class SpecParser {
+namespace {
+/// Byte offsets of the values of a valid JSON text, by path.
+class JsonLocator {
 public:
-  SpecParser(llvm::SourceMgr &sourceMgr, StringRef bufferName,
-             MLIRContext *context, const bool &syntaxErrorSeen)
-      : sourceMgr(sourceMgr), bufferName(bufferName), context(context),
-        syntaxErrorSeen(syntaxErrorSeen) {}
+  explicit JsonLocator(StringRef text) : text(text) { scanValue(""); }
 
-  FailureOr<QuantizationSpec> parse(yaml::Node *root);
+  /// Offset of the value at `path`, or of the document start.
+  size_t lookup(StringRef path) const {
+    auto it = offsets.find(path);
+    return it == offsets.end() ? 0 : it->second;
+  }
 
 private:
-  Location locOf(yaml::Node *node) {
-    auto [line, col] =
-        sourceMgr.getLineAndColumn(node->getSourceRange().Start);
+  void skipSpace() {
+    while (pos < text.size() && StringRef(" \t\r\n").contains(text[pos]))
+      ++pos;
+  }
+  /// Reads a string token (pos at its opening quote) and returns its text
+  /// with simple escapes resolved; \u escapes stay as written.
+  std::string scanString() {
+    std::string out;
+    for (++pos; pos < text.size() && text[pos] != '"'; ++pos) {
+      if (text[pos] == '\\' && pos + 1 < text.size()) {
+        char c = text[++pos];
+        out += c == 'n' ? '\n' : c == 't' ? '\t' : c == 'r' ? '\r' : c;
+        continue;
+      }
+      out += text[pos];
+    }
+    ++pos;
+    return out;
+  }
+  void scanValue(const std::string &path) {
+    skipSpace();
+    offsets.try_emplace(path, pos);
+    if (pos >= text.size())
+      return;
+    char c = text[pos];
+    if (c == '"') {
+      scanString();
+    } else if (c == '[') {
+      ++pos;
+      for (unsigned i = 0;; ++i) {
+        skipSpace();
+        if (pos >= text.size() || text[pos] == ']')
+          break;
+        scanValue(path + "[" + std::to_string(i) + "]");
+        skipSpace();
+        if (pos < text.size() && text[pos] == ',')
+          ++pos;
+      }
+      ++pos;
+    } else if (c == '{') {
+      ++pos;
+      for (;;) {
+        skipSpace();
+        if (pos >= text.size() || text[pos] == '}')
+          break;
+        size_t keyPos = pos;
+        std::string key = path + "." + scanString();
+        offsets.try_emplace(key + "#key", keyPos);
+        skipSpace();
+        ++pos; // ':'
+        scanValue(key);
+        skipSpace();
+        if (pos < text.size() && text[pos] == ',')
+          ++pos;
+      }
+      ++pos;
+    } else {
+      while (pos < text.size() && !StringRef(",]} \t\r\n").contains(text[pos]))
+        ++pos;
+    }
+  }
+
+  StringRef text;
+  size_t pos = 0;
+  llvm::StringMap<size_t> offsets;
+};
+} // namespace
+
+namespace mlir::quant_qdq {
+/// Reads spec entries from the parsed JSON, reporting the first error at
+/// the position of the offending value.
+class SpecParser {
+public:
+  SpecParser(StringRef text, StringRef bufferName, MLIRContext *context)
+      : text(text), locator(text), bufferName(bufferName), context(context) {}
+
+  FailureOr<QuantizationSpec> parse(const json::Value &root);
+
+private:
+  Location locOf(StringRef path) {
+    size_t offset = locator.lookup(path);
+    StringRef before = text.take_front(offset);
+    unsigned line = before.count('\n') + 1;
+    size_t lineStart = before.rfind('\n');
+    unsigned col = offset - (lineStart == StringRef::npos ? 0 : lineStart + 1) + 1;
     return FileLineColLoc::get(context, bufferName, line, col);
   }
-  /// Reports a malformed field, unless a syntax error (which may well be
-  /// its cause) has been reported already.
-  LogicalResult error(yaml::Node *node, const Twine &message) {
-    if (syntaxErrorSeen)
-      return failure();
-    return emitError(locOf(node)) << message.str();
+  LogicalResult error(StringRef path, const Twine &message) {
+    return emitError(locOf(path)) << message.str();
   }
 
-  LogicalResult parseBool(yaml::Node *node, bool &value);
-  LogicalResult parseUnsigned(yaml::Node *node, unsigned &value);
-  LogicalResult parseString(yaml::Node *node, std::string &value);
-  LogicalResult parseIndexList(yaml::Node *node,
-                               std::optional<SmallVector<unsigned>> &value);
-  LogicalResult parseQuantizer(yaml::Node *node, QuantizerOverride &value);
-  LogicalResult parseEntry(yaml::MappingNode *node, QuantizationSpec &spec);
+  LogicalResult parseBool(const json::Value &value, StringRef path,
+                          bool &out);
+  LogicalResult parseString(const json::Value &value, StringRef path,
+                            std::string &out);
+  LogicalResult parseIndex(const json::Value &value, StringRef path,
+                           unsigned &out);
+  LogicalResult parseIndexList(const json::Value &value, StringRef path,
+                               std::optional<SmallVector<unsigned>> &out);
+  LogicalResult parseQuantizer(const json::Value &value, StringRef path,
+                               QuantizerOverride &out);
+  /// A flag, or a list of flags with one per name.
+  LogicalResult parseFlags(const json::Value &value, StringRef path,
+                           size_t count, bool fallback,
+                           SmallVectorImpl<bool> &out);
+  LogicalResult parseEntry(const json::Object &entry, StringRef path,
+                           QuantizationSpec &spec);
 
-  llvm::SourceMgr &sourceMgr;
+  StringRef text;
+  JsonLocator locator;
   std::string bufferName;
   MLIRContext *context;
-  const bool &syntaxErrorSeen;
-  SmallString<32> scratch;
 };
 } // namespace mlir::quant_qdq
 
-/// The text of a plain (unquoted) scalar, or nullopt for anything else.
-static std::optional<StringRef> getPlainScalar(yaml::Node *node,
-                                               SmallString<32> &scratch) {
-  auto *scalar = dyn_cast_or_null<yaml::ScalarNode>(node);
-  if (!scalar || scalar->getRawValue().starts_with("\"") ||
-      scalar->getRawValue().starts_with("'"))
-    return std::nullopt;
-  return scalar->getValue(scratch);
-}
-
-LogicalResult SpecParser::parseBool(yaml::Node *node, bool &value) {
-  std::optional<StringRef> text = getPlainScalar(node, scratch);
-  if (text && (*text == "true" || *text == "false")) {
-    value = *text == "true";
+LogicalResult SpecParser::parseBool(const json::Value &value, StringRef path,
+                                    bool &out) {
+  if (std::optional<bool> flag = value.getAsBoolean()) {
+    out = *flag;
     return success();
   }
-  return error(node, "expected true or false");
+  return error(path, "expected true or false");
 }
 
-LogicalResult SpecParser::parseUnsigned(yaml::Node *node, unsigned &value) {
-  std::optional<StringRef> text = getPlainScalar(node, scratch);
-  if (text && !text->getAsInteger(10, value))
-    return success();
-  return error(node, "expected a non-negative integer");
+LogicalResult SpecParser::parseString(const json::Value &value, StringRef path,
+                                      std::string &out) {
+  std::optional<StringRef> str = value.getAsString();
+  if (!str || str->empty())
+    return error(path, "expected a non-empty string");
+  out = str->str();
+  return success();
 }
 
-LogicalResult SpecParser::parseString(yaml::Node *node, std::string &value) {
-  auto *scalar = dyn_cast_or_null<yaml::ScalarNode>(node);
-  if (!scalar)
-    return error(node, "expected a string");
-  value = scalar->getValue(scratch).str();
-  if (value.empty())
-    return error(node, "expected a non-empty string");
+LogicalResult SpecParser::parseIndex(const json::Value &value, StringRef path,
+                                     unsigned &out) {
+  std::optional<int64_t> index = value.getAsInteger();
+  if (!index || *index < 0 || *index > std::numeric_limits<int32_t>::max())
+    return error(path, "expected a non-negative integer");
+  out = *index;
   return success();
 }
 
 LogicalResult
-SpecParser::parseIndexList(yaml::Node *node,
-                           std::optional<SmallVector<unsigned>> &value) {
-  if (std::optional<StringRef> text = getPlainScalar(node, scratch);
-      text && (*text == "null" || *text == "~")) {
-    value = std::nullopt;
+SpecParser::parseIndexList(const json::Value &value, StringRef path,
+                           std::optional<SmallVector<unsigned>> &out) {
+  if (value.kind() == json::Value::Null) {
+    out = std::nullopt;
     return success();
   }
   SmallVector<unsigned> indices;
-  if (auto *list = dyn_cast<yaml::SequenceNode>(node)) {
-    for (yaml::Node &item : *list) {
+  if (const json::Array *list = value.getAsArray()) {
+    for (auto [i, item] : llvm::enumerate(*list)) {
       unsigned index;
-      if (failed(parseUnsigned(&item, index)))
+      if (failed(parseIndex(item, (path + "[" + Twine(i) + "]").str(), index)))
         return failure();
       indices.push_back(index);
     }
   } else {
     unsigned index;
-    if (failed(parseUnsigned(node, index)))
-      return error(node, "expected an input index, a list of them, or null");
+    if (failed(parseIndex(value, path, index)))
+      return failure();
     indices.push_back(index);
   }
-  value = std::move(indices);
+  out = std::move(indices);
   return success();
 }
 
-LogicalResult SpecParser::parseQuantizer(yaml::Node *node,
-                                         QuantizerOverride &value) {
-  auto *map = dyn_cast<yaml::MappingNode>(node);
-  if (!map)
-    return error(node, "expected a quantizer object such as "
+LogicalResult SpecParser::parseQuantizer(const json::Value &value,
+                                         StringRef path,
+                                         QuantizerOverride &out) {
+  const json::Object *object = value.getAsObject();
+  if (!object)
+    return error(path, "expected a quantizer object such as "
                        "{\"bits\": 8, \"symmetric\": true}");
-  for (yaml::KeyValueNode &field : *map) {
-    std::string key;
-    if (failed(parseString(field.getKey(), key)))
-      return failure();
-    yaml::Node *val = field.getValue();
-    bool flag;
+  for (const auto &[key, field] : *object) {
+    std::string fieldPath = (path + "." + key.str()).str();
     if (key == "bits") {
-      unsigned bits;
-      if (failed(parseUnsigned(val, bits)))
-        return failure();
-      if (bits < 2 || bits > 16)
-        return error(val, "bits must be in [2, 16]");
-      value.bits = bits;
+      std::optional<int64_t> bits = field.getAsInteger();
+      if (!bits || *bits < 2 || *bits > 16)
+        return error(fieldPath, "bits must be an integer in [2, 16]");
+      out.bits = *bits;
       continue;
     }
     std::optional<bool> *target =
         llvm::StringSwitch<std::optional<bool> *>(key)
-            .Case("signed", &value.isSigned)
-            .Case("narrow_range", &value.narrowRange)
-            .Case("symmetric", &value.symmetric)
-            .Case("per_channel", &value.perChannel)
+            .Case("signed", &out.isSigned)
+            .Case("narrow_range", &out.narrowRange)
+            .Case("symmetric", &out.symmetric)
+            .Case("per_channel", &out.perChannel)
             .Default(nullptr);
     if (!target)
-      return error(field.getKey(),
-                   "unknown quantizer field '" + key +
+      return error(fieldPath + "#key",
+                   "unknown quantizer field '" + key.str() +
                        "' (expected bits, signed, narrow_range, symmetric, "
                        "per_channel)");
-    if (failed(parseBool(val, flag)))
+    bool flag;
+    if (failed(parseBool(field, fieldPath, flag)))
       return failure();
     *target = flag;
   }
   return success();
 }
 
-LogicalResult SpecParser::parseEntry(yaml::MappingNode *node,
-                                     QuantizationSpec &spec) {
-  // The YAML tree can be walked only once, so every field is read as it
-  // comes; list-valued fields are matched against the names afterwards.
-  struct PerName {
-    SmallVector<bool> values;
-    Location loc;
-  };
-  SmallVector<std::string> names;
-  std::optional<PerName> isClass, quantizeInput, quantizeWeight;
-  std::optional<SmallVector<std::optional<SmallVector<unsigned>>>> nestedIndex;
-  std::optional<SmallVector<unsigned>> sharedIndex;
-  std::optional<Location> nestedIndexLoc;
-  SpecEntry::Match textMatch = SpecEntry::Match::Name;
-  QuantizerOverride both, input, weight;
-  llvm::StringSet<> seen;
-
-  auto readFlags = [&](yaml::Node *n, std::optional<PerName> &out) {
-    PerName flags{{}, locOf(n)};
-    if (auto *list = dyn_cast<yaml::SequenceNode>(n)) {
-      for (yaml::Node &item : *list) {
-        bool flag;
-        if (failed(parseBool(&item, flag)))
-          return failure();
-        flags.values.push_back(flag);
-      }
-    } else {
-      bool flag;
-      if (failed(parseBool(n, flag)))
-        return failure();
-      flags.values.push_back(flag);
-    }
-    out = std::move(flags);
+LogicalResult SpecParser::parseFlags(const json::Value &value, StringRef path,
+                                     size_t count, bool fallback,
+                                     SmallVectorImpl<bool> &out) {
+  const json::Array *list = value.getAsArray();
+  if (!list) {
+    bool flag = fallback;
+    if (failed(parseBool(value, path, flag)))
+      return failure();
+    out.assign(count, flag);
     return success();
-  };
-
-  for (yaml::KeyValueNode &field : *node) {
-    std::string key;
-    if (failed(parseString(field.getKey(), key)))
-      return failure();
-    if (!seen.insert(key).second)
-      return error(field.getKey(), "duplicate field '" + key + "'");
-    yaml::Node *value = field.getValue();
-    LogicalResult result = success();
-    if (key == "name") {
-      if (auto *list = dyn_cast<yaml::SequenceNode>(value)) {
-        for (yaml::Node &item : *list) {
-          std::string name;
-          if (failed(parseString(&item, name)))
-            return failure();
-          names.push_back(std::move(name));
-        }
-        if (names.empty())
-          return error(value, "expected at least one name");
-      } else {
-        std::string name;
-        result = parseString(value, name);
-        names.push_back(std::move(name));
-      }
-    } else if (key == "is_keras_class") {
-      result = readFlags(value, isClass);
-    } else if (key == "quantize_input") {
-      result = readFlags(value, quantizeInput);
-    } else if (key == "quantize_weight") {
-      result = readFlags(value, quantizeWeight);
-    } else if (key == "quantization_index") {
-      // One index list for every name, or a list of lists (one per name).
-      auto *list = dyn_cast<yaml::SequenceNode>(value);
-      if (!list) {
-        result = parseIndexList(value, sharedIndex);
-        continue;
-      }
-      SmallVector<unsigned> flat;
-      SmallVector<std::optional<SmallVector<unsigned>>> nested;
-      for (yaml::Node &item : *list) {
-        if (isa<yaml::SequenceNode>(item) ||
-            getPlainScalar(&item, scratch) == StringRef("null")) {
-          std::optional<SmallVector<unsigned>> indices;
-          if (!flat.empty() || failed(parseIndexList(&item, indices)))
-            return flat.empty() ? failure()
-                                : error(&item, "expected an input index");
-          nested.push_back(std::move(indices));
-          continue;
-        }
-        unsigned index;
-        if (!nested.empty())
-          return error(&item, "expected a list of input indices");
-        if (failed(parseUnsigned(&item, index)))
-          return failure();
-        flat.push_back(index);
-      }
-      if (!nested.empty()) {
-        nestedIndex = std::move(nested);
-        nestedIndexLoc = locOf(value);
-      } else {
-        sharedIndex = std::move(flat);
-      }
-    } else if (key == "match") {
-      std::string how;
-      result = parseString(value, how);
-      if (succeeded(result) && how == "substring")
-        textMatch = SpecEntry::Match::Substring;
-      else if (succeeded(result) && how != "exact")
-        return error(value, "match must be \"exact\" or \"substring\"");
-    } else if (key == "quantizer") {
-      result = parseQuantizer(value, both);
-    } else if (key == "input_quantizer") {
-      result = parseQuantizer(value, input);
-    } else if (key == "weight_quantizer") {
-      result = parseQuantizer(value, weight);
-    } else {
-      return error(field.getKey(),
-                   "unknown field '" + key +
-                       "' (expected name, is_keras_class, quantize_input, "
-                       "quantize_weight, quantization_index, match, "
-                       "quantizer, input_quantizer, weight_quantizer)");
-    }
-    if (failed(result))
-      return failure();
   }
-  if (names.empty())
-    return error(node, "entry has no 'name'");
-
-  size_t count = names.size();
-  auto expand = [&](const std::optional<PerName> &flags, bool fallback,
-                    SmallVectorImpl<bool> &out) -> LogicalResult {
-    if (!flags) {
-      out.assign(count, fallback);
-      return success();
-    }
-    if (flags->values.size() == 1) {
-      out.assign(count, flags->values.front());
-      return success();
-    }
-    if (flags->values.size() != count)
-      return emitError(flags->loc)
-             << "expected one value per name (" << count << "), got "
-             << flags->values.size();
-    out.assign(flags->values.begin(), flags->values.end());
-    return success();
-  };
-  SmallVector<bool> classFlags, inputFlags, weightFlags;
-  if (failed(expand(isClass, false, classFlags)) ||
-      failed(expand(quantizeInput, true, inputFlags)) ||
-      failed(expand(quantizeWeight, true, weightFlags)))
-    return failure();
-  if (nestedIndex && nestedIndex->size() != count)
-    return emitError(*nestedIndexLoc)
-           << "expected one index list per name (" << count << "), got "
-           << nestedIndex->size();
-
-  // A field of input_/weight_quantizer overrides the same field of quantizer.
-  auto merge = [](QuantizerOverride base, const QuantizerOverride &over) {
-    if (over.bits)
-      base.bits = over.bits;
-    for (auto [dst, src] :
-         {std::pair{&base.isSigned, &over.isSigned},
-          std::pair{&base.narrowRange, &over.narrowRange},
-          std::pair{&base.symmetric, &over.symmetric},
-          std::pair{&base.perChannel, &over.perChannel}})
-      if (*src)
-        *dst = *src;
-    return base;
-  };
-  Location loc = locOf(node);
-  for (size_t i = 0; i < count; ++i) {
-    if (classFlags[i] && textMatch == SpecEntry::Match::Substring)
-      return error(node, "an entry cannot be both is_keras_class and a "
-                         "substring match");
-    spec.entries.push_back(SpecEntry{
-        names[i], classFlags[i] ? SpecEntry::Match::Class : textMatch,
-        inputFlags[i], weightFlags[i],
-        nestedIndex ? (*nestedIndex)[i] : sharedIndex, merge(both, input),
-        merge(both, weight), loc});
+  if (list->size() != count)
+    return error(path, "expected one value per name (" + Twine(count) +
+                           "), got " + Twine(list->size()));
+  out.clear();
+  for (auto [i, item] : llvm::enumerate(*list)) {
+    bool flag;
+    if (failed(parseBool(item, (path + "[" + Twine(i) + "]").str(), flag)))
+      return failure();
+    out.push_back(flag);
   }
   return success();
 }
 
-FailureOr<QuantizationSpec> SpecParser::parse(yaml::Node *root) {
-  QuantizationSpec spec;
-  yaml::Node *layers = root;
-  // Either a list of entries, or an object whose "layers" holds them.
-  if (auto *map = dyn_cast_or_null<yaml::MappingNode>(root)) {
-    layers = nullptr;
-    for (yaml::KeyValueNode &field : *map) {
-      std::string key;
-      if (failed(parseString(field.getKey(), key)))
+LogicalResult SpecParser::parseEntry(const json::Object &entry,
+                                     StringRef path, QuantizationSpec &spec) {
+  static constexpr StringLiteral known[] = {
+      "name",       "is_keras_class", "quantize_input",  "quantize_weight",
+      "quantization_index", "match",  "quantizer",       "input_quantizer",
+      "weight_quantizer"};
+  for (const auto &field : entry)
+    if (!llvm::is_contained(known, field.first.str()))
+      return error((path + "." + field.first.str() + "#key").str(),
+                   "unknown field '" + field.first.str() +
+                       "' (expected name, is_keras_class, quantize_input, "
+                       "quantize_weight, quantization_index, match, "
+                       "quantizer, input_quantizer, weight_quantizer)");
+  auto fieldPath = [&](StringRef key) { return (path + "." + key).str(); };
+
+  // `name` is one name or a list; every other field is then one value for
+  // all names or a list with one value per name.
+  const json::Value *nameValue = entry.get("name");
+  if (!nameValue)
+    return error(path, "entry has no 'name'");
+  SmallVector<std::string> names;
+  if (const json::Array *list = nameValue->getAsArray()) {
+    for (auto [i, item] : llvm::enumerate(*list)) {
+      std::string name;
+      if (failed(parseString(item, fieldPath("name") + "[" + std::to_string(i) + "]",
+                             name)))
         return failure();
-      if (key != "layers")
-        return error(field.getKey(), "unknown top-level field '" + key +
-                                         "' (expected 'layers')");
-      layers = field.getValue();
+      names.push_back(std::move(name));
     }
-    if (!layers)
-      return error(root, "spec has no 'layers' list");
+    if (names.empty())
+      return error(fieldPath("name"), "expected at least one name");
+  } else {
+    std::string name;
+    if (failed(parseString(*nameValue, fieldPath("name"), name)))
+      return failure();
+    names.push_back(std::move(name));
   }
-  auto *list = dyn_cast_or_null<yaml::SequenceNode>(layers);
+  size_t count = names.size();
+
+  SmallVector<bool> isClass(count, false), quantizeInput(count, true),
+      quantizeWeight(count, true);
+  if (const json::Value *v = entry.get("is_keras_class"))
+    if (failed(parseFlags(*v, fieldPath("is_keras_class"), count, false,
+                          isClass)))
+      return failure();
+  if (const json::Value *v = entry.get("quantize_input"))
+    if (failed(parseFlags(*v, fieldPath("quantize_input"), count, true,
+                          quantizeInput)))
+      return failure();
+  if (const json::Value *v = entry.get("quantize_weight"))
+    if (failed(parseFlags(*v, fieldPath("quantize_weight"), count, true,
+                          quantizeWeight)))
+      return failure();
+
+  // One index list for every name, or (with several names) a list holding
+  // one index list or null per name.
+  SmallVector<std::optional<SmallVector<unsigned>>> indices(count);
+  if (const json::Value *v = entry.get("quantization_index")) {
+    const json::Array *list = v->getAsArray();
+    bool perName = count > 1 && list && !list->empty() &&
+                   llvm::all_of(*list, [](const json::Value &item) {
+                     return item.getAsArray() ||
+                            item.kind() == json::Value::Null;
+                   });
+    if (perName) {
+      if (list->size() != count)
+        return error(fieldPath("quantization_index"),
+                     "expected one index list per name (" + Twine(count) +
+                         "), got " + Twine(list->size()));
+      for (auto [i, item] : llvm::enumerate(*list))
+        if (failed(parseIndexList(item,
+                                  fieldPath("quantization_index") + "[" +
+                                      std::to_string(i) + "]",
+                                  indices[i])))
+          return failure();
+    } else {
+      std::optional<SmallVector<unsigned>> shared;
+      if (failed(parseIndexList(*v, fieldPath("quantization_index"), shared)))
+        return failure();
+      indices.assign(count, shared);
+    }
+  }
+
+  SpecEntry::Match textMatch = SpecEntry::Match::Name;
+  if (const json::Value *v = entry.get("match")) {
+    std::string how;
+    if (failed(parseString(*v, fieldPath("match"), how)))
+      return failure();
+    if (how == "substring")
+      textMatch = SpecEntry::Match::Substring;
+    else if (how != "exact")
+      return error(fieldPath("match"),
+                   "match must be \"exact\" or \"substring\"");
+  }
+
+  // A field of input_/weight_quantizer overrides the same field of quantizer.
+  QuantizerOverride input, weight;
+  for (auto [key, target] :
+       {std::pair{StringRef("quantizer"), (QuantizerOverride *)nullptr},
+        std::pair{StringRef("input_quantizer"), &input},
+        std::pair{StringRef("weight_quantizer"), &weight}}) {
+    const json::Value *v = entry.get(key);
+    if (!v)
+      continue;
+    if (target) {
+      if (failed(parseQuantizer(*v, fieldPath(key), *target)))
+        return failure();
+      continue;
+    }
+    QuantizerOverride both;
+    if (failed(parseQuantizer(*v, fieldPath(key), both)))
+      return failure();
+    input = weight = both;
+  }
+
+  for (size_t i = 0; i < count; ++i) {
+    if (isClass[i] && textMatch == SpecEntry::Match::Substring)
+      return error(path, "an entry cannot be both is_keras_class and a "
+                         "substring match");
+    spec.entries.push_back(SpecEntry{
+        names[i], isClass[i] ? SpecEntry::Match::Class : textMatch,
+        quantizeInput[i], quantizeWeight[i], indices[i], input, weight,
+        locOf(path)});
+  }
+  return success();
+}
+
+FailureOr<QuantizationSpec> SpecParser::parse(const json::Value &root) {
+  QuantizationSpec spec;
+  // Either a list of entries, or an object whose "layers" holds them.
+  const json::Value *layers = &root;
+  std::string layersPath;
+  if (const json::Object *object = root.getAsObject()) {
+    for (const auto &field : *object)
+      if (field.first != "layers")
+        return error("." + field.first.str() + "#key",
+                     "unknown top-level field '" + field.first.str() +
+                         "' (expected 'layers')");
+    layers = object->get("layers");
+    if (!layers)
+      return error("", "spec has no 'layers' list");
+    layersPath = ".layers";
+  }
+  const json::Array *list = layers->getAsArray();
   if (!list)
-    return error(layers ? layers : root,
-                 "expected a list of layer entries");
-  for (yaml::Node &item : *list) {
-    auto *entry = dyn_cast<yaml::MappingNode>(&item);
+    return error(layersPath, "expected a list of layer entries");
+  for (auto [i, item] : llvm::enumerate(*list)) {
+    std::string path = layersPath + "[" + std::to_string(i) + "]";
+    const json::Object *entry = item.getAsObject();
     if (!entry)
-      return error(&item, "expected a layer entry object");
-    if (failed(parseEntry(entry, spec)))
+      return error(path, "expected a layer entry object");
+    if (failed(parseEntry(*entry, path, spec)))
       return failure();
   }
   spec.index();
@@ -417,57 +459,34 @@ FailureOr<QuantizationSpec> SpecParser::parse(yaml::Node *root) {
 FailureOr<QuantizationSpec>
 QuantizationSpec::parse(StringRef text, StringRef bufferName,
                         MLIRContext *context) {
-  llvm::SourceMgr sourceMgr;
-  sourceMgr.AddNewSourceBuffer(
-      llvm::MemoryBuffer::getMemBuffer(text, bufferName,
-                                       /*RequiresNullTerminator=*/false),
-      llvm::SMLoc());
-  // The YAML parser reports syntax errors through the SourceMgr, lazily, as
-  // the tree is walked: turn them into MLIR diagnostics and remember them.
-  struct SyntaxErrors {
-    MLIRContext *context;
-    bool seen = false;
-  } syntaxErrors{context};
-  sourceMgr.setDiagHandler(
-      [](const llvm::SMDiagnostic &diag, void *state) {
-        auto *errors = static_cast<SyntaxErrors *>(state);
-        if (errors->seen)
-          return;
-        errors->seen = true;
-        emitError(FileLineColLoc::get(errors->context, diag.getFilename(),
-                                      diag.getLineNo(),
-                                      diag.getColumnNo() + 1))
-            << diag.getMessage();
-      },
-      &syntaxErrors);
-
-  yaml::Stream stream(sourceMgr.getMemoryBuffer(1)->getMemBufferRef(),
-                      sourceMgr);
-  yaml::document_iterator doc = stream.begin();
-  yaml::Node *root = doc == stream.end() ? nullptr : doc->getRoot();
-  if (syntaxErrors.seen)
-    return failure();
-  if (!root || isa<yaml::NullNode>(root)) {
-    emitError(FileLineColLoc::get(context, bufferName, 1, 1))
-        << "empty QuantizationSpec";
+  llvm::Expected<json::Value> root = json::parse(text);
+  if (!root) {
+    // ParseError prints "[line:col, byte=N]: message".
+    std::string message = llvm::toString(root.takeError());
+    unsigned line = 1, col = 1;
+    StringRef rest(message);
+    if (rest.consume_front("[")) {
+      StringRef lineText, colText;
+      std::tie(lineText, rest) = rest.split(':');
+      std::tie(colText, rest) = rest.split(',');
+      (void)lineText.getAsInteger(10, line);
+      if (!colText.getAsInteger(10, col))
+        ++col; // llvm::json counts columns from 0.
+      rest = rest.split("]: ").second;
+    }
+    emitError(FileLineColLoc::get(context, bufferName, line, col))
+        << "malformed QuantizationSpec JSON: " << rest;
     return failure();
   }
-  SpecParser parser(sourceMgr, bufferName, context, syntaxErrors.seen);
-  FailureOr<QuantizationSpec> spec = parser.parse(root);
-  // Trailing documents or garbage after the spec are errors too.
-  if (succeeded(spec) && !syntaxErrors.seen && ++doc != stream.end())
-    emitError(FileLineColLoc::get(context, bufferName, 1, 1))
-        << "expected a single JSON document";
-  if (failed(spec) || syntaxErrors.seen || doc != stream.end())
-    return failure();
-  return spec;
+  SpecParser parser(text, bufferName, context);
+  return parser.parse(*root);
 }
 
 FailureOr<QuantizationSpec>
 QuantizationSpec::parseFile(StringRef path, MLIRContext *context) {
   auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
   if (!buffer) {
-    emitError(UnknownLoc::get(context))
+    emitError(FileLineColLoc::get(context, path, 0, 0))
         << "cannot read QuantizationSpec '" << path
         << "': " << buffer.getError().message();
     return failure();
