@@ -68,6 +68,16 @@ bool isInsertionCaseFile(StringRef name);
 FailureOr<OwningOpRef<ModuleOp>> loadInsertionCaseFile(StringRef path,
                                                        MLIRContext *context);
 
+/// Records on `layer` that case `caseName` quantizes its activation inputs
+/// at `positions` (positions in the layer's activation operand list) and,
+/// with `weight`, its weight; `keepInFloat` records "no Q/DQ at all". Records
+/// of several cases on one layer merge. This is what a C++ case's pattern
+/// calls; misuse (not a layer, a position out of range, a weight the layer
+/// lacks) is reported as an error on the op, which fails insert-qdq.
+void recordCaseDecision(RewriterBase &rewriter, Operation *layer,
+                        StringRef caseName, ArrayRef<int64_t> positions,
+                        bool weight, bool keepInFloat = false);
+
 /// Registers the native constraints and rewrites that case patterns call
 /// (IsConvFed, HasOneUse, IsConvOutput, QuantizeInputs, QuantizeInputsAt,
 /// QuantizeWeight, QuantizeResidualBranches, KeepInFloat); records they make

@@ -37,9 +37,10 @@ static bool isConvFed(Value value) {
 /// Misuse is reported as an error diagnostic, which fails the pass; the
 /// rewrite itself still "succeeds": a failing native rewrite aborts the
 /// process in the pattern drivers that cannot roll back.
-static void record(PatternRewriter &rewriter, Operation *op,
-                            StringRef caseName, ArrayRef<int64_t> positions,
-                            bool weight, bool keepInFloat = false) {
+void mlir::quant_qdq::recordCaseDecision(RewriterBase &rewriter,
+                                         Operation *op, StringRef caseName,
+                                         ArrayRef<int64_t> positions,
+                                         bool weight, bool keepInFloat) {
   auto layer = dyn_cast<QDQLayerOpInterface>(op);
   if (!layer) {
     op->emitError("insertion case '")
@@ -124,7 +125,7 @@ void mlir::quant_qdq::registerCaseNatives(PDLPatternModule &module,
           for (size_t i = 0, e = layer.getActivationOperandIndices().size();
                i < e; ++i)
             all.push_back(i);
-        record(rewriter, op, name, all, /*weight=*/false);
+        recordCaseDecision(rewriter, op, name, all, /*weight=*/false);
       });
   module.registerRewriteFunction(
       "QuantizeInputsAt",
@@ -136,15 +137,15 @@ void mlir::quant_qdq::registerCaseNatives(PDLPatternModule &module,
               << positions;
           return;
         }
-        record(rewriter, op, name, array.asArrayRef(), /*weight=*/false);
+        recordCaseDecision(rewriter, op, name, array.asArrayRef(), /*weight=*/false);
       });
   module.registerRewriteFunction(
       "QuantizeWeight", [name](PatternRewriter &rewriter, Operation *op) {
-        record(rewriter, op, name, {}, /*weight=*/true);
+        recordCaseDecision(rewriter, op, name, {}, /*weight=*/true);
       });
   module.registerRewriteFunction(
       "KeepInFloat", [name](PatternRewriter &rewriter, Operation *op) {
-        record(rewriter, op, name, {}, /*weight=*/false,
+        recordCaseDecision(rewriter, op, name, {}, /*weight=*/false,
                /*keepInFloat=*/true);
       });
   module.registerRewriteFunction(
@@ -152,7 +153,7 @@ void mlir::quant_qdq::registerCaseNatives(PDLPatternModule &module,
       [name](PatternRewriter &rewriter, Operation *op) {
         auto layer = dyn_cast<QDQLayerOpInterface>(op);
         if (!layer)
-          return record(rewriter, op, name, {}, false);
+          return recordCaseDecision(rewriter, op, name, {}, false);
         SmallVector<unsigned> operands = layer.getActivationOperandIndices();
         std::optional<size_t> fused;
         for (auto [position, index] : llvm::enumerate(operands)) {
@@ -166,6 +167,6 @@ void mlir::quant_qdq::registerCaseNatives(PDLPatternModule &module,
         for (size_t position = 0; position < operands.size(); ++position)
           if (position != fused)
             quantized.push_back(position);
-        record(rewriter, op, name, quantized, /*weight=*/false);
+        recordCaseDecision(rewriter, op, name, quantized, /*weight=*/false);
       });
 }
