@@ -1,0 +1,1 @@
+func.func private @decl(tensor<4xf32>) -> tensor<4xf32>
