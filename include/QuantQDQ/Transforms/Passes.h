@@ -4,6 +4,7 @@
 #define QUANTQDQ_TRANSFORMS_PASSES_H
 
 #include "QuantQDQ/IR/QuantQDQDialect.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/PDL/IR/PDL.h"
 #include "mlir/Dialect/PDLInterp/IR/PDLInterp.h"
 #include "mlir/IR/BuiltinOps.h"

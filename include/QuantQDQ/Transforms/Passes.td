@@ -64,4 +64,19 @@ def FuseHorizontalQDQ : Pass<"qdq-fuse-horizontal"> {
   }];
 }
 
+def FoldBatchNorm : Pass<"qdq-fold-batch-norm"> {
+  let summary = "Fold a BatchNormalization into the convolution before it";
+  let description = [{
+    Rewrites `batch_norm(conv2d(x, w, b))` into `conv2d(x, w', b')` with
+    `w' = w * s` per output channel and `b' = (b - mean) * s + beta`, where
+    `s = scale / sqrt(variance + epsilon)`: what TensorRT does at build time,
+    done before quantization so that per-channel weight scales are computed
+    on the weights that will run. Folds only when the convolution feeds the
+    BN alone, the weight, bias and BN parameters are f32 constants (dense or
+    resource), and both layers use the same layout; leaves anything else
+    as it is. The new weight and bias are resource blobs, one copy each.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 #endif // QUANTQDQ_TRANSFORMS_PASSES_TD
