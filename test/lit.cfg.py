@@ -10,7 +10,7 @@ from lit.llvm.subst import ToolSubst
 config.name = "QUANTQDQ"
 config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
 config.suffixes = [".mlir", ".test"]
-config.excludes = ["Inputs", "Unit", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
+config.excludes = ["Inputs", "Unit", "node_modules", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.qdq_obj_root, "test")
 
@@ -19,6 +19,7 @@ config.substitutions.append(("%qdq_src_root", config.qdq_src_root))
 config.substitutions.append(("%qdq_obj_root", config.qdq_obj_root))
 config.substitutions.append(("%python", config.python_executable))
 config.substitutions.append(("%mlir_include", config.mlir_include_dir))
+config.substitutions.append(("%llvm_prefix", os.path.dirname(config.llvm_tools_dir)))
 
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
