@@ -8,18 +8,25 @@
 #ifndef QUANTQDQ_INITQUANTQDQ_H
 #define QUANTQDQ_INITQUANTQDQ_H
 
+#include "QuantQDQ/Conversion/Passes.h"
 #include "QuantQDQ/IR/QuantQDQDialect.h"
 #include "QuantQDQ/Transforms/Passes.h"
 #include "mlir/IR/DialectRegistry.h"
 
 namespace mlir::quant_qdq {
 
-// registerQuantQDQPasses() (QuantQDQ/Transforms/Passes.h) registers the
-// passes, the library insertion cases and the driver flags.
-
 /// Adds the quant_qdq dialect to `registry`.
 inline void registerQuantQDQDialects(DialectRegistry &registry) {
   registry.insert<QuantQDQDialect>();
+}
+
+/// Registers every pass and pipeline: the transformations with the library
+/// insertion cases and driver flags (registerQuantQDQPasses), the lowering
+/// passes, and qdq-cpu-pipeline.
+inline void registerAllQuantQDQPasses() {
+  registerQuantQDQPasses();
+  registerQuantQDQConversionPasses();
+  registerCPUPipeline();
 }
 
 } // namespace mlir::quant_qdq

@@ -15,7 +15,7 @@
 
 int main(int argc, char **argv) {
   mlir::registerAllPasses();
-  mlir::quant_qdq::registerQuantQDQPasses();
+  mlir::quant_qdq::registerAllQuantQDQPasses();
 
   mlir::DialectRegistry registry;
   mlir::registerAllDialects(registry);

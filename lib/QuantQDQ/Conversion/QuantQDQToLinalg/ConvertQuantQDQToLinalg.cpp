@@ -1,0 +1,66 @@
+//===- ConvertQuantQDQToLinalg.cpp - the lowering pass --------------------===//
+
+#include "LoweringUtils.h"
+#include "QuantQDQ/Conversion/Passes.h"
+#include "QuantQDQ/IR/QuantQDQOps.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Transforms/DialectConversion.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+namespace mlir::quant_qdq {
+#define GEN_PASS_DEF_CONVERTQUANTQDQTOLINALG
+#include "QuantQDQ/Conversion/Passes.h.inc"
+} // namespace mlir::quant_qdq
+
+using namespace mlir;
+using namespace mlir::quant_qdq;
+
+void mlir::quant_qdq::populateLayerToLinalgPatterns(
+    RewritePatternSet &patterns) {
+  populateConvPoolToLinalgPatterns(patterns);
+  populateElementwiseToLinalgPatterns(patterns);
+  populateShapeToLinalgPatterns(patterns);
+}
+
+namespace {
+struct ConvertQuantQDQToLinalgPass
+    : public quant_qdq::impl::ConvertQuantQDQToLinalgBase<
+          ConvertQuantQDQToLinalgPass> {
+  void runOnOperation() override {
+    // Say once, at its location, why an op cannot lower.
+    bool blocked = false;
+    getOperation()->walk([&](Operation *op) {
+      if (auto generic = dyn_cast<GenericOp>(op)) {
+        generic.emitOpError("cannot be lowered: no lowering for layer type '")
+            << generic.getOpType() << "'";
+        blocked = true;
+        return;
+      }
+      auto hasScale = [](auto quantOp) { return quantOp.isCalibrated(); };
+      bool uncalibrated =
+          TypeSwitch<Operation *, bool>(op)
+              .Case<QuantizeOp, DequantizeOp, FakeQuantOp>(
+                  [&](auto quantOp) { return !hasScale(quantOp); })
+              .Default([](Operation *) { return false; });
+      if (uncalibrated) {
+        op->emitOpError("has no scale: calibrate the model, or set scales, "
+                        "before lowering");
+        blocked = true;
+      }
+    });
+    if (blocked)
+      return signalPassFailure();
+
+    RewritePatternSet patterns(&getContext());
+    populateLayerToLinalgPatterns(patterns);
+    populateQDQToLinalgPatterns(patterns);
+    ConversionTarget target(getContext());
+    target.addIllegalDialect<QuantQDQDialect>();
+    target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
+    if (failed(applyPartialConversion(getOperation(), target,
+                                      std::move(patterns))))
+      signalPassFailure();
+  }
+};
+} // namespace

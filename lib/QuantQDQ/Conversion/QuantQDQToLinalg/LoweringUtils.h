@@ -1,0 +1,42 @@
+//===- LoweringUtils.h - helpers shared by the linalg lowerings -*- C++ -*-===//
+
+#ifndef QUANTQDQ_LIB_CONVERSION_LOWERINGUTILS_H
+#define QUANTQDQ_LIB_CONVERSION_LOWERINGUTILS_H
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/PatternMatch.h"
+
+namespace mlir::quant_qdq {
+
+/// A `tensor.empty` of `type`, taking dynamic sizes from `like` where
+/// `type` is dynamic (the two must have the same rank), or from `dynSizes`.
+Value createEmpty(OpBuilder &b, Location loc, RankedTensorType type,
+                  ValueRange dynSizes);
+/// The dynamic sizes of `value`, for the dynamic dimensions of `type`.
+SmallVector<Value> getDynamicSizes(OpBuilder &b, Location loc, Value value,
+                                   RankedTensorType type,
+                                   ArrayRef<int64_t> sourceDims = {});
+/// A tensor of `type` filled with `fill`.
+Value createFilled(OpBuilder &b, Location loc, RankedTensorType type,
+                   ValueRange dynSizes, TypedAttr fill);
+/// The indexing map that reads `operand` broadcast NumPy-style into an
+/// iteration space of `resultRank` dimensions: trailing dimensions align,
+/// size-1 dimensions of the operand read index 0.
+AffineMap getBroadcastMap(MLIRContext *ctx, RankedTensorType operand,
+                          RankedTensorType result);
+/// `tensor.pad` of `input` with `value`, by `low`/`high` per dimension; the
+/// input itself when every amount is 0.
+Value padTensor(OpBuilder &b, Location loc, Value input, ArrayRef<int64_t> low,
+                ArrayRef<int64_t> high, Attribute value);
+/// The float constant `value` of `type`.
+Value floatConstant(OpBuilder &b, Location loc, Type type, double value);
+
+/// The pattern groups that populateLayerToLinalgPatterns gathers.
+void populateConvPoolToLinalgPatterns(RewritePatternSet &patterns);
+void populateElementwiseToLinalgPatterns(RewritePatternSet &patterns);
+void populateShapeToLinalgPatterns(RewritePatternSet &patterns);
+
+} // namespace mlir::quant_qdq
+
+#endif // QUANTQDQ_LIB_CONVERSION_LOWERINGUTILS_H

@@ -1,0 +1,210 @@
+//===- QDQToLinalg.cpp - quantize, dequantize, fake_quant to linalg -------===//
+//
+// Each op becomes one element-wise linalg.generic. The arithmetic is f32
+// (f16/bf16 inputs are extended first) and follows ONNX QuantizeLinear:
+//   q = clamp(roundeven(x / scale) + zero_point, qmin, qmax)
+//   y = (q - zero_point) * scale
+// Division, not multiplication by a reciprocal, so that results match ONNX
+// Runtime bit for bit. NaN quantizes to the zero point; +-inf saturate.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LoweringUtils.h"
+#include "QuantQDQ/Conversion/Passes.h"
+#include "QuantQDQ/IR/QuantQDQOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+
+using namespace mlir;
+using namespace mlir::quant_qdq;
+
+namespace {
+/// Scales and zero points of a Q/DQ op, as they enter the linalg.generic:
+/// constants in the body for a per-tensor quantizer, 1-D tensors read along
+/// the axis for a per-channel one.
+struct QuantOperands {
+  SmallVector<Value> inputs;      // extra generic inputs (scale, zp tensors)
+  SmallVector<AffineMap> maps;    // their indexing maps
+  bool perChannel = false;
+};
+
+/// What the body needs to compute one element.
+struct QuantScalars {
+  Value scale, zeroPoint; // f32
+  double qmin, qmax;
+};
+} // namespace
+
+template <typename OpT>
+static FailureOr<QuantOperands> getQuantOperands(OpT op, OpBuilder &b,
+                                                 RankedTensorType floatType) {
+  if (!op.getScale())
+    return failure();
+  QuantizerAttr quantizer = op.getQuantizer();
+  ArrayRef<float> scales = *op.getScale();
+  SmallVector<float> zps(scales.size(), 0.0f);
+  if (auto zpAttr = op.getZeroPoint())
+    for (size_t i = 0; i < scales.size(); ++i)
+      zps[i] = (*zpAttr)[zpAttr->size() == 1 ? 0 : i];
+
+  QuantOperands result;
+  if (!quantizer.getAxis())
+    return result;
+  result.perChannel = true;
+  Location loc = op.getLoc();
+  auto vector = RankedTensorType::get({int64_t(scales.size())}, b.getF32Type());
+  result.inputs.push_back(arith::ConstantOp::create(
+      b, loc, DenseElementsAttr::get(vector, scales)));
+  result.inputs.push_back(arith::ConstantOp::create(
+      b, loc, DenseElementsAttr::get(vector, ArrayRef<float>(zps))));
+  AffineMap channel = AffineMap::get(
+      floatType.getRank(), 0, b.getAffineDimExpr(*quantizer.getAxis()));
+  result.maps.assign(2, channel);
+  return result;
+}
+
+/// The scale and zero point of the current element, inside the body.
+template <typename OpT>
+static QuantScalars getScalars(OpT op, OpBuilder &b, Location loc,
+                               ValueRange channelArgs) {
+  QuantizerAttr quantizer = op.getQuantizer();
+  QuantScalars s;
+  s.qmin = quantizer.getQMin();
+  s.qmax = quantizer.getQMax();
+  if (!channelArgs.empty()) {
+    s.scale = channelArgs[0];
+    s.zeroPoint = channelArgs[1];
+    return s;
+  }
+  s.scale = floatConstant(b, loc, b.getF32Type(), (*op.getScale())[0]);
+  s.zeroPoint =
+      floatConstant(b, loc, b.getF32Type(), double(op.getZeroPointAt(0)));
+  return s;
+}
+
+/// The quantized value of `x` (f32) as an f32 holding an integer.
+static Value emitQuantize(OpBuilder &b, Location loc, Value x,
+                          const QuantScalars &s) {
+  Type f32 = b.getF32Type();
+  Value scaled = arith::DivFOp::create(b, loc, x, s.scale);
+  Value rounded = math::RoundEvenOp::create(b, loc, scaled);
+  Value shifted = arith::AddFOp::create(b, loc, rounded, s.zeroPoint);
+  Value lo = floatConstant(b, loc, f32, s.qmin);
+  Value hi = floatConstant(b, loc, f32, s.qmax);
+  Value clamped = arith::MinimumFOp::create(
+      b, loc, arith::MaximumFOp::create(b, loc, shifted, lo), hi);
+  Value isNan =
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, x, x);
+  return arith::SelectOp::create(b, loc, isNan, s.zeroPoint, clamped);
+}
+
+static Value emitDequantize(OpBuilder &b, Location loc, Value q,
+                            const QuantScalars &s) {
+  Value centered = arith::SubFOp::create(b, loc, q, s.zeroPoint);
+  return arith::MulFOp::create(b, loc, centered, s.scale);
+}
+
+static Value toF32(OpBuilder &b, Location loc, Value x) {
+  if (x.getType().isF32())
+    return x;
+  return arith::ExtFOp::create(b, loc, b.getF32Type(), x);
+}
+
+static Value fromF32(OpBuilder &b, Location loc, Value x, Type type) {
+  if (type.isF32())
+    return x;
+  return arith::TruncFOp::create(b, loc, type, x);
+}
+
+namespace {
+/// Shared driver: one element-wise generic over `input`, producing
+/// `resultType`, with `body` computing the element.
+template <typename OpT>
+struct QuantOpLowering : OpRewritePattern<OpT> {
+  using OpRewritePattern<OpT>::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(OpT op,
+                                PatternRewriter &rewriter) const override {
+    // The pass reports uncalibrated ops before applying patterns.
+    if (!op.getScale())
+      return failure();
+    Location loc = op.getLoc();
+    auto inputType = cast<RankedTensorType>(op.getInput().getType());
+    auto resultType = cast<RankedTensorType>(op.getType());
+    RankedTensorType floatType =
+        isa<FloatType>(inputType.getElementType()) ? inputType : resultType;
+    FailureOr<QuantOperands> operands =
+        getQuantOperands(op, rewriter, floatType);
+    if (failed(operands))
+      return failure();
+
+    int64_t rank = inputType.getRank();
+    SmallVector<Value> inputs = {op.getInput()};
+    llvm::append_range(inputs, operands->inputs);
+    SmallVector<AffineMap> maps = {rewriter.getMultiDimIdentityMap(rank)};
+    llvm::append_range(maps, operands->maps);
+    maps.push_back(rewriter.getMultiDimIdentityMap(rank));
+    Value init = createEmpty(
+        rewriter, loc, resultType,
+        getDynamicSizes(rewriter, loc, op.getInput(), resultType));
+    SmallVector<utils::IteratorType> iterators(rank,
+                                               utils::IteratorType::parallel);
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, resultType, inputs, init, maps, iterators,
+        [&](OpBuilder &b, Location bodyLoc, ValueRange args) {
+          QuantScalars s = getScalars(op, b, bodyLoc,
+                                      args.drop_front().drop_back());
+          Value out = computeElement(b, bodyLoc, args.front(), s,
+                                     resultType.getElementType());
+          linalg::YieldOp::create(b, bodyLoc, out);
+        });
+    rewriter.replaceOp(op, generic.getResults());
+    return success();
+  }
+
+  static Value computeElement(OpBuilder &b, Location loc, Value x,
+                              const QuantScalars &s, Type resultElement);
+};
+} // namespace
+
+template <>
+Value QuantOpLowering<QuantizeOp>::computeElement(OpBuilder &b, Location loc,
+                                                  Value x,
+                                                  const QuantScalars &s,
+                                                  Type resultElement) {
+  Value q = emitQuantize(b, loc, toF32(b, loc, x), s);
+  // q lies in [qmin, qmax]; unsigned storage (qmin >= 0) converts unsigned.
+  if (s.qmin >= 0)
+    return arith::FPToUIOp::create(b, loc, resultElement, q);
+  return arith::FPToSIOp::create(b, loc, resultElement, q);
+}
+
+template <>
+Value QuantOpLowering<DequantizeOp>::computeElement(OpBuilder &b, Location loc,
+                                                    Value q,
+                                                    const QuantScalars &s,
+                                                    Type resultElement) {
+  // Storage is signless: an unsigned quantizer's values are read unsigned.
+  Value asFloat;
+  if (s.qmin >= 0)
+    asFloat = arith::UIToFPOp::create(b, loc, b.getF32Type(), q);
+  else
+    asFloat = arith::SIToFPOp::create(b, loc, b.getF32Type(), q);
+  return fromF32(b, loc, emitDequantize(b, loc, asFloat, s), resultElement);
+}
+
+template <>
+Value QuantOpLowering<FakeQuantOp>::computeElement(OpBuilder &b, Location loc,
+                                                   Value x,
+                                                   const QuantScalars &s,
+                                                   Type resultElement) {
+  Value q = emitQuantize(b, loc, toF32(b, loc, x), s);
+  return fromF32(b, loc, emitDequantize(b, loc, q, s), resultElement);
+}
+
+void mlir::quant_qdq::populateQDQToLinalgPatterns(
+    RewritePatternSet &patterns) {
+  patterns.add<QuantOpLowering<QuantizeOp>, QuantOpLowering<DequantizeOp>,
+               QuantOpLowering<FakeQuantOp>>(patterns.getContext());
+}
