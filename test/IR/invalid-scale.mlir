@@ -99,3 +99,20 @@ func.func @scale_f64(%x: tensor<4xf32>) {
   %y = "quant_qdq.fake_quant"(%x) <{quantizer = #quant_qdq.quantizer<bits = 8>, scale = array<f64: 1.0>}> : (tensor<4xf32>) -> tensor<4xf32>
   return
 }
+
+// -----
+
+// The float side's axis is dynamic, the storage side's is 3: 3 scales.
+func.func @per_axis_count_from_storage(%x: tensor<?x4xf32>) {
+  // expected-error @+1 {{'quant_qdq.quantize' op expects 3 scales (one per slice along axis 0), got 2}}
+  %y = quant_qdq.quantize %x <bits = 8, axis = 0> scale [0.1, 0.2] : tensor<?x4xf32> -> tensor<3x4xi8>
+  return
+}
+
+// -----
+
+func.func @per_axis_count_from_storage_dequantize(%q: tensor<2x3xi8>) {
+  // expected-error @+1 {{'quant_qdq.dequantize' op expects 3 scales (one per slice along axis 1), got 1}}
+  %y = quant_qdq.dequantize %q <bits = 8, axis = 1> scale [0.1] : tensor<2x3xi8> -> tensor<2x?xf32>
+  return
+}

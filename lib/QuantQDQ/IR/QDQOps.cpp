@@ -2,6 +2,8 @@
 
 #include "QuantQDQ/IR/QuantQDQOps.h"
 
+#include "mlir/IR/TypeUtilities.h"
+#include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/STLExtras.h"
 #include <cmath>
 
@@ -31,6 +33,9 @@ static LogicalResult verifyQuantParams(Operation *op, QuantizerAttr quantizer,
              << *axis << " is out of range for a tensor of rank "
              << floatType.getRank();
     expectedCount = floatType.getDimSize(*axis);
+    // The storage side may know the size where the float side does not.
+    if (ShapedType::isDynamic(expectedCount) && storageType)
+      expectedCount = storageType.getDimSize(*axis);
   }
 
   if (scales) {
@@ -95,20 +100,57 @@ static bool haveSameKnownParams(A a, B b) {
          a.getZeroPointAttr() == b.getZeroPointAttr();
 }
 
-// quantize(dequantize(q)) with the same parameters gives q back exactly:
-// q * s / s rounds to q for every storage value.
+/// Whether `floatType` holds every dequantized value (q - zero_point) * scale
+/// closely enough for quantization to give q back. |q - zero_point| is below
+/// 2^bits, so a significand of bits + 1 bits keeps the rounding error below
+/// half a step, provided that no product overflows or falls below the normal
+/// range. A bf16 tensor, for one, cannot carry 8-bit unsigned values.
+static bool isRoundTripExact(QuantizerAttr quantizer, ArrayRef<float> scales,
+                             Type floatType) {
+  const llvm::fltSemantics &semantics =
+      cast<FloatType>(getElementTypeOrSelf(floatType)).getFloatSemantics();
+  if (quantizer.getBits() + 1 > llvm::APFloat::semanticsPrecision(semantics))
+    return false;
+  // Rounded toward zero, so that types wider than double saturate.
+  auto toDouble = [](llvm::APFloat value) {
+    bool losesInfo;
+    value.convert(llvm::APFloat::IEEEdouble(), llvm::APFloat::rmTowardZero,
+                  &losesInfo);
+    return value.convertToDouble();
+  };
+  double largest = toDouble(llvm::APFloat::getLargest(semantics));
+  double smallest = toDouble(llvm::APFloat::getSmallestNormalized(semantics));
+  double span =
+      double(quantizer.getStorageMax()) - double(quantizer.getStorageMin());
+  return llvm::all_of(scales, [&](float scale) {
+    return scale >= smallest && double(scale) * span <= largest;
+  });
+}
+
+// quantize(dequantize(q)) with the same parameters gives q back exactly when
+// the float between them represents every dequantized value well enough and
+// q lies in the quantizer's range: with narrow_range, a q of -128 comes back
+// as -127, so q must come from a quantizer that never produces it.
 OpFoldResult QuantizeOp::fold(FoldAdaptor) {
   auto dequantize = getInput().getDefiningOp<DequantizeOp>();
   if (!dequantize || !haveSameKnownParams(*this, dequantize) ||
-      dequantize.getInput().getType() != getType())
+      dequantize.getInput().getType() != getType() ||
+      !isRoundTripExact(getQuantizer(), *getScale(), getInput().getType()))
     return {};
+  if (getQuantizer().getNarrowRange()) {
+    auto source = dequantize.getInput().getDefiningOp<QuantizeOp>();
+    if (!source || source.getQuantizer().getQMin() < getQuantizer().getQMin())
+      return {};
+  }
   return dequantize.getInput();
 }
 
-// Fake quantization is idempotent: its output already lies on the grid.
+// Fake quantization is idempotent: its output already lies on the grid, if
+// the float type represents that grid well enough.
 OpFoldResult FakeQuantOp::fold(FoldAdaptor) {
   auto inner = getInput().getDefiningOp<FakeQuantOp>();
-  if (!inner || !haveSameKnownParams(*this, inner))
+  if (!inner || !haveSameKnownParams(*this, inner) ||
+      !isRoundTripExact(getQuantizer(), *getScale(), getType()))
     return {};
   return getInput();
 }
