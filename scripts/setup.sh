@@ -10,8 +10,9 @@ packages=(
   llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools clang-22
   # C++ unit tests.
   libgtest-dev
-  # Test scripts run with the Debian interpreter.
-  python3
+  # Test scripts run with the Debian interpreter; execution tests compare
+  # with PyTorch.
+  python3 python3-numpy python3-torch
 )
 
 missing=()

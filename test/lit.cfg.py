@@ -26,5 +26,5 @@ llvm_config.use_default_substitutions()
 
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 tool_dirs = [config.qdq_tools_dir, config.llvm_tools_dir]
-tools = ["qdq-opt", "qdq-translate", "mlir-opt", "mlir-pdll"]
+tools = ["qdq-opt", "qdq-translate", "qdq-run", "mlir-opt", "mlir-pdll"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)

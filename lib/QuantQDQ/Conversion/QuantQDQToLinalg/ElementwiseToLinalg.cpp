@@ -227,7 +227,7 @@ struct SoftmaxLowering : OpRewritePattern<SoftmaxOp> {
     Location loc = op.getLoc();
     RankedTensorType type = op.getType();
     int64_t rank = type.getRank();
-    int64_t axis = op.getAxis() < 0 ? op.getAxis() + rank : op.getAxis();
+    int64_t axis = normalizeAxis(op.getAxis(), rank);
     Type element = type.getElementType();
     MLIRContext *ctx = rewriter.getContext();
 

@@ -32,6 +32,13 @@ Value padTensor(OpBuilder &b, Location loc, Value input, ArrayRef<int64_t> low,
 /// The float constant `value` of `type`.
 Value floatConstant(OpBuilder &b, Location loc, Type type, double value);
 
+/// `axis` counted from the front. ODS returns I64Attr values as uint64_t, so
+/// the value is reinterpreted as signed here, once.
+inline int64_t normalizeAxis(uint64_t axis, int64_t rank) {
+  int64_t signedAxis = static_cast<int64_t>(axis);
+  return signedAxis < 0 ? signedAxis + rank : signedAxis;
+}
+
 /// The pattern groups that populateLayerToLinalgPatterns gathers.
 void populateConvPoolToLinalgPatterns(RewritePatternSet &patterns);
 void populateElementwiseToLinalgPatterns(RewritePatternSet &patterns);

@@ -18,7 +18,7 @@ struct ConcatLowering : OpRewritePattern<ConcatOp> {
     Location loc = op.getLoc();
     RankedTensorType type = op.getType();
     int64_t rank = type.getRank();
-    int64_t axis = op.getAxis() < 0 ? op.getAxis() + rank : op.getAxis();
+    int64_t axis = normalizeAxis(op.getAxis(), rank);
     Value first = op.getInputs().front();
 
     // Result sizes: the first input's, with the axis summed over inputs.
@@ -69,7 +69,7 @@ struct FlattenLowering : OpRewritePattern<FlattenOp> {
   LogicalResult matchAndRewrite(FlattenOp op,
                                 PatternRewriter &rewriter) const override {
     int64_t rank = op.getInput().getType().getRank();
-    int64_t axis = op.getAxis() < 0 ? op.getAxis() + rank : op.getAxis();
+    int64_t axis = normalizeAxis(op.getAxis(), rank);
     // Flatten with axis 0 or rank adds a unit dimension: collapse to 1-D,
     // then expand.
     if (axis == 0 || axis == rank) {

@@ -1,0 +1,182 @@
+//===- Npy.cpp - NumPy .npy arrays in and out -----------------------------===//
+
+#include "QuantQDQ/Execution/Npy.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "llvm/Support/FileOutputBuffer.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+using namespace mlir;
+using namespace mlir::quant_qdq;
+
+int64_t NpyArray::getNumElements() const {
+  int64_t count = 1;
+  for (int64_t d : shape)
+    count *= d;
+  return count;
+}
+
+namespace {
+struct Dtype {
+  StringLiteral name;
+  unsigned bytes;
+  bool isFloat, isUnsigned;
+};
+} // namespace
+
+static constexpr Dtype kDtypes[] = {
+    {"<f4", 4, true, false}, {"<f8", 8, true, false},
+    {"<f2", 2, true, false}, {"|i1", 1, false, false},
+    {"|u1", 1, false, true}, {"<i4", 4, false, false},
+    {"<i8", 8, false, false}, {"|b1", 1, false, true}};
+
+static Type getElementType(MLIRContext *ctx, const Dtype &dtype) {
+  Builder b(ctx);
+  if (dtype.isFloat)
+    return dtype.bytes == 4   ? Type(b.getF32Type())
+           : dtype.bytes == 8 ? Type(b.getF64Type())
+                              : Type(b.getF16Type());
+  return b.getIntegerType(dtype.name == "|b1" ? 1 : dtype.bytes * 8);
+}
+
+std::string mlir::quant_qdq::getNpyDtype(Type elementType, bool isUnsigned) {
+  if (elementType.isInteger(1))
+    return "|b1";
+  for (const Dtype &dtype : kDtypes)
+    if (dtype.isFloat == isa<FloatType>(elementType) &&
+        dtype.bytes * 8 == elementType.getIntOrFloatBitWidth() &&
+        (dtype.isFloat || dtype.isUnsigned == isUnsigned) &&
+        dtype.name != "|b1")
+      return dtype.name.str();
+  return "";
+}
+
+/// The value text of `key` in the header dictionary, e.g. 'descr'.
+static std::optional<StringRef> findValue(StringRef header, StringRef key) {
+  size_t at = header.find(("'" + key + "'").str());
+  if (at == StringRef::npos)
+    return std::nullopt;
+  StringRef rest = header.drop_front(at + key.size() + 2).ltrim();
+  if (!rest.consume_front(":"))
+    return std::nullopt;
+  return rest.ltrim();
+}
+
+llvm::Expected<NpyArray> mlir::quant_qdq::readNpy(StringRef path,
+                                                  MLIRContext *context) {
+  auto fail = [&](const Twine &why) {
+    return llvm::createStringError("%s: %s", path.str().c_str(),
+                                   why.str().c_str());
+  };
+  auto file = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
+                                          /*RequiresNullTerminator=*/false);
+  if (!file)
+    return fail("cannot read: " + file.getError().message());
+  StringRef bytes = (*file)->getBuffer();
+  if (!bytes.starts_with("\x93NUMPY") || bytes.size() < 10)
+    return fail("not a .npy file");
+  uint8_t major = bytes[6];
+  size_t headerLength, headerStart;
+  if (major == 1) {
+    headerLength = uint8_t(bytes[8]) | (uint8_t(bytes[9]) << 8);
+    headerStart = 10;
+  } else if (major == 2 || major == 3) {
+    if (bytes.size() < 12)
+      return fail("truncated header");
+    headerLength = uint32_t(uint8_t(bytes[8])) |
+                   (uint32_t(uint8_t(bytes[9])) << 8) |
+                   (uint32_t(uint8_t(bytes[10])) << 16) |
+                   (uint32_t(uint8_t(bytes[11])) << 24);
+    headerStart = 12;
+  } else {
+    return fail("unsupported .npy version " + Twine(int(major)));
+  }
+  if (headerStart + headerLength > bytes.size())
+    return fail("truncated header");
+  StringRef header = bytes.substr(headerStart, headerLength);
+
+  std::optional<StringRef> descr = findValue(header, "descr");
+  std::optional<StringRef> order = findValue(header, "fortran_order");
+  std::optional<StringRef> shapeText = findValue(header, "shape");
+  if (!descr || !order || !shapeText)
+    return fail("malformed header");
+  if (order->starts_with("True"))
+    return fail("Fortran-order arrays are not supported; save with "
+                "np.ascontiguousarray");
+  StringRef dtypeName = descr->drop_front().take_until(
+      [](char c) { return c == '\'' || c == '"'; });
+  // '=' and '<' mean little-endian here; a one-byte type may say either.
+  std::string normalized = dtypeName.str();
+  if (!normalized.empty() && normalized[0] == '=')
+    normalized[0] = '<';
+  if (normalized == "<i1" || normalized == "<u1" || normalized == "<b1")
+    normalized[0] = '|';
+  const Dtype *dtype = llvm::find_if(
+      kDtypes, [&](const Dtype &d) { return d.name == normalized; });
+  if (dtype == std::end(kDtypes))
+    return fail("unsupported dtype '" + dtypeName +
+                "' (use float32, float64, float16, int8, uint8, int32, "
+                "int64 or bool, little-endian)");
+
+  NpyArray array;
+  array.elementType = getElementType(context, *dtype);
+  array.elementBytes = dtype->bytes;
+  array.isUnsigned = dtype->isUnsigned;
+  StringRef dims = shapeText->drop_front().take_until(
+      [](char c) { return c == ')'; });
+  SmallVector<StringRef> parts;
+  dims.split(parts, ',', -1, /*KeepEmpty=*/false);
+  uint64_t count = 1;
+  for (StringRef part : parts) {
+    int64_t d;
+    if (part.trim().getAsInteger(10, d) || d < 0)
+      return fail("malformed shape (" + dims + ")");
+    array.shape.push_back(d);
+    if (d != 0 && count > (uint64_t(1) << 40) / uint64_t(d))
+      return fail("declared shape is too large");
+    count *= d;
+  }
+  uint64_t payload = count * dtype->bytes;
+  size_t dataStart = headerStart + headerLength;
+  if (bytes.size() - dataStart < payload)
+    return fail("holds " + Twine(bytes.size() - dataStart) +
+                " bytes of data where its shape needs " + Twine(payload));
+  array.storage.assign(bytes.begin() + dataStart,
+                       bytes.begin() + dataStart + payload);
+  return array;
+}
+
+llvm::Error mlir::quant_qdq::writeNpy(StringRef path, const NpyArray &array) {
+  std::string dtype = getNpyDtype(array.elementType, array.isUnsigned);
+  if (dtype.empty())
+    return llvm::createStringError("%s: no .npy dtype for this element type",
+                                   path.str().c_str());
+  std::string shape = "(";
+  for (int64_t d : array.shape)
+    shape += std::to_string(d) + ", ";
+  if (array.shape.size() > 1)
+    shape.erase(shape.size() - 2);
+  else if (array.shape.size() == 1)
+    shape.erase(shape.size() - 1);
+  shape += ")";
+  std::string header = "{'descr': '" + dtype +
+                       "', 'fortran_order': False, 'shape': " + shape + ", }";
+  // Pad so that the data starts on a 64-byte boundary, ending in '\n'.
+  size_t unpadded = 10 + header.size() + 1;
+  header.append((64 - unpadded % 64) % 64, ' ');
+  header += '\n';
+
+  size_t payload = array.storage.size();
+  auto buffer =
+      llvm::FileOutputBuffer::create(path, 10 + header.size() + payload);
+  if (!buffer)
+    return buffer.takeError();
+  uint8_t *out = (*buffer)->getBufferStart();
+  std::memcpy(out, "\x93NUMPY\x01\x00", 8);
+  out[8] = header.size() & 0xff;
+  out[9] = header.size() >> 8;
+  std::memcpy(out + 10, header.data(), header.size());
+  std::memcpy(out + 10 + header.size(), array.storage.data(), payload);
+  return (*buffer)->commit();
+}

@@ -1,0 +1,165 @@
+//===- qdq-run.cpp - run a network on the CPU -----------------------------===//
+//
+//   qdq-run model.mlir --input x.npy [--input ...] [--output y.npy ...]
+//
+// Compiles the model's entry function with qdq-cpu-pipeline and the MLIR
+// ExecutionEngine for the shapes of the given inputs (a dynamic batch takes
+// the batch of the arrays), runs it, and writes each result as .npy (or
+// prints a summary).
+//
+//===----------------------------------------------------------------------===//
+
+#include "QuantQDQ/Execution/CPUExecutor.h"
+#include "QuantQDQ/InitQuantQDQ.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/AsmState.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/Parser/Parser.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
+#include <chrono>
+
+using namespace mlir;
+using namespace mlir::quant_qdq;
+namespace cl = llvm::cl;
+
+static cl::opt<std::string> modelPath(cl::Positional, cl::Required,
+                                      cl::desc("<model.mlir|.mlirbc>"));
+static cl::list<std::string> inputPaths("input", cl::desc("Input array (.npy)"),
+                                        cl::value_desc("file"));
+static cl::list<std::string> outputPaths("output",
+                                         cl::desc("Output array (.npy)"),
+                                         cl::value_desc("file"));
+static cl::opt<std::string> entryName(
+    "entry", cl::desc("Function to run (default: the only public function)"),
+    cl::value_desc("name"));
+static cl::opt<unsigned> repeat(
+    "repeat", cl::desc("Run this many times and print the time per run"),
+    cl::init(1));
+static cl::opt<unsigned> optLevel("opt-level",
+                                  cl::desc("LLVM optimization level"),
+                                  cl::init(3));
+
+/// The function to run: --entry, else the only public one with a body.
+static FailureOr<std::string> pickEntry(ModuleOp module) {
+  if (!entryName.empty())
+    return entryName.getValue();
+  SmallVector<func::FuncOp> candidates;
+  module.walk([&](func::FuncOp func) {
+    if (!func.isExternal() && func.isPublic())
+      candidates.push_back(func);
+  });
+  if (candidates.size() == 1)
+    return candidates.front().getName().str();
+  emitError(module.getLoc())
+      << (candidates.empty() ? "no public function to run"
+                             : "several public functions: choose one with "
+                               "--entry");
+  return failure();
+}
+
+/// A short look at an array: its type and first values.
+static void printSummary(llvm::raw_ostream &os, unsigned index,
+                         const NpyArray &array) {
+  os << "output #" << index << ": "
+     << RankedTensorType::get(array.shape, array.elementType) << " [";
+  int64_t count = std::min<int64_t>(array.getNumElements(), 8);
+  for (int64_t i = 0; i < count; ++i) {
+    if (i)
+      os << ", ";
+    const uint8_t *p = array.storage.data() + i * array.elementBytes;
+    if (array.elementType.isF32())
+      os << *reinterpret_cast<const float *>(p);
+    else if (array.elementType.isF64())
+      os << *reinterpret_cast<const double *>(p);
+    else if (array.elementType.isInteger(8))
+      os << (array.isUnsigned ? int(*p) : int(int8_t(*p)));
+    else if (array.elementType.isInteger(32))
+      os << *reinterpret_cast<const int32_t *>(p);
+    else if (array.elementType.isInteger(64))
+      os << *reinterpret_cast<const int64_t *>(p);
+    else
+      os << "?";
+  }
+  os << (array.getNumElements() > count ? ", ...]\n" : "]\n");
+}
+
+static int fail(const Twine &message) {
+  llvm::errs() << "qdq-run: " << message << "\n";
+  return 1;
+}
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  registerAsmPrinterCLOptions();
+  registerMLIRContextCLOptions();
+  cl::ParseCommandLineOptions(argc, argv, "quant-qdq CPU runner\n");
+
+  DialectRegistry registry;
+  registerAllDialects(registry);
+  registerAllExtensions(registry);
+  registerQuantQDQDialects(registry);
+  MLIRContext context(registry);
+  context.loadAllAvailableDialects();
+  llvm::SourceMgr sourceMgr;
+  SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+
+  OwningOpRef<ModuleOp> module =
+      parseSourceFile<ModuleOp>(modelPath, sourceMgr, ParserConfig(&context));
+  if (!module)
+    return 1;
+  FailureOr<std::string> entry = pickEntry(*module);
+  if (failed(entry))
+    return 1;
+
+  std::vector<NpyArray> inputs;
+  SmallVector<SmallVector<int64_t>> shapes;
+  for (const std::string &path : inputPaths) {
+    auto array = readNpy(path, &context);
+    if (!array)
+      return fail(llvm::toString(array.takeError()));
+    shapes.push_back(array->shape);
+    inputs.push_back(std::move(*array));
+  }
+
+  auto executor =
+      CPUExecutor::create(std::move(module), *entry, shapes, optLevel);
+  if (failed(executor))
+    return 1;
+  if (!outputPaths.empty() &&
+      outputPaths.size() != (*executor)->getResultTypes().size())
+    return fail("the model has " +
+                Twine((*executor)->getResultTypes().size()) +
+                " results but " + Twine(outputPaths.size()) +
+                " --output files were given");
+
+  SmallVector<const NpyArray *> inputRefs;
+  for (const NpyArray &input : inputs)
+    inputRefs.push_back(&input);
+  SmallVector<NpyArray> outputs;
+  auto start = std::chrono::steady_clock::now();
+  for (unsigned i = 0; i < std::max(1u, unsigned(repeat)); ++i)
+    if (llvm::Error error = (*executor)->run(inputRefs, outputs))
+      return fail(llvm::toString(std::move(error)));
+  std::chrono::duration<double> elapsed =
+      std::chrono::steady_clock::now() - start;
+  if (repeat > 1)
+    llvm::errs() << llvm::format("qdq-run: %.3f ms per run over %u runs\n",
+                                 elapsed.count() * 1e3 / repeat,
+                                 unsigned(repeat));
+
+  for (auto [i, output] : llvm::enumerate(outputs)) {
+    if (outputPaths.empty()) {
+      printSummary(llvm::outs(), i, output);
+      continue;
+    }
+    if (llvm::Error error = writeNpy(outputPaths[i], output))
+      return fail(llvm::toString(std::move(error)));
+  }
+  return 0;
+}
