@@ -72,7 +72,7 @@ static void printSummary(llvm::raw_ostream &os, unsigned index,
   for (int64_t i = 0; i < count; ++i) {
     if (i)
       os << ", ";
-    const uint8_t *p = array.storage.data() + i * array.elementBytes;
+    const uint8_t *p = array.bytes + i * array.elementBytes;
     if (array.elementType.isF32())
       os << *reinterpret_cast<const float *>(p);
     else if (array.elementType.isF64())

@@ -13,27 +13,36 @@
 #include "mlir/Support/LLVM.h"
 #include "llvm/Support/Error.h"
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
 namespace mlir::quant_qdq {
 
 /// An array in memory: its element type (an MLIR type: f32, i8, ...), shape
-/// and bytes in C order.
+/// and bytes in C order. The bytes are shared, not copied, by slices and
+/// copies of the array: a file read is mapped, and its slices point into it.
 struct NpyArray {
   Type elementType;
   SmallVector<int64_t> shape;
-  std::vector<uint8_t> storage;
   /// Bytes per element.
   unsigned elementBytes = 0;
   /// Whether signless integer storage holds unsigned values (uint8).
   bool isUnsigned = false;
+  /// The first byte, and what keeps the bytes alive.
+  uint8_t *bytes = nullptr;
+  std::shared_ptr<void> owner;
 
+  /// A zero-filled array of its own.
+  static NpyArray allocate(Type elementType, ArrayRef<int64_t> shape,
+                           bool isUnsigned = false);
   int64_t getNumElements() const;
-  uint8_t *data() { return storage.data(); }
+  size_t getNumBytes() const { return getNumElements() * elementBytes; }
+  /// Rows [begin, begin + count) along the first dimension, sharing bytes.
+  NpyArray slice(int64_t begin, int64_t count) const;
 };
 
-/// Reads `path`. Malformed headers, Fortran order, big-endian or
+/// Reads `path`, mapping it rather than copying it. Malformed headers, Fortran order, big-endian or
 /// unsupported dtypes, and files shorter than the header says, are errors
 /// naming the file.
 llvm::Expected<NpyArray> readNpy(StringRef path, MLIRContext *context);

@@ -33,6 +33,11 @@ CPUExecutor::create(OwningOpRef<ModuleOp> module, StringRef entry,
            << "no function '" << entry << "' with a body to run";
   if (failed(specializeInputShapes(func, inputShapes)))
     return failure();
+  // Inputs may be mapped read-only files: bufferization must not write
+  // into them.
+  for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i)
+    func.setArgAttr(i, "bufferization.writable",
+                    BoolAttr::get(context, false));
 
   std::unique_ptr<CPUExecutor> executor(new CPUExecutor());
   executor->entry = entry.str();
@@ -103,10 +108,6 @@ struct MemRefArgs {
 };
 } // namespace
 
-static unsigned getElementBytes(Type type) {
-  return std::max(1u, type.getIntOrFloatBitWidth() / 8);
-}
-
 llvm::Error CPUExecutor::run(ArrayRef<const NpyArray *> inputs,
                              SmallVectorImpl<NpyArray> &outputs) {
   if (inputs.size() != inputTypes.size())
@@ -127,20 +128,15 @@ llvm::Error CPUExecutor::run(ArrayRef<const NpyArray *> inputs,
       return llvm::createStringError("input #%zu: expected %s, got %s", i,
                                      expected.c_str(), got.c_str());
     }
-    memrefs.emplace_back(const_cast<uint8_t *>(input->storage.data()),
-                         input->shape);
+    // Arguments are compiled as not writable, so mapped files are safe.
+    memrefs.emplace_back(input->bytes, input->shape);
   }
   outputs.clear();
-  for (auto [type, isUnsigned] : llvm::zip(resultTypes, resultUnsigned)) {
-    NpyArray &out = outputs.emplace_back();
-    out.elementType = type.getElementType();
-    out.shape.assign(type.getShape().begin(), type.getShape().end());
-    out.elementBytes = getElementBytes(out.elementType);
-    out.isUnsigned = isUnsigned;
-    out.storage.resize(out.getNumElements() * out.elementBytes);
-  }
+  for (auto [type, isUnsigned] : llvm::zip(resultTypes, resultUnsigned))
+    outputs.push_back(NpyArray::allocate(type.getElementType(),
+                                         type.getShape(), isUnsigned));
   for (NpyArray &out : outputs)
-    memrefs.emplace_back(out.storage.data(), out.shape);
+    memrefs.emplace_back(out.bytes, out.shape);
   SmallVector<void *> args;
   for (MemRefArgs &memref : memrefs)
     memref.append(args);

@@ -17,6 +17,30 @@ int64_t NpyArray::getNumElements() const {
   return count;
 }
 
+static unsigned getElementBytes(Type type) {
+  return std::max(1u, type.getIntOrFloatBitWidth() / 8);
+}
+
+NpyArray NpyArray::allocate(Type elementType, ArrayRef<int64_t> shape,
+                            bool isUnsigned) {
+  NpyArray array;
+  array.elementType = elementType;
+  array.shape.assign(shape.begin(), shape.end());
+  array.elementBytes = getElementBytes(elementType);
+  array.isUnsigned = isUnsigned;
+  auto storage = std::make_shared<std::vector<uint8_t>>(array.getNumBytes());
+  array.bytes = storage->data();
+  array.owner = std::move(storage);
+  return array;
+}
+
+NpyArray NpyArray::slice(int64_t begin, int64_t count) const {
+  NpyArray view = *this;
+  view.shape[0] = count;
+  view.bytes = bytes + begin * (getNumBytes() / std::max<int64_t>(1, shape[0]));
+  return view;
+}
+
 namespace {
 struct Dtype {
   StringLiteral name;
@@ -142,8 +166,12 @@ llvm::Expected<NpyArray> mlir::quant_qdq::readNpy(StringRef path,
   if (bytes.size() - dataStart < payload)
     return fail("holds " + Twine(bytes.size() - dataStart) +
                 " bytes of data where its shape needs " + Twine(payload));
-  array.storage.assign(bytes.begin() + dataStart,
-                       bytes.begin() + dataStart + payload);
+  // The bytes stay in the (mapped) file buffer; alignment of the data
+  // start is whatever the header made it (64 bytes for files numpy writes).
+  std::shared_ptr<llvm::MemoryBuffer> buffer(std::move(*file));
+  array.bytes = reinterpret_cast<uint8_t *>(
+      const_cast<char *>(buffer->getBufferStart())) + dataStart;
+  array.owner = std::move(buffer);
   return array;
 }
 
@@ -167,7 +195,7 @@ llvm::Error mlir::quant_qdq::writeNpy(StringRef path, const NpyArray &array) {
   header.append((64 - unpadded % 64) % 64, ' ');
   header += '\n';
 
-  size_t payload = array.storage.size();
+  size_t payload = array.getNumBytes();
   auto buffer =
       llvm::FileOutputBuffer::create(path, 10 + header.size() + payload);
   if (!buffer)
@@ -177,6 +205,6 @@ llvm::Error mlir::quant_qdq::writeNpy(StringRef path, const NpyArray &array) {
   out[8] = header.size() & 0xff;
   out[9] = header.size() >> 8;
   std::memcpy(out + 10, header.data(), header.size());
-  std::memcpy(out + 10 + header.size(), array.storage.data(), payload);
+  std::memcpy(out + 10 + header.size(), array.bytes, payload);
   return (*buffer)->commit();
 }
