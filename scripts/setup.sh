@@ -13,7 +13,15 @@ packages=(
   # Test scripts run with the Debian interpreter; execution tests compare
   # with PyTorch.
   python3 python3-numpy python3-torch
+  # ONNX import/export: the ONNX library and protobuf; the ONNX tests export
+  # torchvision models and check them with python3-onnx.
+  libonnx-dev libprotobuf-dev protobuf-compiler
+  python3-onnx python3-torchvision
+  # onnxruntime-node runs exported models in the integration tests.
+  nodejs
 )
+# NodeSource's nodejs bundles npm and conflicts with Debian's npm package.
+command -v npm >/dev/null 2>&1 || packages+=(npm)
 
 missing=()
 for pkg in "${packages[@]}"; do
@@ -34,4 +42,14 @@ if ((${#missing[@]})); then
   export DEBIAN_FRONTEND=noninteractive
   "${sudo[@]}" apt-get update -qq
   "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+# onnxruntime-node, pinned by test/Integration/node/package-lock.json, into
+# that folder (its node_modules is git-ignored). --ignore-scripts: the
+# package ships its CPU binaries; its install script only fetches GPU ones.
+node_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/test/Integration/node"
+if [[ ! -f "$node_dir/node_modules/onnxruntime-node/package.json" ]]; then
+  echo "setup: installing onnxruntime-node in $node_dir" >&2
+  (cd "$node_dir" &&
+   npm ci --ignore-scripts --no-audit --no-fund --loglevel=error >/dev/null)
 fi

@@ -19,6 +19,16 @@ config.substitutions.append(("%qdq_src_root", config.qdq_src_root))
 config.substitutions.append(("%qdq_obj_root", config.qdq_obj_root))
 config.substitutions.append(("%python", config.python_executable))
 config.substitutions.append(("%mlir_include", config.mlir_include_dir))
+
+# onnxruntime-node runs exported models (test/Integration). A missing node
+# or npm package makes those tests fail, never skip: scripts/setup.sh
+# installs both.
+import shutil
+node = shutil.which("node") or "node"
+config.substitutions.append(
+    ("%run_models",
+     "%s %s" % (node, os.path.join(config.qdq_src_root, "test", "Integration",
+                                   "node", "run_models.mjs"))))
 config.substitutions.append(("%llvm_prefix", os.path.dirname(config.llvm_tools_dir)))
 
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])

@@ -1,27 +1,124 @@
 //===- qdq-opt.cpp - the quant-qdq optimizer driver -----------------------===//
 //
 // mlir-opt with the quant_qdq dialect and its passes, beside every upstream
-// dialect and pass a lowering pipeline may need.
+// dialect and pass a lowering pipeline may need. It also reads and writes
+// ONNX: an input ending in `.onnx` is imported on the fly, and an output
+// ending in `.onnx` is exported from the pipeline's result, so that
+//
+//   qdq-opt model.onnx --insert-qdq=resnet-v1 -o model.qdq.onnx
+//
+// is the whole deployment job. With ONNX on either side the pipeline runs on
+// the module in memory (no textual or bytecode detour, so the weights exist
+// once), and the output file is kept only on success.
 //
 //===----------------------------------------------------------------------===//
 
 #include "QuantQDQ/InitQuantQDQ.h"
+#include "QuantQDQ/Target/ONNX/ONNX.h"
 
+#include "mlir/Bytecode/BytecodeWriter.h"
 #include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
 #include "mlir/InitAllPasses.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Support/FileUtilities.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/ToolOutputFile.h"
+
+using namespace mlir;
+
+/// Reads the input: an ONNX model imported, or MLIR (text or bytecode).
+static OwningOpRef<ModuleOp>
+readInput(StringRef inputFilename,
+          const std::shared_ptr<llvm::SourceMgr> &sourceMgr,
+          MLIRContext &context) {
+  if (quant_qdq::isONNXFilename(inputFilename))
+    return quant_qdq::importONNXFile(inputFilename, &context);
+  std::string errorMessage;
+  std::unique_ptr<llvm::MemoryBuffer> file =
+      openInputFile(inputFilename, &errorMessage);
+  if (!file) {
+    llvm::errs() << errorMessage << "\n";
+    return nullptr;
+  }
+  sourceMgr->AddNewSourceBuffer(std::move(file), SMLoc());
+  // The shared SourceMgr lets bytecode resources (weights) point into the
+  // mapped file instead of being copied.
+  return parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(&context));
+}
+
+/// The ONNX path of the driver: read, run the pass pipeline, write ONNX or
+/// MLIR. mlir-opt's own options (pipeline, printing, bytecode) apply.
+static LogicalResult runWithONNX(StringRef inputFilename,
+                                 StringRef outputFilename,
+                                 DialectRegistry &registry,
+                                 const MlirOptMainConfig &config) {
+  MLIRContext context(registry);
+  context.allowUnregisteredDialects(config.shouldAllowUnregisteredDialects());
+  auto sourceMgr = std::make_shared<llvm::SourceMgr>();
+  SourceMgrDiagnosticHandler handler(*sourceMgr, &context);
+
+  OwningOpRef<ModuleOp> module = readInput(inputFilename, sourceMgr, context);
+  if (!module)
+    return failure();
+
+  PassManager pm(&context, module->getOperationName());
+  pm.enableVerifier(config.shouldVerifyPasses());
+  if (failed(applyPassManagerCLOptions(pm)) ||
+      failed(config.setupPassPipeline(pm)) || failed(pm.run(*module)))
+    return failure();
+
+  std::string errorMessage;
+  std::unique_ptr<llvm::ToolOutputFile> output =
+      openOutputFile(outputFilename, &errorMessage);
+  if (!output) {
+    llvm::errs() << errorMessage << "\n";
+    return failure();
+  }
+  if (quant_qdq::isONNXFilename(outputFilename)) {
+    if (failed(quant_qdq::exportONNX(*module, output->os(),
+                                     quant_qdq::getONNXExportOptionsFromCL())))
+      return failure();
+  } else if (config.shouldEmitBytecode()) {
+    BytecodeWriterConfig writerConfig;
+    if (std::optional<int64_t> version = config.bytecodeVersionToEmit())
+      writerConfig.setDesiredBytecodeVersion(*version);
+    if (failed(writeBytecodeToFile(*module, output->os(), writerConfig)))
+      return failure();
+  } else {
+    module->print(output->os());
+    output->os() << "\n";
+  }
+  output->keep();
+  return success();
+}
 
 int main(int argc, char **argv) {
-  mlir::registerAllPasses();
-  mlir::quant_qdq::registerAllQuantQDQPasses();
+  registerAllPasses();
+  quant_qdq::registerAllQuantQDQPasses();
+  quant_qdq::registerWeightScalesPass();
+  quant_qdq::registerONNXExportCLOptions();
 
-  mlir::DialectRegistry registry;
-  mlir::registerAllDialects(registry);
-  mlir::registerAllExtensions(registry);
-  mlir::quant_qdq::registerQuantQDQDialects(registry);
+  DialectRegistry registry;
+  registerAllDialects(registry);
+  registerAllExtensions(registry);
+  quant_qdq::registerQuantQDQDialects(registry);
+  quant_qdq::registerONNXDialects(registry);
 
-  return mlir::asMainReturnCode(mlir::MlirOptMain(
-      argc, argv, "quant-qdq optimizer driver\n", registry));
+  auto [inputFilename, outputFilename] = registerAndParseCLIOptions(
+      argc, argv, "quant-qdq optimizer driver\n", registry);
+  if (!quant_qdq::isONNXFilename(inputFilename) &&
+      !quant_qdq::isONNXFilename(outputFilename))
+    return asMainReturnCode(
+        MlirOptMain(argc, argv, inputFilename, outputFilename, registry));
+
+  llvm::InitLLVM initLLVM(argc, argv);
+  return asMainReturnCode(
+      runWithONNX(inputFilename, outputFilename, registry,
+                  MlirOptMainConfig::createFromCLOptions()));
 }

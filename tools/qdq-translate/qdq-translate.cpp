@@ -1,12 +1,13 @@
 //===- qdq-translate.cpp - translations in and out of quant_qdq -----------===//
 //
 // mlir-translate with the upstream translations (MLIR to LLVM IR, ...) and
-// the project's own: --qdq-to-dot draws a graph; the ONNX import and export
-// register here.
+// the project's own: --qdq-to-dot draws a graph; --import-onnx and
+// --export-onnx read and write ONNX models.
 //
 //===----------------------------------------------------------------------===//
 
 #include "QuantQDQ/Target/Dot.h"
+#include "QuantQDQ/Target/ONNX/ONNX.h"
 
 #include "mlir/InitAllTranslations.h"
 #include "mlir/Tools/mlir-translate/MlirTranslateMain.h"
@@ -14,6 +15,7 @@
 int main(int argc, char **argv) {
   mlir::registerAllTranslations();
   mlir::quant_qdq::registerToDotTranslation();
+  mlir::quant_qdq::registerONNXTranslations();
   return mlir::failed(
       mlir::mlirTranslateMain(argc, argv, "quant-qdq translation driver\n"));
 }

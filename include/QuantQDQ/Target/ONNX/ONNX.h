@@ -1,0 +1,102 @@
+//===- ONNX.h - import and export ONNX models --------------------*- C++
+//-*-===//
+//
+// The ONNX boundary of quant-qdq: an ONNX ModelProto becomes a module holding
+// one function of quant_qdq layer ops (weights as resource blobs), and such a
+// module, once Q/DQ pairs are placed, becomes a QDQ ONNX model again. The
+// protobuf types stay out of this header so that tools including it need
+// neither ONNX nor protobuf headers.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef QUANTQDQ_TARGET_ONNX_ONNX_H
+#define QUANTQDQ_TARGET_ONNX_ONNX_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace mlir {
+class DialectRegistry;
+class Pass;
+} // namespace mlir
+
+namespace mlir::quant_qdq {
+
+/// Reads the serialized ModelProto in `buffer` into a new module. Every
+/// diagnostic names `buffer`'s identifier as its file; on failure the
+/// diagnostics have been emitted and the result is null.
+OwningOpRef<ModuleOp> importONNX(llvm::MemoryBufferRef buffer,
+                                 MLIRContext *context);
+
+/// Reads the model file at `path` into a new module. Unlike importONNX of
+/// a mapped buffer, the file's bytes are read in blocks, so the weights are
+/// in memory once, in the module.
+OwningOpRef<ModuleOp> importONNXFile(llvm::StringRef path,
+                                     MLIRContext *context);
+
+/// How export writes weights and fills in missing quantization scales.
+struct ONNXExportOptions {
+  /// Write quantized weights as float initializer + QuantizeLinear +
+  /// DequantizeLinear (false), or as an integer initializer +
+  /// DequantizeLinear (true).
+  bool integerWeights = false;
+  /// The range an uncalibrated activation quantizer assumes: the toolkit's
+  /// initial amax of 6.0, scale = amax / qmax.
+  double activationAmax = 6.0;
+};
+
+/// Writes the function `@main` of `module` (or its only function) as a
+/// serialized ModelProto. Fails with a diagnostic on an op ONNX cannot
+/// express; nothing is written to `os` then.
+LogicalResult exportONNX(ModuleOp module, llvm::raw_ostream &os,
+                         const ONNXExportOptions &options = {});
+
+/// Dialects that an imported module, or a module to export, may contain.
+void registerONNXDialects(DialectRegistry &registry);
+
+/// Registers `--import-onnx` and `--export-onnx` (and their options) with
+/// mlir-translate style tools.
+void registerONNXTranslations();
+
+/// Registers the export flags `--onnx-weights=float|int8` and
+/// `--onnx-activation-amax=<amax>`; call before parsing the command line.
+void registerONNXExportCLOptions();
+
+/// The export options the command line chose.
+ONNXExportOptions getONNXExportOptionsFromCL();
+
+/// Whether `path` names an ONNX model (by its `.onnx` extension).
+bool isONNXFilename(llvm::StringRef path);
+
+//===----------------------------------------------------------------------===//
+// Default scales
+//===----------------------------------------------------------------------===//
+
+/// Per-slice scales `max|w| / qmax` of the constant `weight` along `axis`
+/// (per tensor when `axis` is absent). A slice of zeros gets scale 1, since
+/// any positive scale represents it exactly. Fails when `weight` holds no
+/// floating-point values.
+FailureOr<SmallVector<float>> computeWeightScales(ElementsAttr weight,
+                                                  std::optional<int64_t> axis,
+                                                  int64_t qmax);
+
+/// Gives every uncalibrated quantize/dequantize/fake_quant op in `root`
+/// whose input is a constant (a weight) the scales of computeWeightScales,
+/// and, when `activationAmax` is set, every other uncalibrated one the scale
+/// `activationAmax / qmax` (warning once that activations are uncalibrated).
+/// Dequantize ops fed by a quantize take that quantize's parameters.
+LogicalResult assignDefaultScales(Operation *root,
+                                  std::optional<double> activationAmax);
+
+/// The `qdq-weight-scales` pass: assignDefaultScales over a module, weights
+/// only unless its `activation-amax` option is positive.
+std::unique_ptr<Pass> createWeightScalesPass();
+
+/// Registers `qdq-weight-scales` with the global pass registry.
+void registerWeightScalesPass();
+
+} // namespace mlir::quant_qdq
+
+#endif // QUANTQDQ_TARGET_ONNX_ONNX_H

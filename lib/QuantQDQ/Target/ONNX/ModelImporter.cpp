@@ -1,0 +1,812 @@
+//===- ModelImporter.cpp - ONNX ModelProto to a quant_qdq module ----------===//
+//
+// Parses the protobuf with the ONNX library's generated classes, checks what
+// a hostile file can get wrong (undefined inputs, duplicate producers,
+// cycles, malformed tensors) before anything relies on it, runs ONNX shape
+// inference for the types of values no layer op computes, and walks the
+// nodes in dependency order.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ModelImporter.h"
+#include "QuantQDQ/IR/QuantQDQOps.h"
+#include "QuantQDQ/Target/ONNX/ONNX.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/Verifier.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/FileSystem.h"
+
+#include <google/protobuf/io/coded_stream.h>
+#include <google/protobuf/io/zero_copy_stream_impl.h>
+#include <google/protobuf/io/zero_copy_stream_impl_lite.h>
+#include <google/protobuf/stubs/logging.h>
+
+#include <deque>
+
+using namespace mlir;
+using namespace mlir::quant_qdq;
+using namespace mlir::quant_qdq::onnx_io;
+
+/// Tensors read as parameters (shapes, scales, clip bounds) are at most this
+/// many elements; larger constants are never read element by element.
+static constexpr int64_t kMaxParameterElements = 1 << 20;
+
+ModelImporter::ModelImporter(MLIRContext *context, StringRef fileName)
+    : context(context), fileName(fileName.str()), builder(context),
+      fileLoc(FileLineColLoc::get(context, fileName, 0, 0)) {}
+
+//===----------------------------------------------------------------------===//
+// Helpers for node handlers
+//===----------------------------------------------------------------------===//
+
+Location ModelImporter::getNodeLoc(const onnx::NodeProto &node) {
+  StringRef name =
+      node.name().empty() ? StringRef(node.op_type()) : StringRef(node.name());
+  return NameLoc::get(StringAttr::get(context, name), fileLoc);
+}
+
+InFlightDiagnostic ModelImporter::emitNodeError(const onnx::NodeProto &node) {
+  InFlightDiagnostic diag = emitError(getNodeLoc(node));
+  diag << "node '" << node.name() << "' (" << node.op_type() << "): ";
+  return diag;
+}
+
+int64_t ModelImporter::getOpset(StringRef domain) const {
+  if (domain == "ai.onnx")
+    domain = "";
+  auto it = opsets.find(domain);
+  return it == opsets.end() ? 0 : it->second;
+}
+
+FailureOr<ElementsAttr> ModelImporter::getConstant(StringRef name) {
+  auto it = constants.find(name);
+  if (it == constants.end())
+    return ElementsAttr();
+  ConstantInfo &info = it->second;
+  if (!info.value) {
+    Location loc = NameLoc::get(StringAttr::get(context, name), fileLoc);
+    FailureOr<ElementsAttr> value = importTensor(*info.proto, loc, name);
+    if (failed(value))
+      return failure();
+    info.value = *value;
+  }
+  return info.value;
+}
+
+void ModelImporter::setConstant(StringRef name, ElementsAttr value) {
+  constants[name] = ConstantInfo{nullptr, value};
+}
+
+/// Raw bytes of a small constant, or nothing.
+static std::optional<std::string> getSmallBytes(ElementsAttr value,
+                                                Location loc) {
+  auto type = cast<ShapedType>(value.getType());
+  if (!type.hasStaticShape() || type.getNumElements() > kMaxParameterElements)
+    return std::nullopt;
+  FailureOr<std::string> bytes = getRawBytes(value, loc);
+  if (failed(bytes))
+    return std::nullopt;
+  return std::move(*bytes);
+}
+
+std::optional<SmallVector<int64_t>>
+ModelImporter::getConstantInts(StringRef name) {
+  FailureOr<ElementsAttr> value = getConstant(name);
+  if (failed(value) || !*value)
+    return std::nullopt;
+  auto intType = dyn_cast<IntegerType>(
+      cast<ShapedType>(value->getType()).getElementType());
+  if (!intType)
+    return std::nullopt;
+  std::optional<std::string> bytes = getSmallBytes(*value, fileLoc);
+  if (!bytes)
+    return std::nullopt;
+  unsigned width = intType.getWidth(), size = width == 1 ? 1 : width / 8;
+  SmallVector<int64_t> ints;
+  for (size_t i = 0; i + size <= bytes->size(); i += size) {
+    uint64_t raw = 0;
+    std::memcpy(&raw, bytes->data() + i, size);
+    llvm::APInt v(size * 8, raw);
+    ints.push_back(intType.isUnsigned() || width == 1
+                       ? int64_t(v.getZExtValue())
+                       : v.getSExtValue());
+  }
+  return ints;
+}
+
+std::optional<SmallVector<float>>
+ModelImporter::getConstantFloats(StringRef name) {
+  FailureOr<ElementsAttr> value = getConstant(name);
+  if (failed(value) || !*value)
+    return std::nullopt;
+  auto floatType =
+      dyn_cast<FloatType>(cast<ShapedType>(value->getType()).getElementType());
+  if (!floatType)
+    return std::nullopt;
+  std::optional<std::string> bytes = getSmallBytes(*value, fileLoc);
+  if (!bytes)
+    return std::nullopt;
+  unsigned size = floatType.getWidth() / 8;
+  SmallVector<float> floats;
+  for (size_t i = 0; i + size <= bytes->size(); i += size) {
+    uint64_t raw = 0;
+    std::memcpy(&raw, bytes->data() + i, size);
+    llvm::APFloat v(floatType.getFloatSemantics(), llvm::APInt(size * 8, raw));
+    bool lost;
+    v.convert(llvm::APFloat::IEEEsingle(), llvm::APFloat::rmNearestTiesToEven,
+              &lost);
+    floats.push_back(v.convertToFloat());
+  }
+  return floats;
+}
+
+Value ModelImporter::getValue(StringRef name) {
+  if (name.empty())
+    return {};
+  if (Value v = values.lookup(name))
+    return v;
+  FailureOr<ElementsAttr> constant = getConstant(name);
+  if (failed(constant) || !*constant)
+    return {};
+  Location loc = NameLoc::get(StringAttr::get(context, name), fileLoc);
+  auto op = arith::ConstantOp::create(builder, loc, cast<TypedAttr>(*constant));
+  values[name] = op.getResult();
+  return op.getResult();
+}
+
+Value ModelImporter::getInput(const onnx::NodeProto &node, int index) {
+  if (index >= node.input_size())
+    return {};
+  return getValue(node.input(index));
+}
+
+Type ModelImporter::getDeclaredType(StringRef name) {
+  return declaredTypes.lookup(name);
+}
+
+unsigned ModelImporter::getNumUses(StringRef name) const {
+  return useCounts.lookup(name);
+}
+
+const onnx::AttributeProto *ModelImporter::findAttr(const onnx::NodeProto &node,
+                                                    StringRef name) {
+  for (const onnx::AttributeProto &attr : node.attribute())
+    if (attr.name() == name)
+      return &attr;
+  return nullptr;
+}
+
+FailureOr<int64_t> ModelImporter::getIntAttr(const onnx::NodeProto &node,
+                                             StringRef name,
+                                             int64_t defaultValue) {
+  const onnx::AttributeProto *attr = findAttr(node, name);
+  if (!attr)
+    return defaultValue;
+  if (attr->type() != onnx::AttributeProto::INT)
+    return emitNodeError(node)
+           << "attribute '" << name << "' must be an integer";
+  return attr->i();
+}
+
+FailureOr<float> ModelImporter::getFloatAttr(const onnx::NodeProto &node,
+                                             StringRef name,
+                                             float defaultValue) {
+  const onnx::AttributeProto *attr = findAttr(node, name);
+  if (!attr)
+    return defaultValue;
+  if (attr->type() != onnx::AttributeProto::FLOAT)
+    return emitNodeError(node) << "attribute '" << name << "' must be a float";
+  return attr->f();
+}
+
+FailureOr<std::string> ModelImporter::getStringAttr(const onnx::NodeProto &node,
+                                                    StringRef name,
+                                                    StringRef defaultValue) {
+  const onnx::AttributeProto *attr = findAttr(node, name);
+  if (!attr)
+    return defaultValue.str();
+  if (attr->type() != onnx::AttributeProto::STRING)
+    return emitNodeError(node) << "attribute '" << name << "' must be a string";
+  return attr->s();
+}
+
+FailureOr<std::optional<SmallVector<int64_t>>>
+ModelImporter::getIntsAttr(const onnx::NodeProto &node, StringRef name) {
+  const onnx::AttributeProto *attr = findAttr(node, name);
+  if (!attr)
+    return std::optional<SmallVector<int64_t>>();
+  if (attr->type() != onnx::AttributeProto::INTS)
+    return emitNodeError(node)
+           << "attribute '" << name << "' must be a list of integers";
+  return std::optional<SmallVector<int64_t>>(
+      SmallVector<int64_t>(attr->ints().begin(), attr->ints().end()));
+}
+
+StringAttr ModelImporter::getLayerName(const onnx::NodeProto &node) {
+  return node.name().empty() ? StringAttr()
+                             : StringAttr::get(context, node.name());
+}
+
+FailureOr<Value> ModelImporter::createLayer(onnx::NodeProto &node,
+                                            StringRef opName,
+                                            ValueRange operands,
+                                            ArrayRef<NamedAttribute> attrs,
+                                            Type resultType) {
+  Location loc = getNodeLoc(node);
+  OperationState state(loc, opName);
+  state.addOperands(operands);
+  state.addAttributes(attrs);
+  // Layers carry the node name; Q/DQ ops keep it in their location only.
+  if (StringAttr name = getLayerName(node))
+    if (std::optional<RegisteredOperationName> info =
+            state.name.getRegisteredInfo();
+        info && info->hasInterface<QDQLayerOpInterface>())
+      state.addAttribute("name", name);
+  // A placeholder until inference runs on the created op, whose properties
+  // then hold the attributes.
+  state.addTypes(resultType ? resultType : NoneType::get(context));
+  Operation *op = builder.create(state);
+
+  // Shape-function and verifier messages are re-emitted naming the node.
+  std::string message;
+  LogicalResult ok = success();
+  {
+    ScopedDiagnosticHandler handler(context, [&](Diagnostic &diag) {
+      if (message.empty())
+        message = diag.str();
+      return success();
+    });
+    if (!resultType) {
+      SmallVector<Type, 1> types;
+      auto infer = dyn_cast<InferTypeOpInterface>(op);
+      ok = infer ? infer.inferReturnTypes(context, loc, op->getOperands(),
+                                          op->getRawDictionaryAttrs(),
+                                          op->getPropertiesStorage(),
+                                          op->getRegions(), types)
+                 : failure();
+      if (succeeded(ok) && types.size() == 1)
+        op->getResult(0).setType(types.front());
+      else
+        ok = failure();
+    }
+    if (succeeded(ok))
+      ok = verify(op, /*verifyRecursively=*/false);
+  }
+  if (failed(ok)) {
+    op->erase();
+    return emitNodeError(node)
+           << (message.empty() ? std::string("cannot build ") + opName.str()
+                               : message);
+  }
+  return op->getResult(0);
+}
+
+//===----------------------------------------------------------------------===//
+// Generic nodes
+//===----------------------------------------------------------------------===//
+
+/// Collects names `graph` reads and defines, recursing into subgraphs.
+static void collectGraphNames(const onnx::GraphProto &graph,
+                              llvm::StringSet<> &defined, NameSet &used) {
+  for (const onnx::ValueInfoProto &in : graph.input())
+    defined.insert(in.name());
+  for (const onnx::TensorProto &init : graph.initializer())
+    defined.insert(init.name());
+  for (const onnx::SparseTensorProto &init : graph.sparse_initializer())
+    defined.insert(init.values().name());
+  for (const onnx::NodeProto &node : graph.node()) {
+    for (const std::string &in : node.input())
+      if (!in.empty())
+        used.insert(in);
+    for (const std::string &out : node.output())
+      defined.insert(out);
+    for (const onnx::AttributeProto &attr : node.attribute()) {
+      if (attr.has_g())
+        collectGraphNames(attr.g(), defined, used);
+      for (const onnx::GraphProto &g : attr.graphs())
+        collectGraphNames(g, defined, used);
+    }
+  }
+  for (const onnx::ValueInfoProto &out : graph.output())
+    used.insert(out.name());
+}
+
+void onnx_io::collectCapturedNames(const onnx::GraphProto &graph,
+                                   NameSet &captured) {
+  llvm::StringSet<> defined;
+  NameSet used;
+  collectGraphNames(graph, defined, used);
+  for (const std::string &name : used)
+    if (!defined.count(name))
+      captured.insert(name);
+}
+
+/// The outer-scope names the node's subgraph attributes read.
+static NameSet getNodeCaptures(const onnx::NodeProto &node) {
+  NameSet captured;
+  for (const onnx::AttributeProto &attr : node.attribute()) {
+    if (attr.has_g())
+      collectCapturedNames(attr.g(), captured);
+    for (const onnx::GraphProto &g : attr.graphs())
+      collectCapturedNames(g, captured);
+  }
+  return captured;
+}
+
+LogicalResult ModelImporter::importGeneric(onnx::NodeProto &node) {
+  Location loc = getNodeLoc(node);
+  SmallVector<Value> operands;
+  SmallVector<int64_t> omittedInputs, omittedOutputs;
+  for (auto [i, name] : llvm::enumerate(node.input())) {
+    if (name.empty()) {
+      omittedInputs.push_back(i);
+      continue;
+    }
+    Value v = getValue(name);
+    if (!v)
+      return emitNodeError(node) << "input '" << name << "' has no value";
+    operands.push_back(v);
+  }
+  SmallVector<Attribute> captureNames;
+  for (const std::string &name : getNodeCaptures(node)) {
+    Value v = getValue(name);
+    // A name the subgraph reads from further out than this graph stays a
+    // plain name in the subgraph.
+    if (!v)
+      continue;
+    operands.push_back(v);
+    captureNames.push_back(builder.getStringAttr(name));
+  }
+
+  SmallVector<NamedAttribute> layerAttrs;
+  std::string resourcePrefix =
+      node.name().empty() ? node.op_type() : node.name();
+  for (onnx::AttributeProto &attr : *node.mutable_attribute()) {
+    FailureOr<Attribute> value = importAttribute(attr, loc, resourcePrefix);
+    if (failed(value))
+      return emitNodeError(node)
+             << "cannot read attribute '" << attr.name() << "'";
+    layerAttrs.push_back(builder.getNamedAttr(attr.name(), *value));
+  }
+
+  SmallVector<Type> resultTypes;
+  for (auto [i, name] : llvm::enumerate(node.output())) {
+    if (name.empty())
+      omittedOutputs.push_back(i);
+    Type type = name.empty() ? Type() : getDeclaredType(name);
+    resultTypes.push_back(type ? type : NoneType::get(context));
+  }
+
+  OperationState state(loc, GenericOp::getOperationName());
+  state.addOperands(operands);
+  state.addTypes(resultTypes);
+  state.addAttribute("op_type", builder.getStringAttr(node.op_type()));
+  if (StringAttr name = getLayerName(node))
+    state.addAttribute("name", name);
+  if (!node.domain().empty())
+    state.addAttribute("domain", builder.getStringAttr(node.domain()));
+  if (!layerAttrs.empty())
+    state.addAttribute("layer_attributes",
+                       builder.getDictionaryAttr(layerAttrs));
+  if (!omittedInputs.empty())
+    state.addAttribute(kOmittedInputs,
+                       builder.getDenseI64ArrayAttr(omittedInputs));
+  if (!omittedOutputs.empty())
+    state.addAttribute(kOmittedOutputs,
+                       builder.getDenseI64ArrayAttr(omittedOutputs));
+  if (!captureNames.empty())
+    state.addAttribute(kCaptures, builder.getArrayAttr(captureNames));
+  Operation *op = builder.create(state);
+  for (auto [i, name] : llvm::enumerate(node.output()))
+    if (!name.empty())
+      setValue(name, op->getResult(i));
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// The graph
+//===----------------------------------------------------------------------===//
+
+FailureOr<Type>
+ModelImporter::convertType(const onnx::TypeProto &type, StringRef what,
+                           SmallVectorImpl<Attribute> *dimParams) {
+  if (!type.has_tensor_type())
+    return emitError(fileLoc) << what
+                              << " is not a tensor (sequences, maps and "
+                                 "optionals are not supported)";
+  const onnx::TypeProto::Tensor &tensor = type.tensor_type();
+  Type elementType = getElementType(context, tensor.elem_type());
+  if (!elementType)
+    return emitError(fileLoc) << what << " has an unsupported element type ("
+                              << tensor.elem_type() << ")";
+  if (!tensor.has_shape())
+    return Type(UnrankedTensorType::get(elementType));
+  SmallVector<int64_t> shape;
+  for (const auto &dim : tensor.shape().dim()) {
+    if (dim.has_dim_value()) {
+      if (dim.dim_value() < 0)
+        return emitError(fileLoc) << what << " has a negative dimension ("
+                                  << dim.dim_value() << ")";
+      shape.push_back(dim.dim_value());
+    } else {
+      shape.push_back(ShapedType::kDynamic);
+    }
+    if (dimParams)
+      dimParams->push_back(StringAttr::get(context, dim.dim_param()));
+  }
+  int64_t count = 1;
+  for (int64_t d : shape)
+    if (!ShapedType::isDynamic(d) && llvm::MulOverflow(count, d, count))
+      return emitError(fileLoc) << what
+                                << " has more elements than fit in "
+                                   "64 bits";
+  return Type(RankedTensorType::get(shape, elementType));
+}
+
+LogicalResult ModelImporter::collectTypes(onnx::GraphProto &graph) {
+  auto add = [&](const onnx::ValueInfoProto &info,
+                 StringRef kind) -> LogicalResult {
+    if (!info.has_type())
+      return success();
+    FailureOr<Type> type = convertType(
+        info.type(), (kind + " '" + info.name() + "'").str(), nullptr);
+    if (failed(type))
+      return failure();
+    declaredTypes[info.name()] = *type;
+    return success();
+  };
+  // Inferred value_info may be wrong about kinds the importer does not
+  // model (sequences); those values just stay untyped.
+  for (const onnx::ValueInfoProto &info : graph.value_info())
+    if (info.type().has_tensor_type() &&
+        getElementType(context, info.type().tensor_type().elem_type()))
+      (void)add(info, "value");
+  for (const onnx::ValueInfoProto &info : graph.output())
+    if (failed(add(info, "graph output")))
+      return failure();
+  return success();
+}
+
+FailureOr<SmallVector<int>> ModelImporter::sortNodes(onnx::GraphProto &graph) {
+  llvm::StringMap<int> producers;
+  llvm::StringSet<> available;
+  for (const onnx::ValueInfoProto &in : graph.input())
+    available.insert(in.name());
+  for (const onnx::TensorProto &init : graph.initializer())
+    available.insert(init.name());
+
+  int numNodes = graph.node_size();
+  for (int i = 0; i < numNodes; ++i) {
+    const onnx::NodeProto &node = graph.node(i);
+    for (const std::string &out : node.output()) {
+      if (out.empty())
+        continue;
+      if (available.count(out))
+        return emitNodeError(node)
+               << "output '" << out << "' is also a graph input or initializer";
+      auto [it, inserted] = producers.try_emplace(out, i);
+      if (!inserted)
+        return emitNodeError(node)
+               << "output '" << out << "' is also produced by node '"
+               << graph.node(it->second).name() << "'";
+    }
+  }
+
+  // Kahn's algorithm, keeping the file order among ready nodes.
+  std::vector<SmallVector<int, 2>> consumers(numNodes);
+  std::vector<int> pending(numNodes, 0);
+  for (int i = 0; i < numNodes; ++i) {
+    const onnx::NodeProto &node = graph.node(i);
+    NameSet deps(node.input().begin(), node.input().end());
+    for (const std::string &name : getNodeCaptures(node))
+      deps.insert(name);
+    for (const std::string &in : node.input())
+      if (!in.empty())
+        ++useCounts[in];
+    for (const std::string &in : deps) {
+      if (in.empty() || available.count(in))
+        continue;
+      auto it = producers.find(in);
+      if (it == producers.end()) {
+        // Captured names may come from an enclosing scope of a function.
+        if (llvm::is_contained(node.input(), in))
+          return emitNodeError(node)
+                 << "input '" << in
+                 << "' is not produced by any node, graph input or "
+                    "initializer";
+        continue;
+      }
+      consumers[it->second].push_back(i);
+      ++pending[i];
+    }
+  }
+  for (const onnx::ValueInfoProto &out : graph.output()) {
+    ++useCounts[out.name()];
+    if (!available.count(out.name()) && !producers.count(out.name()))
+      return emitError(fileLoc) << "graph output '" << out.name()
+                                << "' is not produced by any node, graph "
+                                   "input or initializer";
+  }
+
+  SmallVector<int> order;
+  std::deque<int> ready;
+  for (int i = 0; i < numNodes; ++i)
+    if (pending[i] == 0)
+      ready.push_back(i);
+  while (!ready.empty()) {
+    int i = ready.front();
+    ready.pop_front();
+    order.push_back(i);
+    for (int c : consumers[i])
+      if (--pending[c] == 0)
+        ready.push_back(c);
+  }
+  if (int(order.size()) != numNodes) {
+    for (int i = 0; i < numNodes; ++i)
+      if (pending[i] != 0)
+        return emitNodeError(graph.node(i))
+               << "is part of a cycle (or depends on one)";
+  }
+  return order;
+}
+
+LogicalResult ModelImporter::checkNodeSchema(const onnx::NodeProto &node) {
+  std::string error = verifyNode(node, getOpset(node.domain()));
+  if (!error.empty()) {
+    // ONNX's messages end with the node printed in full: keep the first line.
+    StringRef message = StringRef(error).split('\n').first.trim();
+    return emitNodeError(node) << message;
+  }
+  return success();
+}
+
+LogicalResult ModelImporter::importNode(onnx::NodeProto &node) {
+  if (node.domain().empty() || node.domain() == "ai.onnx") {
+    FailureOr<std::optional<SmallVector<ElementsAttr>>> folded =
+        foldShapeNode(*this, node);
+    if (failed(folded))
+      return failure();
+    if (*folded) {
+      for (auto [name, value] : llvm::zip(node.output(), **folded))
+        setConstant(name, value);
+      return success();
+    }
+    auto it = getLayerHandlers().find(node.op_type());
+    if (it != getLayerHandlers().end()) {
+      FailureOr<bool> handled = it->second(*this, node);
+      if (failed(handled))
+        return failure();
+      if (*handled)
+        return success();
+    }
+  }
+  return importGeneric(node);
+}
+
+LogicalResult ModelImporter::importMetadata(onnx::ModelProto &model,
+                                            ModuleOp module) {
+  Builder b(context);
+  SmallVector<NamedAttribute> opsetAttrs;
+  for (const onnx::OperatorSetIdProto &id : model.opset_import()) {
+    opsets[id.domain()] = id.version();
+    // MLIR dictionaries need non-empty keys: the default domain is written
+    // by its long name.
+    opsetAttrs.push_back(b.getNamedAttr(id.domain().empty()
+                                            ? StringRef(kDefaultDomain)
+                                            : StringRef(id.domain()),
+                                        b.getI64IntegerAttr(id.version())));
+  }
+  if (!opsets.count(""))
+    return emitError(fileLoc) << "the model imports no opset of the default "
+                                 "ONNX domain";
+  int64_t opset = opsets.lookup("");
+  if (opset < 1)
+    return emitError(fileLoc) << "invalid default-domain opset " << opset;
+  module->setAttr(kOpsetImport, b.getDictionaryAttr(opsetAttrs));
+  module->setAttr(kIrVersion, b.getI64IntegerAttr(model.ir_version()));
+  auto setString = [&](StringRef attr, const std::string &value) {
+    if (!value.empty())
+      module->setAttr(attr, b.getStringAttr(value));
+  };
+  setString(kProducerName, model.producer_name());
+  setString(kProducerVersion, model.producer_version());
+  setString(kModelDomain, model.domain());
+  setString(kDocString, model.doc_string());
+  setString(kGraphName, model.graph().name());
+  setString(kGraphDocString, model.graph().doc_string());
+  if (model.model_version() != 0)
+    module->setAttr(kModelVersion, b.getI64IntegerAttr(model.model_version()));
+  if (model.metadata_props_size() != 0) {
+    SmallVector<NamedAttribute> props;
+    for (const onnx::StringStringEntryProto &p : model.metadata_props())
+      props.push_back(b.getNamedAttr(p.key(), b.getStringAttr(p.value())));
+    module->setAttr(kMetadataProps, b.getDictionaryAttr(props));
+  }
+  if (model.functions_size() != 0)
+    return emitError(fileLoc) << "model-local functions are not supported";
+  if (model.graph().sparse_initializer_size() != 0)
+    return emitError(fileLoc) << "sparse initializers are not supported";
+  return success();
+}
+
+OwningOpRef<ModuleOp> ModelImporter::importModel(onnx::ModelProto &model) {
+  if (!model.has_graph())
+    return emitError(fileLoc) << "not an ONNX model: the file holds no graph",
+           nullptr;
+  OwningOpRef<ModuleOp> module = ModuleOp::create(fileLoc);
+  if (failed(importMetadata(model, *module)))
+    return nullptr;
+  onnx::GraphProto &graph = *model.mutable_graph();
+
+  // Structure first: later steps (shape inference included) assume that
+  // every input is defined and the graph is acyclic.
+  FailureOr<SmallVector<int>> order = sortNodes(graph);
+  if (failed(order))
+    return nullptr;
+  for (const onnx::NodeProto &node : graph.node())
+    if (failed(checkNodeSchema(node)))
+      return nullptr;
+  // Initializers are checked now (sizes against dimensions) and converted
+  // on first use; no later step fails on their data.
+  for (onnx::TensorProto &init : *graph.mutable_initializer()) {
+    if (failed(checkTensor(init, fileLoc)))
+      return nullptr;
+    constants[init.name()] = ConstantInfo{&init, {}};
+  }
+
+  // No tensor that fits in a 2 GiB file has a dimension beyond 2^31 - 1, and
+  // ONNX shape inference does not terminate on some larger ones.
+  for (const auto *infos :
+       {&graph.input(), &graph.output(), &graph.value_info()})
+    for (const onnx::ValueInfoProto &info : *infos)
+      for (const auto &dim : info.type().tensor_type().shape().dim())
+        if (dim.has_dim_value() &&
+            (dim.dim_value() < 0 ||
+             dim.dim_value() > std::numeric_limits<int32_t>::max()))
+          return emitError(fileLoc)
+                     << "tensor '" << info.name() << "' declares dimension "
+                     << dim.dim_value() << ", outside [0, 2^31 - 1]",
+                 nullptr;
+
+  // Shape inference may replace or add value_info; it reads initializer
+  // types, not their data.
+  std::string inferenceError = inferShapes(model);
+  if (!inferenceError.empty())
+    emitWarning(fileLoc) << "ONNX shape inference failed, intermediate "
+                            "shapes stay unknown: "
+                         << inferenceError;
+  if (failed(collectTypes(graph)))
+    return nullptr;
+
+  // Signature: graph inputs that are not initializers (an initializer that
+  // is also an input, as IR version < 4 writes them, is a constant here).
+  SmallVector<Type> argTypes;
+  SmallVector<DictionaryAttr> argAttrs;
+  SmallVector<const onnx::ValueInfoProto *> args;
+  Builder b(context);
+  for (const onnx::ValueInfoProto &in : graph.input()) {
+    if (constants.count(in.name()))
+      continue;
+    SmallVector<Attribute> dimParams;
+    FailureOr<Type> type =
+        convertType(in.type(), "graph input '" + in.name() + "'", &dimParams);
+    if (failed(type))
+      return nullptr;
+    argTypes.push_back(*type);
+    SmallVector<NamedAttribute> attrs{
+        b.getNamedAttr(kValueName, b.getStringAttr(in.name()))};
+    if (llvm::any_of(dimParams, [](Attribute a) {
+          return !cast<StringAttr>(a).getValue().empty();
+        }))
+      attrs.push_back(b.getNamedAttr(kDimParams, b.getArrayAttr(dimParams)));
+    argAttrs.push_back(b.getDictionaryAttr(attrs));
+    args.push_back(&in);
+  }
+  for (const onnx::ValueInfoProto &out : graph.output())
+    graphOutputs.insert(out.name());
+
+  builder.setInsertionPointToEnd(module->getBody());
+  auto func = func::FuncOp::create(builder, fileLoc, "main",
+                                   builder.getFunctionType(argTypes, {}));
+  func.setAllArgAttrs(argAttrs);
+  Block *body = func.addEntryBlock();
+  for (auto [arg, info] : llvm::zip(body->getArguments(), args)) {
+    arg.setLoc(NameLoc::get(b.getStringAttr(info->name()), fileLoc));
+    values[info->name()] = arg;
+  }
+  builder.setInsertionPointToEnd(body);
+
+  for (int index : *order)
+    if (failed(importNode(*graph.mutable_node(index))))
+      return nullptr;
+
+  SmallVector<Value> results;
+  SmallVector<DictionaryAttr> resultAttrs;
+  for (const onnx::ValueInfoProto &out : graph.output()) {
+    Value v = getValue(out.name());
+    if (!v)
+      return emitError(fileLoc)
+                 << "graph output '" << out.name() << "' has no value",
+             nullptr;
+    results.push_back(v);
+    resultAttrs.push_back(b.getDictionaryAttr(
+        {b.getNamedAttr(kValueName, b.getStringAttr(out.name()))}));
+  }
+  func::ReturnOp::create(builder, fileLoc, results);
+  func.setFunctionType(
+      builder.getFunctionType(argTypes, ValueRange(results).getTypes()));
+  func.setAllResultAttrs(resultAttrs);
+
+  if (failed(verify(*module)))
+    return nullptr;
+  return module;
+}
+
+//===----------------------------------------------------------------------===//
+// Entry point
+//===----------------------------------------------------------------------===//
+
+/// Parses a ModelProto of `size` bytes from `stream` and imports it.
+static OwningOpRef<ModuleOp>
+parseAndImport(google::protobuf::io::ZeroCopyInputStream &stream, uint64_t size,
+               StringRef fileName, MLIRContext *context) {
+  context
+      ->loadDialect<QuantQDQDialect, func::FuncDialect, arith::ArithDialect>();
+  Location fileLoc = FileLineColLoc::get(context, fileName, 0, 0);
+  if (size == 0)
+    return emitError(fileLoc) << "not an ONNX model: the file is empty",
+           nullptr;
+  if (size > uint64_t(std::numeric_limits<int>::max()))
+    return emitError(fileLoc) << "the file is larger than 2 GiB, the limit "
+                                 "of a protobuf message; models with "
+                                 "external data are not supported",
+           nullptr;
+
+  onnx::ModelProto model;
+  google::protobuf::io::CodedInputStream coded(&stream);
+  coded.SetTotalBytesLimit(std::numeric_limits<int>::max());
+  bool parsed;
+  {
+    // Protobuf logs its own parse errors to stderr; the diagnostic below
+    // says it once, with the file name.
+    google::protobuf::LogSilencer silencer;
+    parsed =
+        model.ParseFromCodedStream(&coded) && coded.ConsumedEntireMessage();
+  }
+  if (!parsed)
+    return emitError(fileLoc) << "not an ONNX model: the file is not a valid "
+                                 "ModelProto (truncated or not protobuf)",
+           nullptr;
+  return ModelImporter(context, fileName).importModel(model);
+}
+
+OwningOpRef<ModuleOp> mlir::quant_qdq::importONNX(llvm::MemoryBufferRef buffer,
+                                                  MLIRContext *context) {
+  StringRef data = buffer.getBuffer();
+  google::protobuf::io::ArrayInputStream stream(
+      data.data(),
+      int(std::min<size_t>(data.size(), std::numeric_limits<int>::max())));
+  return parseAndImport(stream, data.size(), buffer.getBufferIdentifier(),
+                        context);
+}
+
+OwningOpRef<ModuleOp> mlir::quant_qdq::importONNXFile(StringRef path,
+                                                      MLIRContext *context) {
+  // Read, not mapped: the parsed tensors are the only copy of the weights
+  // in memory, not a second one beside the file's pages.
+  int fd;
+  uint64_t size = 0;
+  if (std::error_code ec = llvm::sys::fs::openFileForRead(path, fd)) {
+    emitError(FileLineColLoc::get(context, path, 0, 0))
+        << "cannot open the file: " << ec.message();
+    return nullptr;
+  }
+  llvm::sys::fs::file_status status;
+  if (!llvm::sys::fs::status(fd, status))
+    size = status.getSize();
+  google::protobuf::io::FileInputStream stream(fd, /*block_size=*/1 << 20);
+  stream.SetCloseOnDelete(true);
+  return parseAndImport(stream, size, path, context);
+}

@@ -1,0 +1,155 @@
+//===- ONNXCommon.h - what ONNX import and export share ---------*- C++ -*-===//
+//
+// Names of the attributes that carry ONNX facts through MLIR, and the
+// conversions of element types, tensors and node attributes in both
+// directions. Private to lib/QuantQDQ/Target/ONNX.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef QUANTQDQ_LIB_TARGET_ONNX_ONNXCOMMON_H
+#define QUANTQDQ_LIB_TARGET_ONNX_ONNXCOMMON_H
+
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Location.h"
+#include "llvm/ADT/StringRef.h"
+
+#include "onnx/onnx_pb.h"
+
+#include <string>
+
+namespace mlir::quant_qdq::onnx_io {
+
+//===----------------------------------------------------------------------===//
+// Attribute names
+//===----------------------------------------------------------------------===//
+
+// Module attributes: the ModelProto fields that are not the graph.
+inline constexpr llvm::StringLiteral kOpsetImport =
+    "quant_qdq.onnx.opset_import";
+/// The key of the default domain in kOpsetImport.
+inline constexpr llvm::StringLiteral kDefaultDomain = "ai.onnx";
+inline constexpr llvm::StringLiteral kIrVersion = "quant_qdq.onnx.ir_version";
+inline constexpr llvm::StringLiteral kProducerName =
+    "quant_qdq.onnx.producer_name";
+inline constexpr llvm::StringLiteral kProducerVersion =
+    "quant_qdq.onnx.producer_version";
+inline constexpr llvm::StringLiteral kModelDomain = "quant_qdq.onnx.domain";
+inline constexpr llvm::StringLiteral kModelVersion =
+    "quant_qdq.onnx.model_version";
+inline constexpr llvm::StringLiteral kDocString = "quant_qdq.onnx.doc_string";
+inline constexpr llvm::StringLiteral kMetadataProps =
+    "quant_qdq.onnx.metadata_props";
+inline constexpr llvm::StringLiteral kGraphName = "quant_qdq.onnx.graph_name";
+inline constexpr llvm::StringLiteral kGraphDocString =
+    "quant_qdq.onnx.graph_doc_string";
+
+// Function argument and result attributes: the graph input/output name and
+// the names of its symbolic dimensions ("" for a static one).
+inline constexpr llvm::StringLiteral kValueName = "quant_qdq.onnx.name";
+inline constexpr llvm::StringLiteral kDimParams = "quant_qdq.onnx.dim_params";
+
+// quant_qdq.generic: positions of inputs the node leaves out (ONNX writes ""
+// for an absent optional input), and the outer-scope names that a subgraph
+// attribute reads; those values are the generic op's trailing operands.
+inline constexpr llvm::StringLiteral kOmittedInputs =
+    "quant_qdq.onnx.omitted_inputs";
+inline constexpr llvm::StringLiteral kCaptures = "quant_qdq.onnx.captures";
+inline constexpr llvm::StringLiteral kOmittedOutputs =
+    "quant_qdq.onnx.omitted_outputs";
+
+// Keys of the dictionaries that wrap attribute kinds MLIR has no builtin
+// for; the value is the serialized proto.
+inline constexpr llvm::StringLiteral kGraphKey = "onnx.graph";
+inline constexpr llvm::StringLiteral kSparseTensorKey = "onnx.sparse_tensor";
+inline constexpr llvm::StringLiteral kTypeProtoKey = "onnx.type_proto";
+inline constexpr llvm::StringLiteral kRefAttrKey = "onnx.ref_attr_name";
+inline constexpr llvm::StringLiteral kRefAttrTypeKey = "onnx.ref_attr_type";
+
+//===----------------------------------------------------------------------===//
+// Element types and tensors
+//===----------------------------------------------------------------------===//
+
+/// The MLIR element type of an ONNX TensorProto::DataType, or null when
+/// MLIR has none (STRING, complex, unknown codes).
+Type getElementType(MLIRContext *context, int32_t onnxType);
+
+/// The ONNX data type of an MLIR element type; 0 (UNDEFINED) when none.
+int32_t getONNXElementType(Type type);
+
+/// Size in bytes of one element of `onnxType` as raw_data stores it; 0 when
+/// the type has no fixed-size raw form.
+unsigned getElementByteSize(int32_t onnxType);
+
+/// Number of elements of `dims`, failing (with a diagnostic naming `what`)
+/// on negative or overflowing dimensions.
+FailureOr<int64_t> getNumElements(Location loc, llvm::StringRef what,
+                                  llvm::ArrayRef<int64_t> dims);
+
+/// Checks that `tensor` can be read: a supported type, data inside the file,
+/// and a data size that matches the dimensions. Returns the element count.
+FailureOr<int64_t> checkTensor(const onnx::TensorProto &tensor, Location loc);
+
+/// Turns `tensor` into an attribute of type `tensor<dims x elementType>`.
+/// Large raw data moves into a resource blob named `resourceName` without a
+/// copy (`tensor`'s raw_data is left empty); small tensors become a
+/// DenseElementsAttr. `elementType` overrides the type the proto declares
+/// (used to read uint8 Q/DQ storage as signless i8). Checks that the data
+/// size matches the dimensions before allocating anything.
+FailureOr<ElementsAttr> importTensor(onnx::TensorProto &tensor, Location loc,
+                                     llvm::StringRef resourceName,
+                                     Type elementType = {});
+
+/// Writes `value` into `tensor` (dims, data type and raw_data).
+/// `onnxType` overrides the data type derived from the element type.
+LogicalResult exportTensor(ElementsAttr value, onnx::TensorProto &tensor,
+                           Location loc, int32_t onnxType = 0);
+
+/// The raw little-endian bytes of `value`, splats expanded; i1 as one byte
+/// per element.
+FailureOr<std::string> getRawBytes(ElementsAttr value, Location loc);
+
+/// The storage bytes (one per element) of float constant `value` quantized
+/// with `quantizer`, `scales` and `zeroPoints` (empty: all 0):
+/// clamp(round_half_to_even(w / s) + zp, qmin, qmax). 8-bit quantizers only.
+FailureOr<std::string> quantizeConstant(ElementsAttr value, Attribute quantizer,
+                                        llvm::ArrayRef<float> scales,
+                                        llvm::ArrayRef<int32_t> zeroPoints);
+
+//===----------------------------------------------------------------------===//
+// Node attributes
+//===----------------------------------------------------------------------===//
+
+/// Converts one node attribute losslessly (see docs/ONNX.md for the forms).
+FailureOr<Attribute> importAttribute(onnx::AttributeProto &attr, Location loc,
+                                     llvm::StringRef resourcePrefix);
+
+/// Inverse of importAttribute. `schemaType` (an AttributeProto type) says
+/// what an empty list is; 0 when unknown.
+LogicalResult exportAttribute(llvm::StringRef name, Attribute value,
+                              onnx::AttributeProto &attr, Location loc,
+                              int schemaType = 0);
+
+//===----------------------------------------------------------------------===//
+// ONNX library calls that throw
+//===----------------------------------------------------------------------===//
+
+/// Runs ONNX shape inference on `model` in place (adds value_info), isolated
+/// in a child process where the platform allows. Returns an error message,
+/// empty on success. Node-level inference errors are not errors here: those
+/// values just stay without a shape.
+std::string inferShapes(onnx::ModelProto &model);
+
+/// Checks `node` against its ONNX schema at `opset` (numbers of inputs and
+/// outputs, required attributes, attribute types); returns an error
+/// message, empty when the node conforms or has no known schema.
+std::string verifyNode(const onnx::NodeProto &node, int64_t opset);
+
+/// The AttributeProto type that the schema of `opType` in `domain` at
+/// `opset` declares for `attrName`; 0 when unknown.
+int getSchemaAttributeType(llvm::StringRef opType, llvm::StringRef domain,
+                           int64_t opset, llvm::StringRef attrName);
+
+} // namespace mlir::quant_qdq::onnx_io
+
+#endif // QUANTQDQ_LIB_TARGET_ONNX_ONNXCOMMON_H

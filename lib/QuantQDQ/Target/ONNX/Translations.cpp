@@ -1,0 +1,84 @@
+//===- Translations.cpp - --import-onnx and --export-onnx -----------------===//
+
+#include "QuantQDQ/IR/QuantQDQDialect.h"
+#include "QuantQDQ/Target/ONNX/ONNX.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/Tools/mlir-translate/Translation.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/SourceMgr.h"
+
+using namespace mlir;
+using namespace mlir::quant_qdq;
+
+namespace {
+enum class WeightForm { Float, Int8 };
+
+/// The export options, as command-line flags shared by qdq-translate and
+/// qdq-opt.
+struct ExportCLOptions {
+  llvm::cl::opt<WeightForm> weights{
+      "onnx-weights",
+      llvm::cl::desc("How ONNX export writes quantized weights"),
+      llvm::cl::values(
+          clEnumValN(WeightForm::Float, "float",
+                     "float initializer + QuantizeLinear + DequantizeLinear"),
+          clEnumValN(WeightForm::Int8, "int8",
+                     "int8 initializer + DequantizeLinear")),
+      llvm::cl::init(WeightForm::Float)};
+  llvm::cl::opt<double> activationAmax{
+      "onnx-activation-amax",
+      llvm::cl::desc("Range ONNX export assumes for uncalibrated activation "
+                     "Q/DQ (scale = amax / 127)"),
+      llvm::cl::init(6.0)};
+};
+} // namespace
+
+static ExportCLOptions &getCLOptions() {
+  static ExportCLOptions options;
+  return options;
+}
+
+void mlir::quant_qdq::registerONNXExportCLOptions() { (void)getCLOptions(); }
+
+ONNXExportOptions mlir::quant_qdq::getONNXExportOptionsFromCL() {
+  ONNXExportOptions options;
+  options.integerWeights = getCLOptions().weights == WeightForm::Int8;
+  options.activationAmax = getCLOptions().activationAmax;
+  return options;
+}
+
+void mlir::quant_qdq::registerONNXDialects(DialectRegistry &registry) {
+  registry.insert<QuantQDQDialect, func::FuncDialect, arith::ArithDialect>();
+}
+
+bool mlir::quant_qdq::isONNXFilename(llvm::StringRef path) {
+  return llvm::sys::path::extension(path).equals_insensitive(".onnx");
+}
+
+void mlir::quant_qdq::registerONNXTranslations() {
+  registerONNXExportCLOptions();
+  TranslateToMLIRRegistration importRegistration(
+      "import-onnx", "Import an ONNX model as a function of quant_qdq layers",
+      [](llvm::SourceMgr &sourceMgr,
+         MLIRContext *context) -> OwningOpRef<Operation *> {
+        const llvm::MemoryBuffer *buffer =
+            sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID());
+        OwningOpRef<ModuleOp> module =
+            importONNX(buffer->getMemBufferRef(), context);
+        if (!module)
+          return nullptr;
+        return OwningOpRef<Operation *>(module.release());
+      },
+      registerONNXDialects);
+  TranslateFromMLIRRegistration exportRegistration(
+      "export-onnx",
+      "Export a function of quant_qdq layers and Q/DQ ops as an ONNX model",
+      [](ModuleOp module, llvm::raw_ostream &os) {
+        return exportONNX(module, os, getONNXExportOptionsFromCL());
+      },
+      registerONNXDialects);
+}

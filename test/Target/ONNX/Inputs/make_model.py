@@ -1,0 +1,324 @@
+#!/usr/bin/env python3
+"""Writes one small ONNX model (or one malformed file) for the lit tests.
+
+    make_model.py NAME OUTPUT
+
+Models are built with onnx.helper so that each test states, next to its
+CHECK lines, what the importer is given. Malformed files are written as raw
+bytes: the point is that no ONNX tool would produce them.
+"""
+
+import sys
+
+import numpy as np
+import onnx
+from onnx import TensorProto, helper, numpy_helper
+
+FLOAT = TensorProto.FLOAT
+
+
+def tensor(name, array):
+    return numpy_helper.from_array(np.asarray(array), name)
+
+
+def model(nodes, inputs, outputs, initializers=(), opset=13, **kwargs):
+    graph = helper.make_graph(nodes, "test_graph", inputs, outputs,
+                              list(initializers))
+    opsets = [helper.make_opsetid("", opset)] + kwargs.pop("extra_opsets", [])
+    m = helper.make_model(graph, opset_imports=opsets,
+                          producer_name="make_model.py", **kwargs)
+    m.ir_version = 8
+    return m
+
+
+def value(name, shape, elem=FLOAT):
+    return helper.make_tensor_value_info(name, elem, shape)
+
+
+rng = np.random.default_rng(7)
+
+
+def weights(*shape):
+    return rng.standard_normal(shape).astype(np.float32)
+
+
+def conv_block():
+    """Conv (explicit and SAME_UPPER pads, grouped), pooling, Gemm."""
+    nodes = [
+        helper.make_node("Conv", ["x", "w1", "b1"], ["c1"], name="conv1",
+                         pads=[1, 1, 1, 1], strides=[1, 1]),
+        helper.make_node("Relu", ["c1"], ["r1"], name="relu1"),
+        helper.make_node("MaxPool", ["r1"], ["p1"], name="pool1",
+                         kernel_shape=[2, 2], strides=[2, 2]),
+        helper.make_node("Conv", ["p1", "w2"], ["c2"], name="dw",
+                         group=8, auto_pad="SAME_UPPER", strides=[2, 2],
+                         kernel_shape=[3, 3]),
+        helper.make_node("AveragePool", ["c2"], ["a2"], name="avg",
+                         kernel_shape=[2, 2], ceil_mode=1,
+                         count_include_pad=1, pads=[0, 0, 1, 1]),
+        helper.make_node("GlobalAveragePool", ["a2"], ["g"], name="gap"),
+        helper.make_node("Flatten", ["g"], ["f"], name="flatten"),
+        helper.make_node("Gemm", ["f", "fc_w", "fc_b"], ["y"], name="fc",
+                         transB=1),
+        helper.make_node("Softmax", ["y"], ["prob"], name="softmax"),
+    ]
+    inits = [tensor("w1", weights(8, 3, 3, 3)), tensor("b1", weights(8)),
+             tensor("w2", weights(8, 1, 3, 3)),
+             tensor("fc_w", weights(10, 8)), tensor("fc_b", weights(10))]
+    return model(nodes, [value("x", [1, 3, 16, 16])],
+                 [value("prob", [1, 10])], inits)
+
+
+def activations():
+    """Clip as relu6 and as clip, gated activations, parameterized ones."""
+    zero, six, lo, hi = (tensor(n, np.float32(v)) for n, v in
+                         [("zero", 0), ("six", 6), ("lo", -1), ("hi", 1)])
+    nodes = [
+        helper.make_node("Clip", ["x", "zero", "six"], ["a"], name="relu6"),
+        helper.make_node("Clip", ["a", "lo", "hi"], ["b"], name="clip"),
+        helper.make_node("Sigmoid", ["b"], ["s"], name="sig"),
+        helper.make_node("Mul", ["b", "s"], ["c"], name="swish"),
+        helper.make_node("HardSigmoid", ["c"], ["h"], name="hsig",
+                         alpha=1.0 / 6, beta=0.5),
+        helper.make_node("Mul", ["h", "c"], ["d"], name="hswish"),
+        helper.make_node("LeakyRelu", ["d"], ["e"], name="leaky", alpha=0.2),
+        helper.make_node("Elu", ["e"], ["f"], name="elu"),
+        helper.make_node("Tanh", ["f"], ["g"], name="tanh"),
+        helper.make_node("Sigmoid", ["g"], ["gate"], name="gate"),
+        # The gate is read twice: not a swish.
+        helper.make_node("Mul", ["g", "gate"], ["m"], name="mul"),
+        helper.make_node("Add", ["m", "gate"], ["y"], name="add"),
+    ]
+    return model(nodes, [value("x", [1, 4])], [value("y", [1, 4])],
+                 [zero, six, lo, hi])
+
+
+def matmul_bias():
+    """MatMul by a constant + Add of a vector folds into one dense layer;
+    MatMul of two activations stays generic."""
+    nodes = [
+        helper.make_node("MatMul", ["x", "w"], ["mm"], name="fc1"),
+        helper.make_node("Add", ["mm", "b"], ["h"], name="fc1_bias"),
+        helper.make_node("MatMul", ["h", "h_t"], ["y"], name="attn"),
+        helper.make_node("Transpose", ["h"], ["h_t"], name="t",
+                         perm=[0, 2, 1]),
+    ]
+    return model(nodes, [value("x", [2, 3, 5])], [value("y", [2, 3, 3])],
+                 [tensor("w", weights(5, 4)), tensor("b", weights(4))])
+
+
+def shape_subgraph():
+    """x.view(x.size(0), -1) as exporters write it, and Pad."""
+    nodes = [
+        helper.make_node("Pad", ["x", "pads", "pad_value"], ["p"], name="pad",
+                         mode="constant"),
+        helper.make_node("Shape", ["p"], ["shape"], name="shape"),
+        helper.make_node("Gather", ["shape", "zero"], ["n"], name="gather",
+                         axis=0),
+        helper.make_node("Unsqueeze", ["n", "axes"], ["n1"], name="unsq"),
+        helper.make_node("Concat", ["n1", "minus_one"], ["target"],
+                         name="concat", axis=0),
+        helper.make_node("Reshape", ["p", "target"], ["y"], name="reshape"),
+    ]
+    inits = [tensor("pads", np.array([0, 0, 1, 1, 0, 0, 1, 1], np.int64)),
+             tensor("pad_value", np.float32(0.5)),
+             tensor("zero", np.int64(0)),
+             tensor("axes", np.array([0], np.int64)),
+             tensor("minus_one", np.array([-1], np.int64))]
+    return model(nodes, [value("x", [2, 3, 4, 4])], [value("y", [2, 108])],
+                 inits)
+
+
+def generic():
+    """Ops without a layer op, attributes of every kind, omitted inputs,
+    a custom domain, and a subgraph reading an outer tensor."""
+    then_graph = helper.make_graph(
+        [helper.make_node("Identity", ["outer"], ["then_out"])], "then", [],
+        [value("then_out", [1, 4])])
+    else_graph = helper.make_graph(
+        [helper.make_node("Neg", ["outer"], ["else_out"])], "else", [],
+        [value("else_out", [1, 4])])
+    nodes = [
+        helper.make_node("LpNormalization", ["x"], ["outer"], name="norm",
+                         axis=1, p=2),
+        helper.make_node("Custom", ["outer"], ["c"], name="custom",
+                         domain="com.example", f=0.25, i=-3, s="text",
+                         floats=[1.5, -2.0], ints=[1, 2, 3],
+                         strings=["a", "b"],
+                         t=helper.make_tensor("t", TensorProto.INT32, [2],
+                                              [7, 8])),
+        helper.make_node("ReduceSum", ["c"], ["cond_f"], name="sum",
+                         keepdims=0),
+        helper.make_node("Cast", ["cond_f"], ["cond"], name="cast",
+                         to=TensorProto.BOOL),
+        helper.make_node("If", ["cond"], ["y"], name="branch",
+                         then_branch=then_graph, else_branch=else_graph),
+        helper.make_node("Resize", ["x", "", "scales"], ["up"], name="resize",
+                         mode="nearest"),
+    ]
+    inits = [tensor("scales", np.array([1, 2], np.float32))]
+    return model(nodes, [value("x", [1, 4])],
+                 [value("y", [1, 4]), value("up", [1, 8])], inits,
+                 extra_opsets=[helper.make_opsetid("com.example", 1)])
+
+
+def qdq():
+    """Existing Q/DQ: per-tensor uint8 activations with a zero point, and a
+    per-channel int8 weight stored as an integer initializer."""
+    wq = rng.integers(-127, 128, size=(4, 3, 1, 1)).astype(np.int8)
+    nodes = [
+        helper.make_node("QuantizeLinear", ["x", "xs", "xz"], ["xq"],
+                         name="q"),
+        helper.make_node("DequantizeLinear", ["xq", "xs", "xz"], ["xd"],
+                         name="dq"),
+        helper.make_node("DequantizeLinear", ["wq", "ws", "wz"], ["w"],
+                         name="wdq", axis=0),
+        helper.make_node("Conv", ["xd", "w"], ["y"], name="conv"),
+    ]
+    inits = [tensor("xs", np.float32(0.05)), tensor("xz", np.uint8(128)),
+             tensor("wq", wq),
+             tensor("ws", np.array([0.1, 0.2, 0.3, 0.4], np.float32)),
+             tensor("wz", np.zeros(4, np.int8))]
+    return model(nodes, [value("x", [1, 3, 4, 4])],
+                 [value("y", [1, 4, 4, 4])], inits)
+
+
+def metadata():
+    """Dynamic batch, metadata and doc strings."""
+    nodes = [helper.make_node("Relu", ["x"], ["y"], name="relu")]
+    m = model(nodes, [value("x", ["batch", 3])], [value("y", ["batch", 3])],
+              doc_string="a model doc string", model_version=3,
+              domain="org.example")
+    helper.set_model_props(m, {"author": "tests", "license": "MIT"})
+    return m
+
+
+# ---------------------------------------------------------------------------
+# Malformed inputs
+
+
+def cycle():
+    nodes = [helper.make_node("Relu", ["b"], ["a"], name="first"),
+             helper.make_node("Relu", ["a"], ["b"], name="second"),
+             helper.make_node("Add", ["x", "b"], ["y"], name="out")]
+    return model(nodes, [value("x", [2])], [value("y", [2])])
+
+
+def undefined_input():
+    nodes = [helper.make_node("Add", ["x", "nowhere"], ["y"], name="add")]
+    return model(nodes, [value("x", [2])], [value("y", [2])])
+
+
+def duplicate_output():
+    nodes = [helper.make_node("Relu", ["x"], ["y"], name="one"),
+             helper.make_node("Neg", ["x"], ["y"], name="two")]
+    return model(nodes, [value("x", [2])], [value("y", [2])])
+
+
+def bad_initializer_size():
+    w = onnx.TensorProto(name="w", data_type=FLOAT, dims=[4, 3, 1, 1])
+    w.raw_data = b"\0" * 10
+    nodes = [helper.make_node("Conv", ["x", "w"], ["y"], name="conv")]
+    return model(nodes, [value("x", [1, 3, 2, 2])],
+                 [value("y", [1, 4, 2, 2])], [w])
+
+
+def huge_dimension():
+    # 2^60 floats (2^62 bytes) declared, 4 bytes given: nothing may be
+    # allocated from the declared shape.
+    w = onnx.TensorProto(name="w", data_type=FLOAT, dims=[1 << 30, 1 << 30])
+    w.raw_data = b"\0" * 4
+    nodes = [helper.make_node("MatMul", ["x", "w"], ["y"], name="mm")]
+    return model(nodes, [value("x", [1, 1 << 30])], [value("y", [1, 1 << 30])],
+                 [w])
+
+
+def huge_input_dimension():
+    # ONNX's own shape inference of pooling does not terminate on this
+    # input: the importer must refuse it first.
+    nodes = [helper.make_node("AveragePool", ["x"], ["y"], name="pool",
+                              kernel_shape=[2, 2], ceil_mode=1)]
+    return model(nodes, [value("x", [1, 3, 16, 1 << 40])],
+                 [value("y", [1, 3, 8, 1 << 39])])
+
+
+def overflowing_dimension():
+    w = onnx.TensorProto(name="w", data_type=FLOAT,
+                         dims=[1 << 62, 1 << 62, 4])
+    nodes = [helper.make_node("Add", ["x", "w"], ["y"], name="add")]
+    return model(nodes, [value("x", [1])], [value("y", [1])], [w])
+
+
+def extra_output():
+    # ONNX 1.12's Conv shape inference crashes on this node: the schema
+    # check must reject it first.
+    nodes = [helper.make_node("Conv", ["x", "w"], ["y", "extra"],
+                              name="conv")]
+    return model(nodes, [value("x", [1, 2, 2, 2])], [value("y", [1, 2, 2, 2])],
+                 [tensor("w", weights(2, 2, 1, 1))])
+
+
+def zero_stride():
+    # Passes the schema check, but ONNX 1.12's shape inference divides by the
+    # stride (SIGFPE): the importer survives it and reports the node.
+    nodes = [helper.make_node("Conv", ["x", "w"], ["y"], name="conv",
+                              strides=[0, 0])]
+    return model(nodes, [value("x", [1, 2, 4, 4])], [value("y", None)],
+                 [tensor("w", weights(2, 2, 1, 1))])
+
+
+def missing_attribute():
+    nodes = [helper.make_node("MaxPool", ["x"], ["y"], name="pool")]
+    return model(nodes, [value("x", [1, 1, 4, 4])], [value("y", [1, 1, 2, 2])])
+
+
+def wrong_attribute_type():
+    nodes = [helper.make_node("Conv", ["x", "w"], ["y"], name="conv",
+                              group="two")]
+    return model(nodes, [value("x", [1, 2, 2, 2])], [value("y", [1, 2, 2, 2])],
+                 [tensor("w", weights(2, 2, 1, 1))])
+
+
+def external_data():
+    w = onnx.TensorProto(name="w", data_type=FLOAT, dims=[2])
+    w.data_location = TensorProto.EXTERNAL
+    entry = w.external_data.add()
+    entry.key, entry.value = "location", "weights.bin"
+    nodes = [helper.make_node("Add", ["x", "w"], ["y"], name="add")]
+    return model(nodes, [value("x", [2])], [value("y", [2])], [w])
+
+
+def no_graph():
+    return onnx.ModelProto(ir_version=8)
+
+
+def valid_bytes():
+    return conv_block().SerializeToString()
+
+
+MODELS = {f.__name__: f for f in [
+    conv_block, activations, matmul_bias, shape_subgraph, generic, qdq,
+    metadata, cycle, undefined_input, duplicate_output, bad_initializer_size,
+    huge_dimension, huge_input_dimension, overflowing_dimension, missing_attribute,
+    wrong_attribute_type, extra_output, zero_stride, external_data, no_graph]}
+
+RAW = {
+    "empty": lambda: b"",
+    "random_bytes": lambda: np.random.default_rng(1).integers(
+        0, 256, 4096, dtype=np.uint8).tobytes(),
+    "truncated": lambda: valid_bytes()[: len(valid_bytes()) // 2],
+}
+
+
+def main():
+    name, output = sys.argv[1], sys.argv[2]
+    if name in RAW:
+        data = RAW[name]()
+    else:
+        data = MODELS[name]().SerializeToString()
+    with open(output, "wb") as f:
+        f.write(data)
+
+
+if __name__ == "__main__":
+    main()
