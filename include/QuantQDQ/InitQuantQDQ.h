@@ -8,6 +8,7 @@
 #ifndef QUANTQDQ_INITQUANTQDQ_H
 #define QUANTQDQ_INITQUANTQDQ_H
 
+#include "QuantQDQ/Calibration/Passes.h"
 #include "QuantQDQ/Conversion/Passes.h"
 #include "QuantQDQ/IR/QuantQDQDialect.h"
 #include "QuantQDQ/Transforms/Passes.h"
@@ -21,10 +22,11 @@ inline void registerQuantQDQDialects(DialectRegistry &registry) {
 }
 
 /// Registers every pass and pipeline: the transformations with the library
-/// insertion cases and driver flags (registerQuantQDQPasses), the lowering
-/// passes, and qdq-cpu-pipeline.
+/// insertion cases and driver flags (registerQuantQDQPasses), calibration,
+/// the lowering passes, and qdq-cpu-pipeline.
 inline void registerAllQuantQDQPasses() {
   registerQuantQDQPasses();
+  registerCalibrationPasses();
   registerQuantQDQConversionPasses();
   registerCPUPipeline();
 }

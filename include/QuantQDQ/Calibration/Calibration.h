@@ -1,0 +1,86 @@
+//===- Calibration.h - scales from calibration data -------------*- C++ -*-===//
+//
+// Post-training calibration: run the float network (Q/DQ pairs removed) on
+// calibration samples with the CPU JIT, gather statistics of every tensor a
+// quantize op reads, and turn them into scales and zero points. Weights get
+// per-channel scales from their values. A calibration table can be saved and
+// loaded again (JSON, or TensorRT's calibration cache text).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef QUANTQDQ_CALIBRATION_CALIBRATION_H
+#define QUANTQDQ_CALIBRATION_CALIBRATION_H
+
+#include "QuantQDQ/Calibration/TensorStatistics.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/MapVector.h"
+#include <map>
+#include <optional>
+#include <string>
+
+namespace mlir::quant_qdq {
+
+struct CalibrationOptions {
+  CalibrationMethod method = CalibrationMethod::Max;
+  /// For the percentile method.
+  double percentile = 99.99;
+  /// Histogram bins of the percentile, entropy and MSE methods.
+  unsigned bins = 2048;
+  /// Samples per run when the model's batch is dynamic.
+  int64_t batchSize = 32;
+  /// The function to calibrate (default: the only public one).
+  std::string entry;
+  /// Show progress on stderr when it is a terminal.
+  bool progress = true;
+};
+
+/// The range of one tensor, by the name calibration gives it.
+struct TensorRange {
+  double amax = 0, min = 0, max = 0;
+};
+
+struct CalibrationTable {
+  std::string method;
+  llvm::MapVector<std::string, TensorRange, std::map<std::string, unsigned>>
+      ranges;
+};
+
+/// Parses "max", "percentile", "entropy" or "mse".
+std::optional<CalibrationMethod> parseCalibrationMethod(StringRef name);
+StringRef stringifyCalibrationMethod(CalibrationMethod method);
+
+/// The name calibration tables use for a tensor: the ONNX name it was
+/// imported with, else `<layer>_output_<i>` as export names it, else
+/// `input_<i>` for function arguments.
+std::string getTensorName(Value value);
+
+/// Runs the float version of `module` on the arrays in `dataPaths` (.npy
+/// files, or folders of them; each file holds a batch of samples along its
+/// first dimension) and fills `table` with the range of every tensor a
+/// quantize or fake_quant op reads.
+LogicalResult collectCalibrationTable(ModuleOp module,
+                                      ArrayRef<std::string> dataPaths,
+                                      const CalibrationOptions &options,
+                                      CalibrationTable &table);
+
+/// Sets the scales (and zero points of asymmetric quantizers) of every
+/// activation quantize/dequantize/fake_quant op from `table`, and of every
+/// weight from its values. A tensor missing from the table is an error.
+LogicalResult applyCalibrationTable(ModuleOp module,
+                                    const CalibrationTable &table);
+
+/// Writes `table` as JSON (`.json`) or as a TensorRT calibration cache
+/// (any other extension): `TRT-8600-<Method>Calibration` then
+/// `<tensor>: <scale as big-endian float32 hex>` per line, scale =
+/// amax / 127. The file is complete or absent.
+LogicalResult writeCalibrationTable(StringRef path,
+                                    const CalibrationTable &table,
+                                    Location loc);
+/// Reads either format back.
+FailureOr<CalibrationTable> readCalibrationTable(StringRef path,
+                                                 MLIRContext *context);
+
+} // namespace mlir::quant_qdq
+
+#endif // QUANTQDQ_CALIBRATION_CALIBRATION_H

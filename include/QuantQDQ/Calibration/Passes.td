@@ -1,0 +1,50 @@
+//===- Passes.td - calibration pass ------------------------*- tablegen -*-===//
+
+#ifndef QUANTQDQ_CALIBRATION_PASSES_TD
+#define QUANTQDQ_CALIBRATION_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def Calibrate : Pass<"calibrate", "::mlir::ModuleOp"> {
+  let summary = "Set Q/DQ scales from calibration data (post-training)";
+  let description = [{
+    Runs the float network (every Q/DQ pair removed) on the calibration
+    samples with the CPU JIT, collects statistics of each tensor a quantize
+    or fake_quant op reads, and sets the scales: `amax / 127` for symmetric
+    int8 quantizers, min/max with a zero point for asymmetric ones. Weights
+    get per-channel `max|w| / qmax` from their values.
+
+    Methods (`method=` or `--calibration-method=`): `max` (largest
+    magnitude seen), `percentile` (of |x|, `percentile=99.99`), `entropy`
+    (TensorRT's KL-divergence threshold over a histogram of |x|), `mse`
+    (the threshold with the least fake-quantization error). The histogram
+    methods read the data twice; memory does not grow with the number of
+    samples. Each .npy file holds a batch of samples along its first
+    dimension; a folder stands for its .npy files.
+
+    `save=` writes the ranges as JSON (`.json`) or a TensorRT calibration
+    cache (other names); `load=` reads such a file instead of running the
+    model. `--calibrate=data.npy` is short for `--calibrate="data=data.npy"`.
+  }];
+  let options = [
+    ListOption<"data", "data", "std::string",
+               "Calibration arrays: .npy files or folders of them">,
+    Option<"method", "method", "std::string", /*default=*/"",
+           "max, percentile, entropy or mse (defaults to "
+           "--calibration-method, else max)">,
+    Option<"percentile", "percentile", "double", /*default=*/"99.99",
+           "Percentile of |x| for the percentile method">,
+    Option<"bins", "bins", "unsigned", /*default=*/"2048",
+           "Histogram bins of the percentile, entropy and mse methods">,
+    Option<"batchSize", "batch-size", "int64_t", /*default=*/"32",
+           "Samples per run when the model's batch is dynamic">,
+    Option<"savePath", "save", "std::string", /*default=*/"",
+           "Write the calibration table (.json, else TensorRT cache)">,
+    Option<"loadPath", "load", "std::string", /*default=*/"",
+           "Read a calibration table instead of running the model">,
+    Option<"entry", "entry", "std::string", /*default=*/"",
+           "Function to calibrate (default: the only public one)">,
+  ];
+}
+
+#endif // QUANTQDQ_CALIBRATION_PASSES_TD

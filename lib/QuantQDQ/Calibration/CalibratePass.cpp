@@ -1,0 +1,104 @@
+//===- CalibratePass.cpp - the calibrate pass -----------------------------===//
+
+#include "QuantQDQ/Calibration/Calibration.h"
+#include "QuantQDQ/Calibration/Passes.h"
+
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/ManagedStatic.h"
+
+namespace mlir::quant_qdq {
+#define GEN_PASS_DEF_CALIBRATE
+#include "QuantQDQ/Calibration/Passes.h.inc"
+} // namespace mlir::quant_qdq
+
+using namespace mlir;
+using namespace mlir::quant_qdq;
+
+namespace {
+struct CalibrationFlags {
+  llvm::cl::opt<std::string> method{
+      "calibration-method",
+      llvm::cl::desc("Calibration method of the calibrate pass: max, "
+                     "percentile, entropy or mse"),
+      llvm::cl::value_desc("method")};
+};
+} // namespace
+
+static llvm::ManagedStatic<CalibrationFlags> calibrationFlags;
+
+namespace {
+struct CalibratePass
+    : public quant_qdq::impl::CalibrateBase<CalibratePass> {
+  using CalibrateBase::CalibrateBase;
+
+  /// `--calibrate=data.npy` names the data.
+  LogicalResult initializeOptions(
+      StringRef options,
+      function_ref<LogicalResult(const Twine &)> errorHandler) override {
+    options = options.trim();
+    if (!options.empty() && !options.contains('='))
+      return CalibrateBase::initializeOptions(("data=" + options).str(),
+                                              errorHandler);
+    return CalibrateBase::initializeOptions(options, errorHandler);
+  }
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    Location loc = module.getLoc();
+    std::string methodName = method;
+    if (methodName.empty() && calibrationFlags.isConstructed())
+      methodName = calibrationFlags->method;
+    if (methodName.empty())
+      methodName = "max";
+    std::optional<CalibrationMethod> parsed =
+        parseCalibrationMethod(methodName);
+    if (!parsed) {
+      emitError(loc) << "unknown calibration method '" << methodName
+                     << "' (expected max, percentile, entropy or mse)";
+      return signalPassFailure();
+    }
+    if (bins < 256 || bins > (1u << 16)) {
+      emitError(loc) << "bins must be in [256, 65536], got "
+                     << bins.getValue();
+      return signalPassFailure();
+    }
+    if (!(percentile > 0 && percentile <= 100)) {
+      emitError(loc) << "percentile must be in (0, 100], got "
+                     << percentile.getValue();
+      return signalPassFailure();
+    }
+
+    CalibrationTable table;
+    if (!loadPath.empty()) {
+      FailureOr<CalibrationTable> loaded =
+          readCalibrationTable(loadPath, &getContext());
+      if (failed(loaded))
+        return signalPassFailure();
+      table = std::move(*loaded);
+    } else {
+      if (data.empty()) {
+        emitError(loc) << "calibrate needs data (--calibrate=<file.npy or "
+                          "folder>) or a table to load (load=<file>)";
+        return signalPassFailure();
+      }
+      CalibrationOptions options;
+      options.method = *parsed;
+      options.percentile = percentile;
+      options.bins = bins;
+      options.batchSize = batchSize;
+      options.entry = entry;
+      if (failed(collectCalibrationTable(module, data, options, table)))
+        return signalPassFailure();
+    }
+    if (!savePath.empty() && failed(writeCalibrationTable(savePath, table, loc)))
+      return signalPassFailure();
+    if (failed(applyCalibrationTable(module, table)))
+      return signalPassFailure();
+  }
+};
+} // namespace
+
+void mlir::quant_qdq::registerCalibrationPasses() {
+  (void)*calibrationFlags;
+  registerPass([] { return createCalibrate(); });
+}

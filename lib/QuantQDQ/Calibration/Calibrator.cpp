@@ -1,0 +1,316 @@
+//===- Calibrator.cpp - ranges of activations from calibration data -------===//
+
+#include "QuantQDQ/Calibration/Calibration.h"
+#include "QuantQDQ/Execution/CPUExecutor.h"
+#include "QuantQDQ/IR/QuantQDQOps.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/Path.h"
+#include <chrono>
+
+using namespace mlir;
+using namespace mlir::quant_qdq;
+
+std::optional<CalibrationMethod>
+mlir::quant_qdq::parseCalibrationMethod(StringRef name) {
+  return llvm::StringSwitch<std::optional<CalibrationMethod>>(name)
+      .Case("max", CalibrationMethod::Max)
+      .Case("percentile", CalibrationMethod::Percentile)
+      .Case("entropy", CalibrationMethod::Entropy)
+      .Case("mse", CalibrationMethod::MSE)
+      .Default(std::nullopt);
+}
+
+StringRef mlir::quant_qdq::stringifyCalibrationMethod(CalibrationMethod m) {
+  switch (m) {
+  case CalibrationMethod::Max:
+    return "max";
+  case CalibrationMethod::Percentile:
+    return "percentile";
+  case CalibrationMethod::Entropy:
+    return "entropy";
+  case CalibrationMethod::MSE:
+    return "mse";
+  }
+  return "max";
+}
+
+std::string mlir::quant_qdq::getTensorName(Value value) {
+  if (auto arg = dyn_cast<BlockArgument>(value)) {
+    if (auto func = dyn_cast<func::FuncOp>(arg.getOwner()->getParentOp()))
+      if (auto name = func.getArgAttrOfType<StringAttr>(arg.getArgNumber(),
+                                                        "quant_qdq.onnx.name"))
+        return name.str();
+    return "input_" + std::to_string(arg.getArgNumber());
+  }
+  Operation *op = value.getDefiningOp();
+  unsigned index = cast<OpResult>(value).getResultNumber();
+  if (auto layer = dyn_cast<QDQLayerOpInterface>(op))
+    if (!layer.getLayerName().empty())
+      return (layer.getLayerName() + "_output_" + Twine(index)).str();
+  // Unnamed producers: the op and its position in the function.
+  unsigned position = 0;
+  for (Operation &other : *op->getBlock()) {
+    if (&other == op)
+      break;
+    ++position;
+  }
+  return (op->getName().getStringRef() + "_" + Twine(position) + "_output_" +
+          Twine(index))
+      .str();
+}
+
+/// Whether `value` is a weight: a constant, possibly through pass-through
+/// shape ops such as a transpose of a constant.
+static bool isWeight(Value value) {
+  Operation *def = value.getDefiningOp();
+  return def && def->hasTrait<OpTrait::ConstantLike>();
+}
+
+/// The tensors calibration observes: the inputs of quantize and fake_quant
+/// ops that are not weights, each once, in program order.
+static SmallVector<Value> collectObserved(func::FuncOp func) {
+  SmallVector<Value> observed;
+  llvm::SmallPtrSet<Value, 16> seen;
+  func.walk([&](Operation *op) {
+    if (!isa<QuantizeOp, FakeQuantOp>(op))
+      return;
+    Value input = op->getOperand(0);
+    if (!isWeight(input) && seen.insert(input).second)
+      observed.push_back(input);
+  });
+  return observed;
+}
+
+/// Turns `func` into its float version that also returns `observed`: every
+/// dequantize(quantize(x)) and fake_quant(x) becomes x. A quantize whose
+/// result stays integer keeps running with a placeholder scale.
+static void makeObservingFunction(func::FuncOp func,
+                                  ArrayRef<Value> observed) {
+  SmallVector<Operation *> dead;
+  func.walk([&](Operation *op) {
+    if (auto fake = dyn_cast<FakeQuantOp>(op)) {
+      fake.getResult().replaceAllUsesWith(fake.getInput());
+      dead.push_back(fake);
+    } else if (auto dq = dyn_cast<DequantizeOp>(op)) {
+      if (auto q = dq.getInput().getDefiningOp<QuantizeOp>()) {
+        dq.getResult().replaceAllUsesWith(q.getInput());
+        dead.push_back(dq);
+      }
+    }
+  });
+  for (Operation *op : dead)
+    op->erase();
+  Builder b(func.getContext());
+  func.walk([&](Operation *op) {
+    auto setPlaceholder = [&](auto quantOp) {
+      if (!quantOp.getScale())
+        quantOp.setScaleAttr(b.getDenseF32ArrayAttr(SmallVector<float>(
+            quantOp.getQuantizer().getAxis()
+                ? cast<RankedTensorType>(quantOp.getInput().getType())
+                      .getDimSize(*quantOp.getQuantizer().getAxis())
+                : 1,
+            1.0f)));
+    };
+    if (auto q = dyn_cast<QuantizeOp>(op)) {
+      if (q->use_empty())
+        q->erase();
+      else
+        setPlaceholder(q);
+    } else if (auto dq = dyn_cast<DequantizeOp>(op)) {
+      setPlaceholder(dq);
+    }
+  });
+  auto ret = cast<func::ReturnOp>(func.getBody().front().getTerminator());
+  SmallVector<Value> results(ret.getOperands());
+  llvm::append_range(results, observed);
+  ret->setOperands(results);
+  func.setType(FunctionType::get(func.getContext(), func.getArgumentTypes(),
+                                 ret.getOperandTypes()));
+}
+
+/// The .npy files of `paths`, folders expanded (sorted by name).
+static FailureOr<SmallVector<std::string>>
+expandDataPaths(ArrayRef<std::string> paths, Location loc) {
+  SmallVector<std::string> files;
+  for (const std::string &path : paths) {
+    if (!llvm::sys::fs::is_directory(path)) {
+      files.push_back(path);
+      continue;
+    }
+    SmallVector<std::string> inFolder;
+    std::error_code ec;
+    for (llvm::sys::fs::directory_iterator it(path, ec), end;
+         it != end && !ec; it.increment(ec))
+      if (llvm::sys::path::extension(it->path()) == ".npy")
+        inFolder.push_back(it->path());
+    if (ec)
+      return emitError(loc) << "cannot list '" << path << "': "
+                            << ec.message();
+    llvm::sort(inFolder);
+    llvm::append_range(files, inFolder);
+  }
+  if (files.empty())
+    return emitError(loc) << "no calibration data (.npy files) in "
+                          << llvm::join(paths, ", ");
+  return files;
+}
+
+namespace {
+/// Progress on stderr, redrawn in place, only on a terminal.
+class Progress {
+public:
+  Progress(bool enabled, int64_t total)
+      : enabled(enabled && llvm::errs().is_displayed()), total(total),
+        start(std::chrono::steady_clock::now()) {}
+  void update(StringRef what, int64_t done) {
+    if (!enabled)
+      return;
+    double seconds = std::chrono::duration<double>(
+                         std::chrono::steady_clock::now() - start)
+                         .count();
+    double rate = seconds > 0 ? done / seconds : 0;
+    double eta = rate > 0 ? (total - done) / rate : 0;
+    llvm::errs() << llvm::format("\r%s: %lld/%lld samples, %.1f samples/s, "
+                                 "ETA %.0f s   ",
+                                 what.str().c_str(), (long long)done,
+                                 (long long)total, rate, eta);
+    if (done == total)
+      llvm::errs() << "\n";
+  }
+
+private:
+  bool enabled;
+  int64_t total;
+  std::chrono::steady_clock::time_point start;
+};
+} // namespace
+
+LogicalResult mlir::quant_qdq::collectCalibrationTable(
+    ModuleOp module, ArrayRef<std::string> dataPaths,
+    const CalibrationOptions &options, CalibrationTable &table) {
+  MLIRContext *context = module.getContext();
+  Location loc = module.getLoc();
+  // The entry function: named, or the only public one with a body.
+  func::FuncOp entry;
+  module.walk([&](func::FuncOp func) {
+    if (func.isExternal() || (!options.entry.empty()
+                                  ? func.getName() != options.entry
+                                  : !func.isPublic()))
+      return;
+    entry = entry ? func::FuncOp() : func;
+  });
+  if (!entry)
+    return emitError(loc) << "calibration needs one public function with a "
+                             "body, or --entry";
+  if (entry.getNumArguments() != 1)
+    return entry.emitError("calibration runs models with one input; this "
+                           "one has ")
+           << entry.getNumArguments();
+  auto inputType = cast<RankedTensorType>(entry.getArgumentTypes()[0]);
+
+  SmallVector<Value> observed = collectObserved(entry);
+  table.method = stringifyCalibrationMethod(options.method).str();
+  table.ranges.clear();
+  if (observed.empty())
+    return success();
+  SmallVector<std::string> names;
+  for (Value value : observed)
+    names.push_back(getTensorName(value));
+
+  FailureOr<SmallVector<std::string>> files = expandDataPaths(dataPaths, loc);
+  if (failed(files))
+    return failure();
+  std::vector<NpyArray> arrays;
+  int64_t totalSamples = 0;
+  for (const std::string &file : *files) {
+    auto array = readNpy(file, context);
+    if (!array)
+      return emitError(loc) << llvm::toString(array.takeError());
+    if (array->shape.size() != size_t(inputType.getRank()))
+      return emitError(loc) << file << ": expected arrays of rank "
+                            << inputType.getRank() << " (a batch of "
+                            << inputType << " samples), got rank "
+                            << array->shape.size();
+    totalSamples += array->shape.empty() ? 1 : array->shape[0];
+    arrays.push_back(std::move(*array));
+  }
+
+  // One executor per batch size met: the model's own batch when static,
+  // else chunks of options.batchSize and one for a shorter last chunk.
+  int64_t modelBatch = inputType.getDimSize(0);
+  std::map<int64_t, std::unique_ptr<CPUExecutor>> executors;
+  auto getExecutor = [&](int64_t batch) -> CPUExecutor * {
+    auto &slot = executors[batch];
+    if (slot)
+      return slot.get();
+    OwningOpRef<ModuleOp> copy = cast<ModuleOp>(module->clone());
+    auto func = copy->lookupSymbol<func::FuncOp>(entry.getName());
+    makeObservingFunction(func, collectObserved(func));
+    SmallVector<int64_t> shape(inputType.getShape());
+    shape[0] = batch;
+    auto executor = CPUExecutor::create(std::move(copy), entry.getName(),
+                                        {shape});
+    if (failed(executor))
+      return nullptr;
+    slot = std::move(*executor);
+    return slot.get();
+  };
+
+  unsigned numResults = entry.getNumResults();
+  std::vector<TensorStatistics> stats(observed.size());
+  bool histogram = TensorStatistics::needsHistogram(options.method);
+  for (int pass = 0; pass < (histogram ? 2 : 1); ++pass) {
+    Progress progress(options.progress, totalSamples);
+    int64_t done = 0;
+    std::string what =
+        histogram ? (pass ? "calibration (histograms)" : "calibration (ranges)")
+                  : "calibration";
+    for (const NpyArray &array : arrays) {
+      int64_t samples = array.shape[0];
+      int64_t step = ShapedType::isDynamic(modelBatch)
+                         ? std::max<int64_t>(1, options.batchSize)
+                         : modelBatch;
+      if (!ShapedType::isDynamic(modelBatch) && samples % modelBatch != 0)
+        return emitError(loc) << "the model takes batches of " << modelBatch
+                              << " but a calibration file holds " << samples
+                              << " samples";
+      for (int64_t begin = 0; begin < samples; begin += step) {
+        int64_t count = std::min(step, samples - begin);
+        CPUExecutor *executor = getExecutor(count);
+        if (!executor)
+          return failure();
+        NpyArray chunk = array.slice(begin, count);
+        if (!chunk.elementType.isF32())
+          return emitError(loc) << "calibration data must be float32";
+        SmallVector<NpyArray> outputs;
+        if (llvm::Error error = executor->run({&chunk}, outputs))
+          return emitError(loc) << llvm::toString(std::move(error));
+        for (size_t i = 0; i < observed.size(); ++i) {
+          NpyArray &out = outputs[numResults + i];
+          ArrayRef<float> values(reinterpret_cast<float *>(out.bytes),
+                                 out.getNumElements());
+          if (pass == 0)
+            stats[i].observeRange(values);
+          else
+            stats[i].observeHistogram(values, options.bins);
+        }
+        done += count;
+        progress.update(what, done);
+      }
+    }
+  }
+
+  for (auto [name, stat] : llvm::zip(names, stats)) {
+    TensorRange range;
+    range.min = stat.getMin();
+    range.max = stat.getMax();
+    range.amax = stat.computeAmax(options.method, 127, options.percentile);
+    table.ranges[name] = range;
+  }
+  return success();
+}

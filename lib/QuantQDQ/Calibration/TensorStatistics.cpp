@@ -1,0 +1,168 @@
+//===- TensorStatistics.cpp - ranges of a tensor over calibration ---------===//
+
+#include "QuantQDQ/Calibration/TensorStatistics.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+using namespace mlir;
+using namespace mlir::quant_qdq;
+
+void TensorStatistics::observeRange(ArrayRef<float> values) {
+  for (float v : values) {
+    if (std::isnan(v))
+      continue;
+    if (count == 0) {
+      min = max = v;
+    } else {
+      min = std::min<double>(min, v);
+      max = std::max<double>(max, v);
+    }
+    ++count;
+  }
+  absMax = std::max(std::abs(min), std::abs(max));
+}
+
+void TensorStatistics::observeHistogram(ArrayRef<float> values,
+                                        unsigned bins) {
+  if (histogram.empty()) {
+    histogram.assign(bins, 0);
+    histogramMax = absMax > 0 ? absMax : 1.0;
+  }
+  double scale = histogram.size() / histogramMax;
+  size_t last = histogram.size() - 1;
+  for (float v : values) {
+    if (std::isnan(v))
+      continue;
+    double index = std::abs(double(v)) * scale;
+    ++histogram[std::min<size_t>(last, size_t(index))];
+  }
+}
+
+double TensorStatistics::computeAmax(CalibrationMethod method,
+                                     unsigned levels,
+                                     double percentile) const {
+  if (absMax == 0 || histogram.empty() || method == CalibrationMethod::Max)
+    return absMax;
+  switch (method) {
+  case CalibrationMethod::Percentile:
+    return amaxFromPercentile(percentile);
+  case CalibrationMethod::Entropy:
+    // TensorRT merges into 2^(bits-1) buckets: 128 for int8.
+    return amaxFromEntropy(levels + 1);
+  case CalibrationMethod::MSE:
+    return amaxFromMSE(levels);
+  case CalibrationMethod::Max:
+    break;
+  }
+  return absMax;
+}
+
+/// The upper edge of the bin where the cumulative count reaches the
+/// percentile of all values.
+double TensorStatistics::amaxFromPercentile(double percentile) const {
+  uint64_t total = 0;
+  for (uint64_t c : histogram)
+    total += c;
+  double target = total * std::clamp(percentile, 0.0, 100.0) / 100.0;
+  uint64_t running = 0;
+  for (size_t i = 0; i < histogram.size(); ++i) {
+    running += histogram[i];
+    if (running >= target)
+      return (i + 1) * binWidth();
+  }
+  return histogramMax;
+}
+
+/// TensorRT's entropy calibration: for each candidate threshold (a bin
+/// edge from `levels` bins on), the histogram below it with the outliers
+/// folded into its last bin is the reference P; Q is the histogram below it
+/// merged into `levels` buckets and spread back over the non-empty bins of
+/// each bucket. The threshold with the least KL(P || Q) wins.
+double TensorStatistics::amaxFromEntropy(unsigned levels) const {
+  size_t bins = histogram.size();
+  if (bins <= levels)
+    return histogramMax;
+  double bestDivergence = std::numeric_limits<double>::infinity();
+  size_t bestEnd = bins;
+  std::vector<double> p, q;
+  double tail = 0; // values at or above the candidate threshold
+  for (size_t i = levels; i < bins; ++i)
+    tail += histogram[i];
+  for (size_t end = levels; end <= bins; ++end) {
+    if (end > levels)
+      tail -= histogram[end - 1];
+    p.assign(histogram.begin(), histogram.begin() + end);
+    p.back() += tail;
+
+    // Q is what `levels` buckets keep of the values below the threshold
+    // (outliers excluded: clipping them is the error being weighed).
+    q.assign(end, 0.0);
+    double perBucket = double(end) / levels;
+    for (unsigned bucket = 0; bucket < levels; ++bucket) {
+      size_t first = size_t(bucket * perBucket);
+      size_t stop =
+          bucket + 1 == levels ? end : size_t((bucket + 1) * perBucket);
+      double sum = 0;
+      size_t nonEmpty = 0;
+      for (size_t i = first; i < stop; ++i) {
+        sum += histogram[i];
+        nonEmpty += histogram[i] != 0;
+      }
+      for (size_t i = first; i < stop; ++i)
+        if (histogram[i] != 0)
+          q[i] = sum / nonEmpty;
+    }
+
+    double pTotal = 0, qTotal = 0;
+    for (size_t i = 0; i < end; ++i) {
+      pTotal += p[i];
+      qTotal += q[i];
+    }
+    if (pTotal == 0 || qTotal == 0)
+      continue;
+    double divergence = 0;
+    bool infinite = false;
+    for (size_t i = 0; i < end && !infinite; ++i) {
+      if (p[i] == 0)
+        continue;
+      if (q[i] == 0)
+        infinite = true;
+      else
+        divergence += p[i] / pTotal * std::log((p[i] / pTotal) / (q[i] / qTotal));
+    }
+    if (!infinite && divergence < bestDivergence) {
+      bestDivergence = divergence;
+      bestEnd = end;
+    }
+  }
+  return bestEnd * binWidth();
+}
+
+/// The threshold (a bin edge) that minimizes the mean squared error of
+/// fake-quantizing the histogram's bin centres with scale amax / levels.
+double TensorStatistics::amaxFromMSE(unsigned levels) const {
+  size_t bins = histogram.size();
+  double bestError = std::numeric_limits<double>::infinity();
+  double bestAmax = histogramMax;
+  double width = binWidth();
+  for (size_t end = std::min<size_t>(levels, bins); end <= bins; ++end) {
+    double amax = end * width;
+    double scale = amax / levels;
+    double error = 0;
+    for (size_t i = 0; i < bins; ++i) {
+      if (!histogram[i])
+        continue;
+      double centre = (i + 0.5) * width;
+      double q = std::min<double>(std::nearbyint(centre / scale), levels);
+      double diff = centre - q * scale;
+      error += histogram[i] * diff * diff;
+    }
+    if (error < bestError) {
+      bestError = error;
+      bestAmax = amax;
+    }
+  }
+  return bestAmax;
+}

@@ -1,0 +1,30 @@
+// What calibrate rejects, with where and why; exit status 1.
+// RUN: rm -rf %t && mkdir -p %t
+// RUN: %python -c "import numpy as np; np.save('%t/x.npy', np.ones((2, 4), np.float32)); np.save('%t/rank.npy', np.ones((2, 4, 1), np.float32))"
+// RUN: printf 'TRT-8600-EntropyCalibration2\ninput_0: 3ca3d70a\n' > %t/partial.cache
+// RUN: printf 'TRT-8600-EntropyCalibration2\ninput_0 3ca3d70a\n' > %t/malformed.cache
+// RUN: printf 'x' > %t/garbage.json
+// RUN: not qdq-opt %s --insert-qdq --calibrate="data=%t/x.npy method=kl" 2>&1 | FileCheck %s --check-prefix=METHOD
+// RUN: not qdq-opt %s --insert-qdq --calibrate 2>&1 | FileCheck %s --check-prefix=NODATA
+// RUN: not qdq-opt %s --insert-qdq --calibrate="data=%t/empty" 2>&1 | FileCheck %s --check-prefix=MISSING
+// RUN: not qdq-opt %s --insert-qdq --calibrate=%t/rank.npy 2>&1 | FileCheck %s --check-prefix=RANK
+// RUN: not qdq-opt %s --insert-qdq --calibrate="load=%t/partial.cache" 2>&1 | FileCheck %s --check-prefix=PARTIAL
+// RUN: not qdq-opt %s --insert-qdq --calibrate="load=%t/malformed.cache" 2>&1 | FileCheck %s --check-prefix=MALFORMED
+// RUN: not qdq-opt %s --insert-qdq --calibrate="load=%t/garbage.json" 2>&1 | FileCheck %s --check-prefix=GARBAGE
+// RUN: not qdq-opt %s --insert-qdq --calibrate="data=%t/x.npy bins=8" 2>&1 | FileCheck %s --check-prefix=BINS
+
+func.func @net(%x: tensor<2x4xf32>) -> tensor<2x3xf32> {
+  %w = arith.constant dense<0.5> : tensor<4x3xf32>
+  %r = quant_qdq.activation relu "relu" %x : tensor<2x4xf32>
+  %y = quant_qdq.dense "fc" %r, %w : (tensor<2x4xf32>, tensor<4x3xf32>) -> tensor<2x3xf32>
+  return %y : tensor<2x3xf32>
+}
+
+// METHOD: error: unknown calibration method 'kl' (expected max, percentile, entropy or mse)
+// NODATA: error: calibrate needs data (--calibrate=<file.npy or folder>) or a table to load (load=<file>)
+// MISSING: error: {{.*}}empty: cannot read: No such file or directory
+// RANK: error: {{.*}}rank.npy: expected arrays of rank 2 (a batch of 'tensor<2x4xf32>' samples), got rank 3
+// PARTIAL: errors.mlir:{{[0-9]+}}:{{[0-9]+}}: error: no calibration range for tensor 'relu_output_0'
+// MALFORMED: malformed.cache:2:1: error: expected '<tensor>: <8 hex digits>'
+// GARBAGE: garbage.json:1:1: error: malformed JSON
+// BINS: error: bins must be in [256, 65536], got 8

@@ -1,0 +1,93 @@
+//===- TensorStatisticsTest.cpp - calibration methods on known data -------===//
+
+#include "QuantQDQ/Calibration/TensorStatistics.h"
+
+#include "gtest/gtest.h"
+#include <cmath>
+#include <random>
+#include <vector>
+
+using namespace mlir::quant_qdq;
+
+namespace {
+TensorStatistics observe(const std::vector<float> &values) {
+  TensorStatistics stats;
+  // Two chunks, as calibration streams them.
+  size_t half = values.size() / 2;
+  stats.observeRange({values.data(), half});
+  stats.observeRange({values.data() + half, values.size() - half});
+  stats.observeHistogram({values.data(), half}, 2048);
+  stats.observeHistogram({values.data() + half, values.size() - half}, 2048);
+  return stats;
+}
+
+std::vector<float> gaussianWithOutliers() {
+  std::mt19937 gen(3);
+  std::normal_distribution<float> normal(0, 1);
+  std::vector<float> values(200000);
+  for (float &v : values)
+    v = normal(gen);
+  values[17] = 40.0f; // an outlier that max calibration cannot ignore
+  return values;
+}
+} // namespace
+
+TEST(TensorStatistics, RangeIgnoresNaN) {
+  TensorStatistics stats;
+  std::vector<float> values = {1.0f, NAN, -3.0f, 2.0f};
+  stats.observeRange(values);
+  EXPECT_EQ(stats.getMin(), -3.0);
+  EXPECT_EQ(stats.getMax(), 2.0);
+  EXPECT_EQ(stats.getAbsMax(), 3.0);
+  EXPECT_EQ(stats.getCount(), 3u);
+}
+
+TEST(TensorStatistics, MaxIsTheLargestMagnitude) {
+  TensorStatistics stats = observe(gaussianWithOutliers());
+  EXPECT_EQ(stats.computeAmax(CalibrationMethod::Max, 127, 99.99), 40.0);
+}
+
+TEST(TensorStatistics, PercentileOfUniformData) {
+  std::vector<float> values(100000);
+  for (size_t i = 0; i < values.size(); ++i)
+    values[i] = float(i) / values.size() * (i % 2 ? 1 : -1);
+  TensorStatistics stats = observe(values);
+  EXPECT_NEAR(stats.computeAmax(CalibrationMethod::Percentile, 127, 90.0),
+              0.9, 0.002);
+  EXPECT_NEAR(stats.computeAmax(CalibrationMethod::Percentile, 127, 100.0),
+              1.0, 0.002);
+}
+
+// On a Gaussian with one far outlier, entropy and percentile clip the
+// outlier and keep the bulk: a few standard deviations. MSE weighs the
+// outlier's squared clipping error against the rounding error of 200000
+// values, so it settles in between (about 20 here), still below the max.
+TEST(TensorStatistics, HistogramMethodsClipOutliers) {
+  TensorStatistics stats = observe(gaussianWithOutliers());
+  for (CalibrationMethod method :
+       {CalibrationMethod::Entropy, CalibrationMethod::Percentile}) {
+    double amax = stats.computeAmax(method, 127, 99.99);
+    EXPECT_GT(amax, 2.0) << int(method);
+    EXPECT_LT(amax, 6.0) << int(method);
+  }
+  double mse = stats.computeAmax(CalibrationMethod::MSE, 127, 99.99);
+  EXPECT_GT(mse, 6.0);
+  EXPECT_LT(mse, 35.0);
+}
+
+// Uniform data has nothing to clip: entropy keeps (nearly) the full range.
+TEST(TensorStatistics, EntropyKeepsUniformRange) {
+  std::vector<float> values(100000);
+  for (size_t i = 0; i < values.size(); ++i)
+    values[i] = float(i) / values.size();
+  TensorStatistics stats = observe(values);
+  EXPECT_GT(stats.computeAmax(CalibrationMethod::Entropy, 127, 99.99), 0.9);
+}
+
+TEST(TensorStatistics, AllZerosGiveZeroAmax) {
+  TensorStatistics stats = observe(std::vector<float>(1000, 0.0f));
+  for (CalibrationMethod method :
+       {CalibrationMethod::Max, CalibrationMethod::Entropy,
+        CalibrationMethod::MSE, CalibrationMethod::Percentile})
+    EXPECT_EQ(stats.computeAmax(method, 127, 99.99), 0.0);
+}
