@@ -17,6 +17,8 @@ packages=(
   # torchvision models and check them with python3-onnx.
   libonnx-dev libprotobuf-dev protobuf-compiler
   python3-onnx python3-torchvision
+  # The Python package: a pybind11 extension, tested with pytest.
+  python3-dev pybind11-dev python3-pybind11 python3-pytest
   # onnxruntime-node runs exported models in the integration tests.
   nodejs
 )

@@ -1,0 +1,199 @@
+"""Calibration from Python: scales from data, through the C++ calibrator.
+
+The model runs on the CPU, compiled by the project's own pipeline (the
+float network with its Q/DQ pairs removed, docs/Calibration.md). Data is a
+numpy array (a batch of samples along its first dimension), an iterable of
+such batches (numpy arrays, torch tensors, or ``(inputs, labels)`` pairs as
+a DataLoader yields), or paths of .npy files or folders. Batches are
+streamed to .npy files in a temporary folder, which the calibrator maps
+rather than reads: memory holds one batch at a time on the Python side.
+"""
+
+import os
+import sys
+import tempfile
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Dict, Iterator, List, Optional
+
+from . import _quant_qdq
+from .ir import Module, export_onnx, load_module
+
+__all__ = ["TensorRange", "CalibrationTable", "CALIBRATION_METHODS",
+           "collect_calibration_table", "apply_calibration_table",
+           "calibrate"]
+
+CALIBRATION_METHODS = ("max", "percentile", "entropy", "mse")
+
+
+@dataclass(frozen=True)
+class TensorRange:
+    """What calibration learned about one tensor."""
+
+    amax: float
+    min: float
+    max: float
+
+
+class CalibrationTable(Mapping):
+    """Ranges by tensor name (graph input names, ``<layer>_output_<i>``),
+    as ``--calibrate="save=..."`` writes them."""
+
+    def __init__(self, method: str = "max",
+                 ranges: Optional[Dict[str, TensorRange]] = None) -> None:
+        self.method = method
+        self._ranges = dict(ranges or {})
+
+    def __getitem__(self, name: str) -> TensorRange:
+        return self._ranges[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._ranges)
+
+    def __len__(self) -> int:
+        return len(self._ranges)
+
+    def __repr__(self) -> str:
+        return "CalibrationTable(%r, %r)" % (self.method, self._ranges)
+
+    def _entries(self):
+        return [(name, float(r.amax), float(r.min), float(r.max))
+                for name, r in self._ranges.items()]
+
+    @classmethod
+    def _from_entries(cls, method, entries) -> "CalibrationTable":
+        return cls(method, {name: TensorRange(amax, lo, hi)
+                            for name, amax, lo, hi in entries})
+
+    def save(self, path) -> None:
+        """Writes JSON (``.json``) or a TensorRT calibration cache (any
+        other name)."""
+        _quant_qdq.write_calibration_table(os.fspath(path), self.method,
+                                           self._entries())
+
+    @classmethod
+    def load(cls, path) -> "CalibrationTable":
+        """Reads either format back."""
+        method, entries = _quant_qdq.read_calibration_table(os.fspath(path))
+        return cls._from_entries(method, entries)
+
+
+def _to_array(batch):
+    import numpy as np
+    torch = sys.modules.get("torch")
+    if torch is not None and isinstance(batch, torch.Tensor):
+        batch = batch.detach().cpu().numpy()
+    return np.ascontiguousarray(batch, dtype=np.float32)
+
+
+def _is_path(value) -> bool:
+    return isinstance(value, (str, os.PathLike))
+
+
+def _is_array(value) -> bool:
+    import numpy as np
+    torch = sys.modules.get("torch")
+    return isinstance(value, np.ndarray) or (
+        torch is not None and isinstance(value, torch.Tensor))
+
+
+def _data_paths(data, folder: str) -> List[str]:
+    """Paths the C++ calibrator reads: given paths as they are, arrays
+    written as .npy files under `folder`, in order."""
+    import numpy as np
+    if _is_path(data):
+        return [os.fspath(data)]
+    if isinstance(data, (list, tuple)) and data and all(map(_is_path, data)):
+        return [os.fspath(p) for p in data]
+    batches = [data] if _is_array(data) else data
+    try:
+        iterator = iter(batches)
+    except TypeError:
+        raise TypeError("calibration data must be an array, an iterable of "
+                        "batches or .npy paths, got %s"
+                        % type(data).__name__) from None
+    paths = []
+    for i, batch in enumerate(iterator):
+        # A DataLoader yields (inputs, labels): the model takes the inputs.
+        if isinstance(batch, (list, tuple)) and not _is_array(batch):
+            if not batch:
+                raise ValueError("calibration batch %d is empty" % i)
+            batch = batch[0]
+        array = _to_array(batch)
+        if array.ndim == 0 or array.shape[0] == 0:
+            raise ValueError("calibration batch %d holds no samples "
+                             "(shape %s)" % (i, array.shape))
+        path = os.path.join(folder, "batch_%06d.npy" % i)
+        np.save(path, array)
+        paths.append(path)
+    if not paths:
+        raise ValueError("no calibration data")
+    return paths
+
+
+def _check_method(method: str) -> None:
+    if method not in CALIBRATION_METHODS:
+        raise ValueError("calibration_method must be one of %s, got %r"
+                         % (", ".join(CALIBRATION_METHODS), method))
+
+
+def collect_table(module: Module, data, method: str = "max", *,
+                  percentile: float = 99.99, bins: int = 2048,
+                  batch_size: int = 32, progress: bool = False
+                  ) -> CalibrationTable:
+    """Runs `module` (with its Q/DQ pairs) on `data`; the range of every
+    tensor a quantize op reads."""
+    _check_method(method)
+    if not 0 < percentile <= 100:
+        raise ValueError("percentile must be in (0, 100], got %r"
+                         % (percentile,))
+    if bins < 1 or batch_size < 1:
+        raise ValueError("bins and batch_size must be positive")
+    with tempfile.TemporaryDirectory(prefix="quant_qdq_calib_") as folder:
+        paths = _data_paths(data, folder)
+        result_method, entries = module.collect_calibration_table(
+            paths, method, float(percentile), int(bins), int(batch_size), "",
+            bool(progress))
+    return CalibrationTable._from_entries(result_method, entries)
+
+
+def collect_calibration_table(model, data, method: str = "max", *,
+                              percentile: float = 99.99, bins: int = 2048,
+                              batch_size: int = 32, progress: bool = False
+                              ) -> CalibrationTable:
+    """The calibration table of a model that already has Q/DQ nodes (a
+    QDQ onnx.ModelProto, an ONNX path or a Module), from `data`. Methods:
+    max, percentile, entropy, mse (docs/Calibration.md)."""
+    return collect_table(load_module(model), data, method,
+                         percentile=percentile, bins=bins,
+                         batch_size=batch_size, progress=progress)
+
+
+def apply_table(module: Module, table: CalibrationTable) -> None:
+    if not isinstance(table, CalibrationTable):
+        raise TypeError("expected a CalibrationTable, got %s"
+                        % type(table).__name__)
+    module.apply_calibration_table(table.method, table._entries())
+
+
+def apply_calibration_table(model, table: CalibrationTable, *,
+                            integer_weights: bool = False):
+    """`model` (with Q/DQ nodes) with the scales of `table`, as an
+    onnx.ModelProto."""
+    module = load_module(model)
+    apply_table(module, table)
+    return export_onnx(module, integer_weights=integer_weights)
+
+
+def calibrate(model, data, method: str = "max", *,
+              percentile: float = 99.99, bins: int = 2048,
+              batch_size: int = 32, integer_weights: bool = False,
+              progress: bool = False):
+    """Calibrates a QDQ model on `data` and returns it as an
+    onnx.ModelProto with every scale set."""
+    module = load_module(model)
+    table = collect_table(module, data, method, percentile=percentile,
+                          bins=bins, batch_size=batch_size,
+                          progress=progress)
+    apply_table(module, table)
+    return export_onnx(module, integer_weights=integer_weights)

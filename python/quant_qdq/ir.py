@@ -1,0 +1,118 @@
+"""Lower-level access: MLIR modules, pass pipelines, ONNX import/export.
+
+A Module owns its MLIR context (and with it the model's weights); every
+operation on it goes through the C++ libraries. Failures raise
+QuantQDQError with the tool's diagnostics; warnings are issued as
+QuantQDQWarning.
+
+>>> m = parse_module('func.func @f(%x: tensor<2xf32>) -> tensor<2xf32> {'
+...                  ' return %x : tensor<2xf32> }')
+>>> run_pipeline(m, "canonicalize")
+"""
+
+import os
+import sys
+
+from . import _quant_qdq
+from ._quant_qdq import Module, QuantQDQError, QuantQDQWarning
+
+__all__ = ["Module", "QuantQDQError", "QuantQDQWarning", "parse_module",
+           "import_onnx", "export_onnx", "run_pipeline", "load_module"]
+
+
+def parse_module(source, name: str = "<string>") -> Module:
+    """Parses MLIR text (str) or bytecode (bytes) and verifies it."""
+    if isinstance(source, str):
+        source = source.encode()
+    return _quant_qdq.parse_module(bytes(source), name)
+
+
+def _onnx_bytes(model):
+    """(serialized ModelProto, name for diagnostics) of `model`."""
+    if isinstance(model, (bytes, bytearray, memoryview)):
+        return bytes(model), "model.onnx"
+    if isinstance(model, (str, os.PathLike)):
+        path = os.fspath(model)
+        with open(path, "rb") as f:
+            return f.read(), path
+    onnx = sys.modules.get("onnx")
+    if onnx is not None and isinstance(model, onnx.ModelProto):
+        name = (model.graph.name or "model") + ".onnx"
+        return model.SerializeToString(), name
+    raise TypeError("expected an ONNX model (path, bytes or onnx.ModelProto),"
+                    " got %s" % type(model).__name__)
+
+
+def import_onnx(model) -> Module:
+    """Imports an ONNX model (file path, serialized bytes or
+    onnx.ModelProto) into a module of quant_qdq layer ops."""
+    data, name = _onnx_bytes(model)
+    return _quant_qdq.import_onnx(data, name)
+
+
+def export_onnx(module: Module, *, integer_weights: bool = False,
+                activation_amax: float = 6.0):
+    """Exports `module` as an onnx.ModelProto with QuantizeLinear and
+    DequantizeLinear nodes. Weights without scales get per-channel
+    ``max|w| / 127``; uncalibrated activations assume `activation_amax`
+    (with a warning). `integer_weights` stores weights as int8
+    initializers feeding a DequantizeLinear."""
+    import onnx
+    return onnx.load_from_string(
+        module.export_onnx(integer_weights, float(activation_amax)))
+
+
+def run_pipeline(module: Module, pipeline: str) -> Module:
+    """Runs a pass pipeline, in place, as ``qdq-opt --pass-pipeline`` does:
+    ``"builtin.module(insert-qdq{cases=resnet-v1},canonicalize)"`` or the
+    bare ``"insert-qdq{cases=resnet-v1},canonicalize"``. Returns `module`.
+    """
+    module.run_pipeline(pipeline)
+    return module
+
+
+def _is_torch_module(model) -> bool:
+    torch = sys.modules.get("torch")
+    return torch is not None and isinstance(model, torch.nn.Module)
+
+
+def _export_torch(model, example_input, opset_version):
+    """Serialized ONNX of a torch.nn.Module, traced on `example_input`."""
+    import io
+    import warnings
+
+    import torch
+    if example_input is None:
+        raise ValueError("a torch.nn.Module is exported to ONNX on the way: "
+                         "give example_input (a tensor or a tuple of them)")
+    args = (example_input if isinstance(example_input, tuple)
+            else (example_input,))
+    names = (["input"] if len(args) == 1
+             else ["input_%d" % i for i in range(len(args))])
+    buffer = io.BytesIO()
+    with warnings.catch_warnings():
+        # The exporter's tracer warnings are about the user's model code.
+        warnings.simplefilter("ignore")
+        torch.onnx.export(model, args, buffer, opset_version=opset_version,
+                          input_names=names, do_constant_folding=True,
+                          training=torch.onnx.TrainingMode.EVAL)
+    name = type(model).__name__ + ".onnx"
+    return buffer.getvalue(), name
+
+
+def load_module(model, example_input=None, opset_version: int = 13) -> Module:
+    """A new Module holding `model`: an ONNX file path, a .mlir/.mlirbc
+    path, serialized ONNX bytes, an onnx.ModelProto, a Module (copied), or
+    a torch.nn.Module with `example_input` (exported with
+    torch.onnx.export at `opset_version`)."""
+    if isinstance(model, Module):
+        return model.clone()
+    if isinstance(model, (str, os.PathLike)):
+        path = os.fspath(model)
+        if path.endswith((".mlir", ".mlirbc")):
+            with open(path, "rb") as f:
+                return _quant_qdq.parse_module(f.read(), path)
+    if _is_torch_module(model):
+        data, name = _export_torch(model, example_input, opset_version)
+        return _quant_qdq.import_onnx(data, name)
+    return import_onnx(model)

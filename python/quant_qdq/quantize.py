@@ -1,0 +1,159 @@
+"""quantize_model: NVIDIA's toolkit entry point over quant-qdq.
+
+The model is imported into MLIR, Python cases record their choices on its
+layers, insert-qdq places the Q/DQ pairs (user spec, then cases, then the
+default table), calibration sets scales when data is given, and the result
+is exported back to ONNX. Everything runs in memory, in the C++ libraries.
+"""
+
+import os
+import tempfile
+from typing import List, Optional
+
+from .calibration import CalibrationTable, apply_table, collect_table
+from .custom_qdq_cases import CustomQDQInsertionCase, applies_by_name
+from .graph import Graph
+from .ir import Module, export_onnx, load_module
+from .spec import QuantizationSpec
+
+__all__ = ["quantize_model", "insert_qdq"]
+
+_MODES = ("full", "partial")
+
+
+def _split_cases(custom_qdq_cases):
+    """(names insert-qdq applies itself, cases whose case() runs here)."""
+    if custom_qdq_cases is None:
+        return [], []
+    if isinstance(custom_qdq_cases,
+                  (str, os.PathLike, CustomQDQInsertionCase)):
+        custom_qdq_cases = [custom_qdq_cases]
+    names, python_cases = [], []
+    for case in custom_qdq_cases:
+        name = applies_by_name(case)
+        if name is not None:
+            names.append(name)
+        elif callable(getattr(case, "case", None)):
+            python_cases.append(case)
+        else:
+            raise TypeError(
+                "custom_qdq_cases holds CustomQDQInsertionCase objects or "
+                "registered case names, got %r" % (case,))
+    return names, python_cases
+
+
+def insert_qdq(module: Module, quantization_mode: str = "full",
+               quantization_spec: Optional[QuantizationSpec] = None,
+               custom_qdq_cases: Optional[List] = None, *,
+               propagate: bool = True) -> str:
+    """Places Q/DQ pairs in `module`, in place, as quantize_model does, and
+    returns insert-qdq's report: one line per layer saying what it got and
+    which rule decided."""
+    if quantization_mode not in _MODES:
+        raise ValueError("quantization_mode must be 'full' or 'partial', "
+                         "got %r" % (quantization_mode,))
+    if (quantization_spec is not None
+            and not isinstance(quantization_spec, QuantizationSpec)):
+        raise TypeError("quantization_spec must be a QuantizationSpec, got %s"
+                        % type(quantization_spec).__name__)
+    names, python_cases = _split_cases(custom_qdq_cases)
+
+    spec = quantization_spec
+    if quantization_mode == "partial" and spec is None:
+        # The toolkit's partial mode quantizes what the cases return when
+        # the user gives no spec; without cases there is nothing to do.
+        if not names and not python_cases:
+            raise ValueError("quantization_mode='partial' quantizes only the "
+                             "layers a QuantizationSpec names: pass "
+                             "quantization_spec")
+        spec = QuantizationSpec()
+
+    # Every case sees the graph as imported, and the user's spec.
+    specs = []
+    if python_cases:
+        # A copy: a case cannot change the module being quantized.
+        graph = Graph(module.clone())
+        for case in python_cases:
+            result = case.case(graph, quantization_spec)
+            if result is None:
+                continue
+            if not isinstance(result, QuantizationSpec):
+                raise TypeError("%s.case() must return a QuantizationSpec, "
+                                "got %s" % (type(case).__name__,
+                                            type(result).__name__))
+            specs.append((type(case).__name__, result))
+    for case_name, case_spec in specs:
+        if len(case_spec):
+            module.record_case_spec(case_name, case_spec._to_entry_lines())
+
+    with tempfile.TemporaryDirectory(prefix="quant_qdq_") as folder:
+        spec_path = ""
+        if spec is not None:
+            spec_path = os.path.join(folder, "quantization_spec.json")
+            with open(spec_path, "w") as f:
+                f.write(spec._to_entry_lines())
+        report_path = os.path.join(folder, "report.txt")
+        # Messages about the spec name it as the user knows it.
+        module.insert_qdq(names, spec_path, "QuantizationSpec",
+                          quantization_mode, report_path, bool(propagate), 8,
+                          8)
+        with open(report_path, errors="backslashreplace") as f:
+            return f.read()
+
+
+def quantize_model(model, quantization_mode: str = "full",
+                   quantization_spec: Optional[QuantizationSpec] = None,
+                   custom_qdq_cases: Optional[List] = None, *,
+                   example_input=None, opset_version: int = 13,
+                   fold_batch_norm: bool = False, propagate: bool = True,
+                   calibration_data=None, calibration_method: str = "max",
+                   calibration_table: Optional[CalibrationTable] = None,
+                   percentile: float = 99.99, batch_size: int = 32,
+                   integer_weights: bool = False,
+                   activation_amax: float = 6.0,
+                   report: Optional[str] = None):
+    """Inserts Q/DQ nodes in `model` and returns an onnx.ModelProto.
+
+    Args:
+      model: an ONNX file path, an onnx.ModelProto, serialized ONNX bytes, a
+        quant_qdq Module, or a torch.nn.Module with `example_input`.
+      quantization_mode: "full" (default table, overridden by the spec) or
+        "partial" (only the layers the spec, or the cases, name).
+      quantization_spec: a QuantizationSpec; it always wins over the cases.
+      custom_qdq_cases: CustomQDQInsertionCase objects (library cases such as
+        ResNetV1QDQCase(), or subclasses), or registered case names and
+        .pdll/.mlir case files.
+      example_input: the input torch.onnx.export traces a torch model with.
+      opset_version: the ONNX opset of that export.
+      fold_batch_norm: fold BatchNormalization into the convolution before
+        it first, so that weight scales see the weights that will run.
+      propagate: move Q/DQ pairs through pass-through layers.
+      calibration_data: data to calibrate activation scales on (an array,
+        an iterable of batches, or .npy paths); see calibration.py.
+      calibration_method: max, percentile, entropy or mse.
+      calibration_table: a CalibrationTable to apply instead of data.
+      percentile, batch_size: calibration settings.
+      integer_weights: store weights as int8 initializers.
+      activation_amax: the range assumed by activations left uncalibrated.
+      report: a path to write insert-qdq's per-layer report to.
+    """
+    if calibration_data is not None and calibration_table is not None:
+        raise ValueError("give calibration_data or calibration_table, "
+                         "not both")
+    module = load_module(model, example_input=example_input,
+                         opset_version=opset_version)
+    if fold_batch_norm:
+        module.run_pipeline("qdq-fold-batch-norm")
+    text = insert_qdq(module, quantization_mode, quantization_spec,
+                      custom_qdq_cases, propagate=propagate)
+    if report is not None:
+        with open(report, "w") as f:
+            f.write(text)
+    if calibration_data is not None:
+        table = collect_table(module, calibration_data, calibration_method,
+                              percentile=percentile, batch_size=batch_size)
+        apply_table(module, table)
+    elif calibration_table is not None:
+        apply_table(module, calibration_table)
+    return export_onnx(module, integer_weights=integer_weights,
+                       activation_amax=activation_amax)

@@ -1,0 +1,155 @@
+"""Calibration from Python: arrays, iterables of batches, tables, methods.
+
+The max method has an exact answer: the input's scale is max|x| / 127.
+"""
+
+import numpy as np
+import pytest
+
+import quant_qdq
+from quant_qdq import (CalibrationTable, QuantQDQError, ResNetV1QDQCase,
+                       TensorRange, calibrate, collect_calibration_table,
+                       quantize_model)
+from qdq_helpers import initializers
+
+
+def activation_scales(model):
+    """{tensor name: scale} of the per-tensor (activation) quantizers."""
+    inits = initializers(model)
+    scales = {}
+    for node in model.graph.node:
+        if node.op_type == "QuantizeLinear":
+            scale = inits[node.input[1]]
+            if scale.size == 1:
+                scales[node.input[0]] = float(scale)
+    return scales
+
+
+def test_max_method_is_exact(block_model, calib_data):
+    q = quantize_model(block_model, calibration_data=calib_data)
+    scales = activation_scales(q)
+    assert scales["x"] == pytest.approx(np.abs(calib_data).max() / 127,
+                                        rel=1e-6)
+    # Every activation quantizer got a scale of its own, not the
+    # uncalibrated 6 / 127.
+    assert len(scales) == 5
+    assert all(s != pytest.approx(6 / 127) for s in scales.values())
+
+
+def test_batches_stream_like_one_array(block_model, calib_data):
+    whole = quantize_model(block_model, calibration_data=calib_data)
+
+    def batches():
+        for i in range(0, 16, 4):
+            yield calib_data[i:i + 4]
+
+    streamed = quantize_model(block_model, calibration_data=batches())
+    assert activation_scales(streamed) == activation_scales(whole)
+    # A DataLoader yields (inputs, labels).
+    pairs = [(calib_data[i:i + 8], np.zeros(8)) for i in (0, 8)]
+    paired = quantize_model(block_model, calibration_data=pairs)
+    assert activation_scales(paired) == activation_scales(whole)
+
+
+def test_npy_paths(block_model, calib_data, tmp_path):
+    folder = tmp_path / "calib"
+    folder.mkdir()
+    np.save(str(folder / "a.npy"), calib_data[:8])
+    np.save(str(folder / "b.npy"), calib_data[8:])
+    from_folder = quantize_model(block_model, calibration_data=str(folder))
+    whole = quantize_model(block_model, calibration_data=calib_data)
+    assert activation_scales(from_folder) == activation_scales(whole)
+
+
+@pytest.mark.parametrize("method", ["percentile", "entropy", "mse"])
+def test_histogram_methods_clip(block_model, calib_data, method):
+    by_max = activation_scales(quantize_model(
+        block_model, calibration_data=calib_data))
+    scales = activation_scales(quantize_model(
+        block_model, calibration_data=calib_data, calibration_method=method,
+        percentile=99.0))
+    assert scales.keys() == by_max.keys()
+    for name, scale in scales.items():
+        assert 0 < scale <= by_max[name] * (1 + 1e-6), name
+    assert any(scales[n] < by_max[n] * 0.99 for n in scales)
+
+
+def test_unknown_method(block_model, calib_data):
+    with pytest.raises(ValueError, match="calibration_method"):
+        quantize_model(block_model, calibration_data=calib_data,
+                       calibration_method="minmax")
+
+
+def test_wrong_rank_is_reported(block_model, calib_data):
+    with pytest.raises(QuantQDQError, match="expected arrays of rank 4"):
+        quantize_model(block_model, calibration_data=calib_data[0])
+
+
+def test_empty_data(block_model):
+    with pytest.raises(ValueError, match="no calibration data"):
+        quantize_model(block_model, calibration_data=[])
+    with pytest.raises(TypeError, match="calibration data"):
+        quantize_model(block_model, calibration_data=3)
+
+
+def test_calibrate_a_qdq_model(block_model, calib_data):
+    cases = [ResNetV1QDQCase()]
+    uncalibrated = quantize_model(block_model, custom_qdq_cases=cases)
+    calibrated = calibrate(uncalibrated, calib_data, method="max")
+    direct = quantize_model(block_model, custom_qdq_cases=cases,
+                            calibration_data=calib_data)
+    assert activation_scales(calibrated) == pytest.approx(
+        activation_scales(direct), rel=1e-6)
+
+
+def test_table_save_load(block_model, calib_data, tmp_path):
+    qdq = quantize_model(block_model)
+    table = collect_calibration_table(qdq, calib_data, method="entropy")
+    assert table.method == "entropy"
+    assert "x" in table
+    x = table["x"]
+    assert x.min == pytest.approx(calib_data.min())
+    assert x.max == pytest.approx(calib_data.max())
+    assert 0 < x.amax <= max(-x.min, x.max)
+
+    table.save(str(tmp_path / "table.json"))
+    loaded = CalibrationTable.load(str(tmp_path / "table.json"))
+    assert loaded.method == "entropy"
+    assert loaded.keys() == table.keys()
+    for name, r in table.items():
+        assert (loaded[name].amax, loaded[name].min, loaded[name].max) == \
+            pytest.approx((r.amax, r.min, r.max), rel=1e-6)
+
+    # TensorRT's cache keeps the scales, amax / 127 as float32.
+    table.save(str(tmp_path / "table.cache"))
+    cache = (tmp_path / "table.cache").read_text().splitlines()
+    assert cache[0] == "TRT-8600-EntropyCalibration2"
+    from_cache = CalibrationTable.load(str(tmp_path / "table.cache"))
+    for name in table:
+        assert from_cache[name].amax == pytest.approx(table[name].amax,
+                                                      rel=1e-6)
+
+    applied = quantize_model(block_model, calibration_table=loaded)
+    assert activation_scales(applied)["x"] == pytest.approx(x.amax / 127,
+                                                            rel=1e-6)
+
+
+def test_table_missing_a_tensor(block_model):
+    table = CalibrationTable("max", {"x": TensorRange(1.0, -1.0, 1.0)})
+    with pytest.raises(QuantQDQError, match="no calibration range for "
+                                            "tensor 'pool1_output_0'"):
+        quantize_model(block_model, calibration_table=table)
+
+
+def test_apply_calibration_table(block_model, calib_data):
+    qdq = quantize_model(block_model)
+    table = collect_calibration_table(qdq, calib_data)
+    applied = quant_qdq.apply_calibration_table(qdq, table)
+    assert activation_scales(applied)["x"] == pytest.approx(
+        table["x"].amax / 127, rel=1e-6)
+
+
+def test_data_and_table_exclusive(block_model, calib_data):
+    with pytest.raises(ValueError, match="not both"):
+        quantize_model(block_model, calibration_data=calib_data,
+                       calibration_table=CalibrationTable())

@@ -1,0 +1,141 @@
+"""Lower-level access: parse/print, pipelines, import/export, errors."""
+
+import onnx
+import pytest
+
+import quant_qdq
+from quant_qdq import QuantQDQError, parse_module, run_pipeline
+from qdq_helpers import op_counts
+
+TIMES_ONE = """
+func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %c1 = arith.constant dense<1.0> : tensor<4xf32>
+  %y = arith.mulf %x, %c1 : tensor<4xf32>
+  return %y : tensor<4xf32>
+}
+"""
+
+LAYERS = """
+func.func @main(%x: tensor<1x8xf32>, %y: tensor<1x8xf32>) -> tensor<1x8xf32> {
+  %a = quant_qdq.add "add" %x, %y
+      : (tensor<1x8xf32>, tensor<1x8xf32>) -> tensor<1x8xf32>
+  return %a : tensor<1x8xf32>
+}
+"""
+
+
+def test_parse_print_round_trip():
+    module = parse_module(LAYERS)
+    text = str(module)
+    assert 'quant_qdq.add "add"' in text
+    assert str(parse_module(text)) == text
+
+
+def test_bytecode_round_trip():
+    module = parse_module(LAYERS)
+    data = module.to_bytecode()
+    assert data[:4] == b"ML\xefR"
+    assert str(parse_module(data)) == str(module)
+
+
+def test_parse_error_carries_diagnostics():
+    with pytest.raises(QuantQDQError) as info:
+        parse_module("func.func @f( {", name="broken.mlir")
+    message = str(info.value)
+    assert message.startswith("broken.mlir:1:")
+    assert "error:" in message
+    assert info.value.diagnostics
+    assert "broken.mlir" in info.value.diagnostics[0]
+
+
+def test_verifier_error_is_an_exception():
+    bad = LAYERS.replace("-> tensor<1x8xf32>\n  return", "-> tensor<1x9xf32>\n"
+                         "  return")
+    with pytest.raises(QuantQDQError):
+        parse_module(bad)
+
+
+def test_run_pipeline_anchored_and_bare():
+    module = parse_module(TIMES_ONE)
+    run_pipeline(module, "builtin.module(canonicalize)")
+    assert "arith.mulf" not in str(module)
+    module = parse_module(TIMES_ONE)
+    assert run_pipeline(module, "canonicalize,cse") is module
+    assert "arith.mulf" not in str(module)
+
+
+def test_run_insert_qdq_pipeline():
+    module = parse_module(LAYERS)
+    run_pipeline(module, "insert-qdq{cases=resnet-v1}")
+    # No convolution feeds the Add: the residual rule quantizes both.
+    assert str(module).count("quant_qdq.quantize") == 2
+
+
+def test_invalid_pipeline():
+    module = parse_module(LAYERS)
+    with pytest.raises(QuantQDQError, match="no-such-pass"):
+        run_pipeline(module, "no-such-pass")
+    # The module is left as it was.
+    assert "quant_qdq.quantize" not in str(module)
+
+
+def test_failing_pass_raises_with_its_message():
+    module = parse_module(LAYERS)
+    with pytest.raises(QuantQDQError, match="mode must be 'full' or "
+                                            "'partial'"):
+        run_pipeline(module, "insert-qdq{mode=most}")
+
+
+def test_import_garbage():
+    with pytest.raises(QuantQDQError, match="not an ONNX model"):
+        quant_qdq.import_onnx(b"\x08\x01\x12garbage")
+    with pytest.raises(QuantQDQError, match="the file is empty"):
+        quant_qdq.import_onnx(b"")
+    with pytest.raises(TypeError):
+        quant_qdq.import_onnx(3.5)
+
+
+def test_import_export(block_model):
+    module = quant_qdq.import_onnx(block_model)
+    assert "quant_qdq.conv2d" in str(module)
+    exported = quant_qdq.export_onnx(module)
+    onnx.checker.check_model(exported, full_check=True)
+    assert op_counts(exported) == op_counts(block_model)
+
+
+def test_export_error():
+    module = parse_module(TIMES_ONE)
+    with pytest.raises(QuantQDQError, match="error"):
+        quant_qdq.export_onnx(module)
+
+
+def test_load_mlir_file(tmp_path, block_model):
+    path = tmp_path / "block.mlir"
+    path.write_text(str(quant_qdq.import_onnx(block_model)))
+    module = quant_qdq.load_module(str(path))
+    assert "quant_qdq.conv2d" in str(module)
+
+
+def test_clone_is_independent():
+    module = parse_module(LAYERS)
+    copy = module.clone()
+    run_pipeline(copy, "insert-qdq{cases=residual}")
+    assert "quant_qdq.quantize" in str(copy)
+    assert "quant_qdq.quantize" not in str(module)
+
+
+def test_print_options(block_model):
+    module = quant_qdq.import_onnx(block_model)
+    short = module.print(large_elements_limit=4)
+    assert len(short) < len(str(module))
+    assert "loc(" in module.print(debug_info=True)
+    assert '"quant_qdq.conv2d"' in module.print(generic=True)
+
+
+def test_modules_outlive_each_other():
+    # Each module owns its context; dropping one never touches another.
+    modules = [parse_module(LAYERS) for _ in range(3)]
+    del modules[0]
+    copy = modules[0].clone()
+    del modules
+    assert 'quant_qdq.add "add"' in str(copy)

@@ -1,0 +1,414 @@
+"""quantize_model: the seed's modes, specs and cases on a ResNet-v1 block.
+
+Each test checks the exported ONNX (which inputs a DequantizeLinear feeds)
+and, where the rule matters, insert-qdq's report of who decided.
+"""
+
+import warnings
+
+import numpy as np
+import onnx
+import pytest
+
+import quant_qdq
+from quant_qdq import (CustomQDQInsertionCase, QuantizationSpec,
+                       QuantQDQError, QuantQDQWarning, ResNetV1QDQCase,
+                       check_is_quantizable_by_layer_name, insert_qdq,
+                       quantize_model)
+from qdq_helpers import (REPO_ROOT, initializers, op_counts, parse_report,
+                         quantized_inputs)
+
+
+class MaxPoolQDQCase(CustomQDQInsertionCase):
+    """The seed's user case (docs 001), on the graph view."""
+
+    def info(self) -> str:
+        return "Enables quantization of MaxPool layers."
+
+    def case(self, keras_model, qspec):
+        mp_qspec = QuantizationSpec()
+        for layer in keras_model.layers:
+            if layer.class_name == "MaxPooling2D":
+                if check_is_quantizable_by_layer_name(qspec, layer.name):
+                    mp_qspec.add(name=layer.name, quantize_input=True,
+                                 quantize_weight=False)
+        return mp_qspec
+
+
+def report_of(model, *args, **kwargs):
+    module = quant_qdq.load_module(model)
+    return parse_report(insert_qdq(module, *args, **kwargs))
+
+
+def test_full_default(block_model):
+    q = quantize_model(block_model)
+    onnx.checker.check_model(q, full_check=True)
+    inputs = quantized_inputs(q)
+    # Conv and Dense: input and weight; GlobalAveragePooling: input.
+    for conv in ("conv1", "conv2", "conv3", "fc"):
+        assert inputs[conv][:2] == [True, True], conv
+        assert inputs[conv][2:] == [False], "biases stay in float"
+    assert inputs["gap"] == [True]
+    # Add and MaxPool are off by default: conv2's pair stays below the pool
+    # because the Add reads the float result.
+    assert inputs["add1"] == [False, False]
+    assert inputs["pool1"] == [False]
+    assert op_counts(q)["QuantizeLinear"] == 9
+
+
+def test_full_custom_add_class(block_model):
+    qspec = QuantizationSpec()
+    qspec.add(name="Add", is_keras_class=True)
+    q = quantize_model(model=block_model, quantization_spec=qspec)
+    assert quantized_inputs(q)["add1"] == [True, True]
+    report = report_of(block_model, "full", qspec)
+    assert report["add1"] == ([0, 1], False, "spec 'Add'")
+    assert report["conv1"][2] == "default table"
+
+
+def test_resnet_v1_case(block_model):
+    q = quantize_model(model=block_model,
+                       custom_qdq_cases=[ResNetV1QDQCase()])
+    inputs = quantized_inputs(q)
+    # Only the skip branch: TensorRT fuses the Add into conv3's kernel.
+    assert inputs["add1"] == [False, True]
+    # One pair on the block input, shared by conv2 and the skip branch
+    # (horizontal fusion) and moved above the max pool.
+    assert inputs["pool1"] == [True]
+    report = report_of(block_model, "full", None, [ResNetV1QDQCase()])
+    assert report["add1"] == ([1], False, "case residual")
+
+
+def test_user_maxpool_case_subclass(block_model):
+    q = quantize_model(block_model, custom_qdq_cases=[MaxPoolQDQCase()])
+    assert quantized_inputs(q)["pool1"] == [True]
+    report = report_of(block_model, custom_qdq_cases=[MaxPoolQDQCase()])
+    assert report["pool1"] == ([0], False, "case MaxPoolQDQCase")
+    assert report["add1"][2] == "default table"
+
+
+def test_python_and_library_cases_merge(block_model):
+    report = report_of(block_model, custom_qdq_cases=[
+        MaxPoolQDQCase(), ResNetV1QDQCase()])
+    assert report["pool1"] == ([0], False, "case MaxPoolQDQCase")
+    assert report["add1"] == ([1], False, "case residual")
+
+
+def test_user_spec_wins_over_cases(block_model):
+    class GreedyCase(CustomQDQInsertionCase):
+        """Ignores the user's spec: insert-qdq must still rank it below."""
+
+        def case(self, model, qspec):
+            spec = QuantizationSpec()
+            spec.add([layer.name for layer in model.layers
+                      if layer.class_name in ("MaxPooling2D", "Add")])
+            return spec
+
+    qspec = QuantizationSpec()
+    qspec.add(["pool1", "add1"], quantize_input=False, quantize_weight=False)
+    cases = [GreedyCase(), ResNetV1QDQCase()]
+    report = report_of(block_model, "full", qspec, cases)
+    assert report["pool1"] == ([], False, "spec 'pool1'")
+    assert report["add1"] == ([], False, "spec 'add1'")
+    inputs = quantized_inputs(quantize_model(block_model, "full", qspec,
+                                             cases))
+    assert inputs["add1"] == [False, False]
+    assert inputs["pool1"] == [False]
+
+
+def test_case_sees_graph_and_user_spec(block_model):
+    seen = {}
+
+    class Spy(CustomQDQInsertionCase):
+        def case(self, model, qspec):
+            seen["layers"] = [(layer.name, layer.class_name)
+                              for layer in model.layers]
+            seen["qspec"] = qspec
+            return None
+
+    qspec = QuantizationSpec()
+    qspec.add("conv1")
+    quantize_model(block_model, quantization_spec=qspec,
+                   custom_qdq_cases=[Spy()])
+    assert seen["qspec"] is qspec
+    assert seen["layers"][:3] == [("conv1", "Conv2D"), ("relu1", "Activation"),
+                                  ("pool1", "MaxPooling2D")]
+    assert ("add1", "Add") in seen["layers"]
+
+
+def test_partial_mode(block_model):
+    qspec = QuantizationSpec()
+    qspec.add(name=["conv1", "conv2"], quantize_weight=[False, True])
+    q = quantize_model(block_model, quantization_mode="partial",
+                       quantization_spec=qspec)
+    inputs = quantized_inputs(q)
+    assert inputs["conv1"][:2] == [True, False]
+    assert inputs["conv2"][:2] == [True, True]
+    assert inputs["conv3"][:2] == [False, False]
+    assert inputs["fc"][:2] == [False, False]
+    report = report_of(block_model, "partial", qspec)
+    assert report["conv3"][2] == "partial mode: not in spec"
+
+
+def test_partial_without_spec_is_an_error(block_model):
+    with pytest.raises(ValueError, match="partial"):
+        quantize_model(block_model, quantization_mode="partial")
+
+
+def test_partial_with_cases_only(block_model):
+    # The toolkit quantizes what the cases return when no spec is given.
+    q = quantize_model(block_model, quantization_mode="partial",
+                       custom_qdq_cases=[MaxPoolQDQCase()])
+    assert op_counts(q)["QuantizeLinear"] == 1
+    assert quantized_inputs(q)["pool1"] == [True]
+
+
+def test_quantization_index(block_model):
+    qspec = QuantizationSpec()
+    qspec.add("add1", quantization_index=[1])
+    inputs = quantized_inputs(quantize_model(block_model,
+                                             quantization_spec=qspec))
+    assert inputs["add1"] == [False, True]
+
+
+def test_quantization_index_out_of_range(block_model):
+    qspec = QuantizationSpec()
+    qspec.add("add1", quantization_index=[5])
+    with pytest.raises(QuantQDQError,
+                       match="quantization_index 5 is out of range") as info:
+        quantize_model(block_model, quantization_spec=qspec)
+    assert any("add1" in d for d in info.value.diagnostics)
+    assert "note: in this QuantizationSpec entry" in str(info.value)
+    assert '"quantization_index": [5]' in str(info.value)
+
+
+def test_class_spec_overrides_default(block_model):
+    qspec = QuantizationSpec()
+    qspec.add("Conv2D", is_keras_class=True, quantize_weight=False)
+    inputs = quantized_inputs(quantize_model(block_model,
+                                             quantization_spec=qspec))
+    for conv in ("conv1", "conv2", "conv3"):
+        assert inputs[conv][:2] == [True, False]
+    assert inputs["fc"][:2] == [True, True]
+
+
+def test_substring_match_and_quantizer(block_model):
+    qspec = QuantizationSpec()
+    qspec.add("conv", match="substring", input_quantizer={"bits": 4})
+    module = quant_qdq.load_module(block_model)
+    report = parse_report(insert_qdq(module, "full", qspec))
+    assert report["conv2"][2] == "spec 'conv'"
+    assert report["fc"][2] == "default table"
+    assert "quant_qdq.quantize %arg0 <bits = 4>" in str(module)
+    # ONNX Q/DQ store 8 bits: export says so instead of writing a wrong model.
+    with pytest.raises(QuantQDQError, match="store 8 bits; this quantizer "
+                                            "has 4"):
+        quantize_model(block_model, quantization_spec=qspec)
+
+
+@pytest.mark.warnings_checked
+def test_unknown_layer_name_is_a_warning(block_model):
+    qspec = QuantizationSpec()
+    qspec.add("no_such_layer")
+    with pytest.warns(QuantQDQWarning,
+                      match="no layer named 'no_such_layer'") as caught:
+        quantize_model(block_model, quantization_spec=qspec)
+    # It points at the entry, not at the temporary file it went through.
+    message = str(caught[0].message)
+    assert message.startswith("QuantizationSpec:2:1: warning")
+    assert '{"name": "no_such_layer"' in message
+
+
+@pytest.mark.warnings_checked
+def test_case_warnings(block_model):
+    class Sloppy(CustomQDQInsertionCase):
+        def case(self, model, qspec):
+            spec = QuantizationSpec()
+            spec.add("poool1")
+            spec.add("pool1", quantizer={"bits": 4})
+            return spec
+
+    with pytest.warns(QuantQDQWarning) as caught:
+        report = report_of(block_model, custom_qdq_cases=[Sloppy()])
+    messages = [str(w.message) for w in caught]
+    assert any("case 'Sloppy': no layer named 'poool1'" in m
+               for m in messages)
+    assert any("quantizer settings of a case's spec are ignored" in m
+               for m in messages)
+    # The quantizer is ignored, the choice is not.
+    assert report["pool1"] == ([0], False, "case Sloppy")
+
+
+@pytest.mark.warnings_checked
+def test_uncalibrated_activations_warn(block_model):
+    with pytest.warns(QuantQDQWarning, match="activations are uncalibrated"):
+        quantize_model(block_model)
+
+
+def test_case_must_return_a_spec(block_model):
+    class Broken(CustomQDQInsertionCase):
+        def case(self, model, qspec):
+            return ["pool1"]
+
+    with pytest.raises(TypeError, match="Broken.case.. must return"):
+        quantize_model(block_model, custom_qdq_cases=[Broken()])
+
+
+def test_case_errors_propagate(block_model):
+    class Raises(CustomQDQInsertionCase):
+        def case(self, model, qspec):
+            model.get_layer("missing")
+
+    with pytest.raises(ValueError, match="no layer named 'missing'"):
+        quantize_model(block_model, custom_qdq_cases=[Raises()])
+
+
+def test_case_with_bad_index(block_model):
+    class BadIndex(CustomQDQInsertionCase):
+        def case(self, model, qspec):
+            spec = QuantizationSpec()
+            spec.add("pool1", quantization_index=[3])
+            return spec
+
+    with pytest.raises(QuantQDQError, match="asks for input 3"):
+        quantize_model(block_model, custom_qdq_cases=[BadIndex()])
+
+
+def test_base_case_must_be_overridden(block_model):
+    with pytest.raises(NotImplementedError):
+        quantize_model(block_model,
+                       custom_qdq_cases=[CustomQDQInsertionCase()])
+
+
+def test_not_a_case(block_model):
+    with pytest.raises(TypeError, match="custom_qdq_cases"):
+        quantize_model(block_model, custom_qdq_cases=[42])
+
+
+def test_bad_mode(block_model):
+    with pytest.raises(ValueError, match="quantization_mode"):
+        quantize_model(block_model, quantization_mode="most")
+
+
+def test_library_case_classes_are_registered():
+    registered = quant_qdq.insertion_cases()
+    classes = {quant_qdq.ResNetV1QDQCase: "resnet-v1",
+               quant_qdq.ResNetV2QDQCase: "resnet-v2",
+               quant_qdq.EfficientNetQDQCase: "efficientnet",
+               quant_qdq.MobileNetQDQCase: "mobilenet",
+               quant_qdq.InceptionQDQCase: "inception",
+               quant_qdq.ResidualConnectionQDQCase: "residual",
+               quant_qdq.BNQDQCase: "bn",
+               quant_qdq.MaxPoolQDQCase: "maxpool"}
+    for cls, name in classes.items():
+        case = cls()
+        assert case.case_name == name
+        assert name in registered
+        assert case.info()
+    assert registered["resnet-v2"][1] == ("residual", "bn", "maxpool")
+
+
+def test_library_case_method_returns_its_spec(block_model):
+    graph = quant_qdq.Graph(quant_qdq.import_onnx(block_model))
+    spec = ResNetV1QDQCase().case(graph, None)
+    assert [(entry.name, entry.quantization_index)
+            for entry in spec.layers] == [("add1", [1])]
+    # The user's spec has the last word, as in the toolkit.
+    user = QuantizationSpec()
+    user.add("add1")
+    assert len(ResNetV1QDQCase().case(graph, user)) == 0
+    # Through its spec, a library case places what it places by name.
+    by_spec = report_of(block_model, "full", spec)
+    assert by_spec["add1"][:2] == ([1], False)
+
+
+def test_overridden_library_case_runs_in_python(block_model):
+    class NoResidual(ResNetV1QDQCase):
+        def case(self, model, qspec):
+            spec = super().case(model, qspec)
+            spec.layers = [entry for entry in spec.layers
+                           if entry.name != "add1"]
+            return spec
+
+    report = report_of(block_model, custom_qdq_cases=[NoResidual()])
+    assert report["add1"][2] == "default table"
+
+
+def test_cases_by_name_and_file(block_model):
+    report = report_of(block_model, custom_qdq_cases=["maxpool"])
+    assert report["pool1"] == ([0], False, "case maxpool")
+    pdll = REPO_ROOT + "/examples/cases/maxpool_case.pdll"
+    report = report_of(block_model, custom_qdq_cases=[
+        quant_qdq.RegisteredQDQCase(pdll)])
+    assert report["pool1"] == ([0], False, "case maxpool_case.pdll")
+
+
+def test_unknown_case_name(block_model):
+    with pytest.raises(QuantQDQError, match="resnet-v9"):
+        quantize_model(block_model, custom_qdq_cases=["resnet-v9"])
+
+
+def test_model_inputs_agree(block_model, block_path):
+    expected = quantize_model(block_model).SerializeToString()
+    assert quantize_model(block_path).SerializeToString() == expected
+    assert quantize_model(
+        block_model.SerializeToString()).SerializeToString() == expected
+    module = quant_qdq.import_onnx(block_path)
+    assert quantize_model(module).SerializeToString() == expected
+    # The module given is copied, not changed.
+    assert "quant_qdq.quantize" not in str(module)
+
+
+def test_missing_file():
+    with pytest.raises(FileNotFoundError):
+        quantize_model("/nonexistent/model.onnx")
+
+
+def test_integer_weights(block_model):
+    q = quantize_model(block_model, integer_weights=True)
+    inits = initializers(q)
+    int8 = [n for n, a in inits.items() if a.dtype == np.int8 and a.ndim == 4]
+    assert len(int8) == 3
+    assert quantized_inputs(q)["conv1"][:2] == [True, True]
+
+
+def test_fold_batch_norm():
+    from onnx import TensorProto, helper, numpy_helper
+    ones = numpy_helper.from_array(np.ones(4, np.float32))
+    params = []
+    for name in ("scale", "bias", "mean", "var"):
+        t = onnx.TensorProto()
+        t.CopyFrom(ones)
+        t.name = name
+        params.append(t)
+    weight = numpy_helper.from_array(
+        np.full((4, 3, 1, 1), 0.5, np.float32), "w")
+    graph = helper.make_graph(
+        [helper.make_node("Conv", ["x", "w"], ["c"], name="conv"),
+         helper.make_node("BatchNormalization",
+                          ["c", "scale", "bias", "mean", "var"], ["y"],
+                          name="bn")],
+        "conv_bn",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 3, 4, 4])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 4, 4, 4])],
+        [weight] + params)
+    model = helper.make_model(graph,
+                              opset_imports=[helper.make_opsetid("", 13)])
+    assert op_counts(quantize_model(model))["BatchNormalization"] == 1
+    folded = quantize_model(model, fold_batch_norm=True)
+    assert op_counts(folded)["BatchNormalization"] == 0
+
+
+def test_report_file(block_model, tmp_path):
+    path = tmp_path / "report.txt"
+    quantize_model(block_model, custom_qdq_cases=[ResNetV1QDQCase()],
+                   report=str(path))
+    report = parse_report(path.read_text())
+    assert report["add1"][2] == "case residual"
+    assert len(report) == 11
+
+
+def test_no_warnings_when_calibrated(block_model, calib_data):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        quantize_model(block_model, calibration_data=calib_data)
