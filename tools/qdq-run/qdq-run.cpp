@@ -1,6 +1,7 @@
 //===- qdq-run.cpp - run a network on the CPU -----------------------------===//
 //
-//   qdq-run model.mlir --input x.npy [--input ...] [--output y.npy ...]
+//   qdq-run model.{mlir,mlirbc,onnx} --input x.npy [--input ...]
+//           [--output y.npy ...]
 //
 // Compiles the model's entry function with qdq-cpu-pipeline and the MLIR
 // ExecutionEngine for the shapes of the given inputs (a dynamic batch takes
@@ -11,6 +12,7 @@
 
 #include "QuantQDQ/Execution/CPUExecutor.h"
 #include "QuantQDQ/InitQuantQDQ.h"
+#include "QuantQDQ/Target/ONNX/ONNX.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/AsmState.h"
@@ -29,7 +31,7 @@ using namespace mlir::quant_qdq;
 namespace cl = llvm::cl;
 
 static cl::opt<std::string> modelPath(cl::Positional, cl::Required,
-                                      cl::desc("<model.mlir|.mlirbc>"));
+                                      cl::desc("<model.mlir|.mlirbc|.onnx>"));
 static cl::list<std::string> inputPaths("input", cl::desc("Input array (.npy)"),
                                         cl::value_desc("file"));
 static cl::list<std::string> outputPaths("output",
@@ -104,13 +106,24 @@ int main(int argc, char **argv) {
   registerAllDialects(registry);
   registerAllExtensions(registry);
   registerQuantQDQDialects(registry);
+  registerONNXDialects(registry);
   MLIRContext context(registry);
   context.loadAllAvailableDialects();
   llvm::SourceMgr sourceMgr;
   SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
 
-  OwningOpRef<ModuleOp> module =
-      parseSourceFile<ModuleOp>(modelPath, sourceMgr, ParserConfig(&context));
+  OwningOpRef<ModuleOp> module;
+  if (isONNXFilename(modelPath)) {
+    auto buffer = llvm::MemoryBuffer::getFile(modelPath, /*IsText=*/false,
+                                              /*RequiresNullTerminator=*/false);
+    if (!buffer)
+      return fail("cannot read '" + modelPath + "': " +
+                  buffer.getError().message());
+    module = importONNX((*buffer)->getMemBufferRef(), &context);
+  } else {
+    module = parseSourceFile<ModuleOp>(modelPath, sourceMgr,
+                                       ParserConfig(&context));
+  }
   if (!module)
     return 1;
   FailureOr<std::string> entry = pickEntry(*module);

@@ -80,11 +80,27 @@ private:
     return name;
   }
 
-  std::string claimNodeName(StringRef base) {
+  /// A fresh node name from `base`. Layer names are reserved up front
+  /// (reserveLayerNames), so that a generated name (a Q/DQ node named after
+  /// its producer, `/Relu` + `_1`) never takes a later layer's own name;
+  /// `own` claims a layer's reserved name for that layer.
+  std::string claimNodeName(StringRef base, bool own = false) {
     std::string name = base.str();
-    for (unsigned i = 1; !usedNodeNames.insert(name).second; ++i)
+    for (unsigned i = 1;
+         (!own && reservedNodeNames.contains(name)) ||
+         !usedNodeNames.insert(name).second;
+         ++i) {
       name = (base + "_" + Twine(i)).str();
+      own = false;
+    }
     return name;
+  }
+
+  void reserveLayerNames(func::FuncOp func) {
+    func.walk([&](QDQLayerOpInterface layer) {
+      if (!layer.getLayerName().empty())
+        reservedNodeNames.insert(layer.getLayerName());
+    });
   }
 
   /// The name a location gives (NameLoc, possibly inside a FusedLoc).
@@ -104,8 +120,9 @@ private:
     StringRef base;
     if (auto layer = dyn_cast<QDQLayerOpInterface>(op))
       base = layer.getLayerName();
-    if (base.empty())
-      base = getLocName(op->getLoc());
+    if (!base.empty())
+      return claimNodeName(base, /*own=*/true);
+    base = getLocName(op->getLoc());
     if (base.empty())
       return claimNodeName((opType + "_" + Twine(nodeCounter++)).str());
     return claimNodeName(base);
@@ -373,7 +390,7 @@ private:
   onnx::GraphProto *graph = model.mutable_graph();
   int64_t opset = kDefaultOpset;
   llvm::DenseMap<Value, std::string> names;
-  llvm::StringSet<> usedNames, usedNodeNames;
+  llvm::StringSet<> usedNames, usedNodeNames, reservedNodeNames;
   std::vector<StreamedTensor> streamed;
   std::map<std::tuple<const void *, const void *, bool>,
            std::pair<std::string, std::string>>
@@ -966,6 +983,7 @@ LogicalResult ModelExporter::exportOp(Operation *op) {
 LogicalResult ModelExporter::exportFunction(func::FuncOp func) {
   if (!func.getBody().hasOneBlock())
     return func.emitError("export needs a function with one block");
+  reserveLayerNames(func);
 
   // Opsets: the imported ones, raised to 13 when Q/DQ ops need it.
   auto opsets = module->getAttrOfType<DictionaryAttr>(kOpsetImport);
