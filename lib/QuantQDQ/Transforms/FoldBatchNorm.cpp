@@ -8,6 +8,7 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/WalkPatternRewriteDriver.h"
+#include "llvm/ADT/SetVector.h"
 #include <cmath>
 
 namespace mlir::quant_qdq {
@@ -100,19 +101,20 @@ struct FoldBatchNormIntoConv : OpRewritePattern<BatchNormOp> {
         rewriter, loc, bn.getType(), conv.getInput(), newWeight, newBias,
         conv.getNameAttr(), conv.getLayoutAttr(), conv.getStridesAttr(),
         conv.getPadsAttr(), conv.getDilationsAttr(), conv.getGroupsAttr());
-    SmallVector<Value> oldParams = {conv.getWeight(), bn.getScale(),
-                                    bn.getBias(), bn.getMean(),
-                                    bn.getVariance()};
-    if (conv.getBias())
-      oldParams.push_back(conv.getBias());
+    // The old parameters' constants, each once: BN statistics are often one
+    // shared constant.
+    llvm::SmallSetVector<Operation *, 6> oldConstants;
+    for (Value param : {conv.getWeight(), conv.getBias(), bn.getScale(),
+                        bn.getBias(), bn.getMean(), bn.getVariance()})
+      if (Operation *def = param ? param.getDefiningOp() : nullptr)
+        if (def->hasTrait<OpTrait::ConstantLike>())
+          oldConstants.insert(def);
     rewriter.replaceOp(bn, folded);
     rewriter.eraseOp(conv);
     // Drop the old weights now rather than keep two copies until a DCE.
-    for (Value param : oldParams) {
-      Operation *def = param.getDefiningOp();
-      if (def && def->use_empty() && def->hasTrait<OpTrait::ConstantLike>())
+    for (Operation *def : oldConstants)
+      if (def->use_empty())
         rewriter.eraseOp(def);
-    }
     return success();
   }
 };
