@@ -95,7 +95,6 @@ static void registerPassesOnce() {
   static bool done = [] {
     registerAllPasses();
     registerAllQuantQDQPasses();
-    registerWeightScalesPass();
     return true;
   }();
   (void)done;

@@ -101,7 +101,6 @@ static LogicalResult runWithONNX(StringRef inputFilename,
 int main(int argc, char **argv) {
   registerAllPasses();
   quant_qdq::registerAllQuantQDQPasses();
-  quant_qdq::registerWeightScalesPass();
   quant_qdq::registerONNXExportCLOptions();
 
   DialectRegistry registry;

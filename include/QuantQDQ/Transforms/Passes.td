@@ -64,6 +64,24 @@ def FuseHorizontalQDQ : Pass<"qdq-fuse-horizontal"> {
   }];
 }
 
+def WeightScales : Pass<"qdq-weight-scales", "::mlir::ModuleOp"> {
+  let summary = "Scale weight Q/DQ ops from their values";
+  let description = [{
+    Gives every uncalibrated Q/DQ op whose input is a constant (a weight)
+    the scales `max|w| / qmax`, per output channel for per-axis quantizers
+    (asymmetric quantizers: the min/max range with a zero point). With
+    `activation-amax` above 0, the other uncalibrated ops get the
+    toolkit's initial range, scale `amax / qmax`, and a warning says that
+    activations are uncalibrated. Calibration (`--calibrate`) sets both
+    from data instead.
+  }];
+  let options = [
+    Option<"activationAmax", "activation-amax", "double", /*default=*/"0.0",
+           "Range assumed for uncalibrated activations (0: leave them "
+           "uncalibrated)">,
+  ];
+}
+
 def FoldBatchNorm : Pass<"qdq-fold-batch-norm"> {
   let summary = "Fold a BatchNormalization into the convolution before it";
   let description = [{

@@ -2,7 +2,7 @@
 
 #include "QuantQDQ/Calibration/Calibration.h"
 #include "QuantQDQ/IR/QuantQDQOps.h"
-#include "QuantQDQ/Target/ONNX/ONNX.h"
+#include "QuantQDQ/Transforms/Scales.h"
 
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/ADT/StringExtras.h"
@@ -19,19 +19,12 @@ using namespace mlir::quant_qdq;
 /// Scale and zero point of `quantizer` for `range`: amax / qmax for a
 /// symmetric signed quantizer, the min/max range (widened to hold 0) for
 /// the others. An empty range gets scale 1, which represents it exactly.
-static void computeParams(QuantizerAttr quantizer, const TensorRange &range,
-                          float &scale, int32_t &zeroPoint) {
-  if (quantizer.getSymmetric() && quantizer.getIsSigned()) {
-    scale = range.amax > 0 ? float(range.amax / quantizer.getQMax()) : 1.0f;
-    zeroPoint = 0;
-    return;
-  }
-  double lo = std::min(range.min, 0.0), hi = std::max(range.max, 0.0);
-  double levels = double(quantizer.getQMax() - quantizer.getQMin());
-  scale = hi > lo ? float((hi - lo) / levels) : 1.0f;
-  double zp = std::nearbyint(quantizer.getQMin() - lo / scale);
-  zeroPoint = int32_t(std::clamp<double>(zp, quantizer.getStorageMin(),
-                                         quantizer.getStorageMax()));
+static QuantParams computeParams(QuantizerAttr quantizer,
+                                 const TensorRange &range) {
+  if (quantizer.getSymmetric() && quantizer.getIsSigned())
+    return {range.amax > 0 ? float(range.amax / quantizer.getQMax()) : 1.0f,
+            0};
+  return computeAsymmetricParams(quantizer, range.min, range.max);
 }
 
 LogicalResult
@@ -57,13 +50,12 @@ mlir::quant_qdq::applyCalibrationTable(ModuleOp module,
                     "per tensor");
       return WalkResult::interrupt();
     }
-    float scale;
-    int32_t zeroPoint;
-    computeParams(quantizer, it->second, scale, zeroPoint);
+    QuantParams params = computeParams(quantizer, it->second);
     auto set = [&](Operation *target) {
-      target->setAttr("scale", b.getDenseF32ArrayAttr({scale}));
-      if (zeroPoint != 0)
-        target->setAttr("zero_point", b.getDenseI32ArrayAttr({zeroPoint}));
+      target->setAttr("scale", b.getDenseF32ArrayAttr({params.scale}));
+      if (params.zeroPoint != 0)
+        target->setAttr("zero_point",
+                        b.getDenseI32ArrayAttr({params.zeroPoint}));
       else
         target->removeAttr("zero_point");
     };

@@ -70,33 +70,6 @@ ONNXExportOptions getONNXExportOptionsFromCL();
 /// Whether `path` names an ONNX model (by its `.onnx` extension).
 bool isONNXFilename(llvm::StringRef path);
 
-//===----------------------------------------------------------------------===//
-// Default scales
-//===----------------------------------------------------------------------===//
-
-/// Per-slice scales `max|w| / qmax` of the constant `weight` along `axis`
-/// (per tensor when `axis` is absent). A slice of zeros gets scale 1, since
-/// any positive scale represents it exactly. Fails when `weight` holds no
-/// floating-point values.
-FailureOr<SmallVector<float>> computeWeightScales(ElementsAttr weight,
-                                                  std::optional<int64_t> axis,
-                                                  int64_t qmax);
-
-/// Gives every uncalibrated quantize/dequantize/fake_quant op in `root`
-/// whose input is a constant (a weight) the scales of computeWeightScales,
-/// and, when `activationAmax` is set, every other uncalibrated one the scale
-/// `activationAmax / qmax` (warning once that activations are uncalibrated).
-/// Dequantize ops fed by a quantize take that quantize's parameters.
-LogicalResult assignDefaultScales(Operation *root,
-                                  std::optional<double> activationAmax);
-
-/// The `qdq-weight-scales` pass: assignDefaultScales over a module, weights
-/// only unless its `activation-amax` option is positive.
-std::unique_ptr<Pass> createWeightScalesPass();
-
-/// Registers `qdq-weight-scales` with the global pass registry.
-void registerWeightScalesPass();
-
 } // namespace mlir::quant_qdq
 
 #endif // QUANTQDQ_TARGET_ONNX_ONNX_H

@@ -15,6 +15,7 @@
 #include "ONNXCommon.h"
 #include "QuantQDQ/IR/QuantQDQOps.h"
 #include "QuantQDQ/Target/ONNX/ONNX.h"
+#include "QuantQDQ/Transforms/Scales.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
