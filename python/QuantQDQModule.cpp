@@ -33,12 +33,9 @@
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
-#include "mlir/Rewrite/FrozenRewritePatternSet.h"
-#include "mlir/Transforms/WalkPatternRewriteDriver.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
 
 #include <pybind11/pybind11.h>
@@ -621,37 +618,11 @@ static py::list caseRecords(ModuleHandle &module, const std::string &name) {
   runCaptured(
       module, "insertion case '" + name + "'",
       [&](DiagnosticCapture &) -> LogicalResult {
-        MLIRContext *context = module.getContext();
         OwningOpRef<ModuleOp> copy = cast<ModuleOp>(module.get()->clone());
         // Records already there are not this case's.
         copy->walk([](Operation *op) { op->removeAttr(kCaseAttrName); });
-        SmallVector<std::string> blocks;
-        if (failed(expandInsertionCase(name, copy->getLoc(), blocks)))
+        if (failed(applyInsertionCases(*copy, {name})))
           return failure();
-        bool caseFailed = false;
-        ScopedDiagnosticHandler watch(context, [&](Diagnostic &diag) {
-          caseFailed |= diag.getSeverity() == DiagnosticSeverity::Error;
-          return failure();
-        });
-        // As insert-qdq applies cases: each block walks on its own.
-        for (const std::string &block : blocks) {
-          RewritePatternSet patterns(context);
-          if (isInsertionCaseFile(block)) {
-            FailureOr<OwningOpRef<ModuleOp>> pdl =
-                loadInsertionCaseFile(block, context);
-            if (failed(pdl))
-              return failure();
-            PDLPatternModule pdlModule(std::move(*pdl));
-            registerCaseNatives(pdlModule, llvm::sys::path::filename(block));
-            patterns.add(std::move(pdlModule));
-          } else {
-            lookupInsertionCase(block)->populate(patterns, block);
-          }
-          walkAndApplyPatterns(*copy,
-                               FrozenRewritePatternSet(std::move(patterns)));
-          if (caseFailed)
-            return failure();
-        }
         copy->walk([&](QDQLayerOpInterface layer) {
           auto record = layer->getAttrOfType<DictionaryAttr>(kCaseAttrName);
           if (!record)

@@ -78,6 +78,15 @@ void recordCaseDecision(RewriterBase &rewriter, Operation *layer,
                         StringRef caseName, ArrayRef<int64_t> positions,
                         bool weight, bool keepInFloat = false);
 
+/// Applies the cases `names` (registered names or case files) to `module`,
+/// leaving their records on its layers. Each building block walks the
+/// module on its own, since a pattern applicator applies at most one
+/// pattern per op and two cases may match the same layer. Fails, with
+/// diagnostics, on an unknown name, an unreadable file, or a case that
+/// misuses a native function.
+LogicalResult applyInsertionCases(ModuleOp module,
+                                  ArrayRef<std::string> names);
+
 /// Registers the native constraints and rewrites that case patterns call
 /// (IsConvFed, HasOneUse, IsConvOutput, QuantizeInputs, QuantizeInputsAt,
 /// QuantizeWeight, QuantizeResidualBranches, KeepInFloat); records they make

@@ -18,14 +18,11 @@
 #include "QuantQDQ/Transforms/QuantizationSpec.h"
 
 #include "mlir/IR/Builders.h"
-#include "mlir/Rewrite/FrozenRewritePatternSet.h"
 #include "mlir/Support/FileUtilities.h"
-#include "mlir/Transforms/WalkPatternRewriteDriver.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Format.h"
-#include "llvm/Support/Path.h"
 #include "llvm/Support/ToolOutputFile.h"
 
 namespace mlir::quant_qdq {
@@ -92,40 +89,8 @@ private:
 //===----------------------------------------------------------------------===//
 
 LogicalResult InsertQDQPass::applyCases(ModuleOp module) {
-  MLIRContext *context = &getContext();
-  SmallVector<std::string> blocks;
-  for (const std::string &name : cases)
-    if (failed(expandInsertionCase(name, module.getLoc(), blocks)))
-      return failure();
-
-  // A case reports misuse of a native (a record on a non-layer...) as an
-  // error diagnostic; the walk itself does not fail.
-  bool caseFailed = false;
-  ScopedDiagnosticHandler watch(context, [&](Diagnostic &diag) {
-    caseFailed |= diag.getSeverity() == DiagnosticSeverity::Error;
-    return failure();
-  });
-
-  // Each block walks on its own: a pattern applicator applies at most one
-  // pattern per op, and two cases may well match the same layer.
-  for (const std::string &block : blocks) {
-    RewritePatternSet patterns(context);
-    if (isInsertionCaseFile(block)) {
-      FailureOr<OwningOpRef<ModuleOp>> pdl =
-          loadInsertionCaseFile(block, context);
-      if (failed(pdl))
-        return failure();
-      PDLPatternModule pdlModule(std::move(*pdl));
-      registerCaseNatives(pdlModule, llvm::sys::path::filename(block));
-      patterns.add(std::move(pdlModule));
-    } else {
-      lookupInsertionCase(block)->populate(patterns, block);
-    }
-    walkAndApplyPatterns(module, FrozenRewritePatternSet(std::move(patterns)));
-    if (caseFailed)
-      return failure();
-  }
-  return success();
+  SmallVector<std::string> names(cases.begin(), cases.end());
+  return applyInsertionCases(module, names);
 }
 
 //===----------------------------------------------------------------------===//

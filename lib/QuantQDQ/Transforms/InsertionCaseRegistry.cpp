@@ -3,6 +3,8 @@
 #include "QuantQDQ/Transforms/InsertionCases.h"
 
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/Rewrite/FrozenRewritePatternSet.h"
+#include "mlir/Transforms/WalkPatternRewriteDriver.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/ManagedStatic.h"
 #include "llvm/Support/Mutex.h"
@@ -94,4 +96,40 @@ mlir::quant_qdq::expandInsertionCase(StringRef name, Location loc,
                                      SmallVectorImpl<std::string> &blocks) {
   SmallVector<std::string> active;
   return expand(name, loc, blocks, active);
+}
+
+LogicalResult
+mlir::quant_qdq::applyInsertionCases(ModuleOp module,
+                                     ArrayRef<std::string> names) {
+  MLIRContext *context = module.getContext();
+  SmallVector<std::string> blocks;
+  for (const std::string &name : names)
+    if (failed(expandInsertionCase(name, module.getLoc(), blocks)))
+      return failure();
+
+  // A case reports misuse of a native (a record on a non-layer...) as an
+  // error diagnostic; the walk itself does not fail.
+  bool caseFailed = false;
+  ScopedDiagnosticHandler watch(context, [&](Diagnostic &diag) {
+    caseFailed |= diag.getSeverity() == DiagnosticSeverity::Error;
+    return failure();
+  });
+  for (const std::string &block : blocks) {
+    RewritePatternSet patterns(context);
+    if (isInsertionCaseFile(block)) {
+      FailureOr<OwningOpRef<ModuleOp>> pdl =
+          loadInsertionCaseFile(block, context);
+      if (failed(pdl))
+        return failure();
+      PDLPatternModule pdlModule(std::move(*pdl));
+      registerCaseNatives(pdlModule, llvm::sys::path::filename(block));
+      patterns.add(std::move(pdlModule));
+    } else {
+      lookupInsertionCase(block)->populate(patterns, block);
+    }
+    walkAndApplyPatterns(module, FrozenRewritePatternSet(std::move(patterns)));
+    if (caseFailed)
+      return failure();
+  }
+  return success();
 }
