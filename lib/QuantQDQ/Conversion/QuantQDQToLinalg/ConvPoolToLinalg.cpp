@@ -234,11 +234,9 @@ struct MaxPool2DLowering : OpRewritePattern<MaxPool2DOp> {
     for (int i = 0; i < 2; ++i)
       high[h + i] += getCeilExtra(inputType.getDimSize(h + i), kernel[i],
                                   strides[i], dilations[i], low[h + i],
-                                  high[h + i] - 0,
+                                  high[h + i],
                                   resultType.getDimSize(h + i));
-    auto lowest = rewriter.getFloatAttr(
-        element, APFloat::getInf(cast<FloatType>(element).getFloatSemantics(),
-                                 /*Negative=*/true));
+    FloatAttr lowest = getNegativeInfinity(rewriter, element);
     Value input = padTensor(rewriter, loc, op.getInput(), low, high, lowest);
     SmallVector<Value> dynSizes =
         getDynamicSizes(rewriter, loc, op.getInput(), resultType);
@@ -366,12 +364,8 @@ struct GlobalPoolLowering : OpRewritePattern<OpT> {
         {inputType.getDimSize(0), inputType.getDimSize(c)}, element);
     SmallVector<Value> dynSizes = getDynamicSizes(
         rewriter, loc, op.getInput(), reducedType, {0, c});
-    TypedAttr start =
-        IsMax ? rewriter.getFloatAttr(
-                    element,
-                    APFloat::getInf(
-                        cast<FloatType>(element).getFloatSemantics(), true))
-              : rewriter.getFloatAttr(element, 0.0);
+    TypedAttr start = IsMax ? getNegativeInfinity(rewriter, element)
+                            : rewriter.getFloatAttr(element, 0.0);
     Value init = createFilled(rewriter, loc, reducedType, dynSizes, start);
     SmallVector<AffineMap> maps = {
         AffineMap::getMultiDimIdentityMap(4, ctx),

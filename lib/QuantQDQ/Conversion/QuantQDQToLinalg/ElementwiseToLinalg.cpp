@@ -285,10 +285,8 @@ struct SoftmaxLowering : OpRewritePattern<SoftmaxOp> {
                  })
           .getResult(0);
     };
-    auto lowest = rewriter.getFloatAttr(
-        element, APFloat::getInf(cast<FloatType>(element).getFloatSemantics(),
-                                 /*Negative=*/true));
-    Value max = reduce(op.getInput(), lowest, /*isMax=*/true);
+    Value max = reduce(op.getInput(), getNegativeInfinity(rewriter, element),
+                       /*isMax=*/true);
     Value exps = combine(op.getInput(), max, /*isExpSub=*/true);
     Value sum = reduce(exps, rewriter.getFloatAttr(element, 0.0), false);
     rewriter.replaceOp(op, combine(exps, sum, /*isExpSub=*/false));

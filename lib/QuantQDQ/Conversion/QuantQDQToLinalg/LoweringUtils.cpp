@@ -73,3 +73,9 @@ Value mlir::quant_qdq::floatConstant(OpBuilder &b, Location loc, Type type,
                                      double value) {
   return arith::ConstantOp::create(b, loc, b.getFloatAttr(type, value));
 }
+
+FloatAttr mlir::quant_qdq::getNegativeInfinity(OpBuilder &b, Type element) {
+  return b.getFloatAttr(
+      element, APFloat::getInf(cast<FloatType>(element).getFloatSemantics(),
+                               /*Negative=*/true));
+}

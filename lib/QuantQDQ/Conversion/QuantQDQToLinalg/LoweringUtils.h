@@ -29,6 +29,8 @@ AffineMap getBroadcastMap(MLIRContext *ctx, RankedTensorType operand,
 /// input itself when every amount is 0.
 Value padTensor(OpBuilder &b, Location loc, Value input, ArrayRef<int64_t> low,
                 ArrayRef<int64_t> high, Attribute value);
+/// -inf of the float type `element`: the identity of a maximum.
+FloatAttr getNegativeInfinity(OpBuilder &b, Type element);
 /// The float constant `value` of `type`.
 Value floatConstant(OpBuilder &b, Location loc, Type type, double value);
 
