@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Output SQNR of INT8 against FP32 on torchvision models, per calibration
-method, and qdq-run's speed against onnxruntime-node.
+method, and qdq-run's throughput against onnxruntime-node (batch 1 and 8).
 
 For ResNet-18 and MobileNet-v2 (random weights, 1x3x64x64 inputs):
   qdq-opt model.onnx --insert-qdq=<case> --calibrate="data=calib.npy method=<m>"
@@ -17,11 +17,12 @@ import time
 from pathlib import Path
 
 import numpy as np
+import torch
+import torchvision
 
 here = Path(__file__).resolve().parent
 root = here.parent.parent
 build = Path(sys.argv[1]) if len(sys.argv) > 1 else root / "build"
-export = root / "test" / "Integration" / "Inputs" / "export_torchvision.py"
 RUNNER = root / "test" / "Integration" / "node" / "run_onnx.mjs"
 
 
@@ -37,7 +38,18 @@ def ort_outputs(model, inputs, work, tag):
                            check=True, capture_output=True, text=True).stdout
         times.append(float(t))
         outs.append(np.fromfile(yout, np.float32))
+    # (run_onnx.mjs times `repeat` runs and prints the median.)
     return outs, float(np.median(times))
+
+
+def export(name, path):
+    """torchvision `name` with random weights, dynamic batch, 64x64."""
+    torch.manual_seed(0)
+    model = getattr(torchvision.models, name)().eval()
+    torch.onnx.export(model, torch.randn(1, 3, 64, 64), str(path),
+                      opset_version=13, input_names=["input"],
+                      output_names=["logits"],
+                      dynamic_axes={"input": {0: "batch"}, "logits": {0: "batch"}})
 
 
 def sqnr(ref, got):
@@ -54,7 +66,7 @@ def main():
     print("model        case        method      SQNR dB  calibration s")
     for name, case in [("resnet18", "resnet-v1"), ("mobilenet_v2", "mobilenet")]:
         model = work / f"{name}.onnx"
-        subprocess.run([sys.executable, str(export), name, str(model)], check=True)
+        export(name, model)
         ref, ort_ms = ort_outputs(model, inputs, work, f"{name}.fp32")
         for method in ["max", "percentile", "entropy", "mse"]:
             out = work / f"{name}.{method}.onnx"
@@ -67,13 +79,17 @@ def main():
             got, _ = ort_outputs(out, inputs, work, f"{name}.{method}")
             print(f"{name:<12} {case:<11} {method:<11} {sqnr(ref, got):7.1f}  {seconds:13.1f}")
         # Throughput: qdq-run (the project's CPU JIT) vs onnxruntime, FP32.
-        np.save(work / "x.npy", inputs[0])
-        run = subprocess.run([str(build / "bin" / "qdq-run"), str(model), "--input",
-                              str(work / "x.npy"), "--repeat", "3"],
-                             check=True, capture_output=True, text=True).stderr
-        qdq_ms = float(run.split("qdq-run: ")[1].split(" ms")[0])
-        print(f"{name:<12} FP32 batch 1: qdq-run {qdq_ms:.1f} ms, onnxruntime-node "
-              f"{ort_ms:.2f} ms per image (qdq-run / ORT = {qdq_ms / ort_ms:.0f}x)")
+        for batch in (1, 8):
+            x = rng.rand(batch, 3, 64, 64).astype(np.float32)
+            np.save(work / "x.npy", x)
+            run = subprocess.run([str(build / "bin" / "qdq-run"), str(model), "--input",
+                                  str(work / "x.npy"), "--repeat", "2"],
+                                 check=True, capture_output=True, text=True).stderr
+            qdq_ms = float(run.split("qdq-run: ")[1].split(" ms")[0])
+            _, ort_ms = ort_outputs(model, [x], work, f"{name}.b{batch}")
+            print(f"{name:<12} FP32 batch {batch}: qdq-run {batch * 1000 / qdq_ms:.2f} "
+                  f"images/s, onnxruntime-node {batch * 1000 / ort_ms:.1f} images/s "
+                  f"(ratio {ort_ms / qdq_ms:.4f})")
 
 
 if __name__ == "__main__":

@@ -82,7 +82,9 @@ mlir::quant_qdq::specializeInputShapes(Operation *funcOp,
   if (result.wasInterrupted())
     return failure();
   auto ret = cast<func::ReturnOp>(func.getBody().front().getTerminator());
-  func.setType(FunctionType::get(func.getContext(), func.getArgumentTypes(),
+  // The signature follows the (specialized) block arguments.
+  func.setType(FunctionType::get(func.getContext(),
+                                 func.getBody().getArgumentTypes(),
                                  ret.getOperandTypes()));
   return success();
 }
