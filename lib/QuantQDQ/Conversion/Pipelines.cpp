@@ -19,6 +19,7 @@ void mlir::quant_qdq::buildCPUPipeline(OpPassManager &pm) {
   pm.addPass(createConvertQuantQDQToLinalg());
   pm.addPass(createCanonicalizerPass());
   pm.addNestedPass<func::FuncOp>(createLinalgElementwiseOpFusionPass());
+  pm.addNestedPass<func::FuncOp>(createReductionLoopOrder());
 
   bufferization::OneShotBufferizePassOptions bufferize;
   bufferize.bufferizeFunctionBoundaries = true;
