@@ -155,16 +155,22 @@ int main(int argc, char **argv) {
   for (const NpyArray &input : inputs)
     inputRefs.push_back(&input);
   SmallVector<NpyArray> outputs;
-  auto start = std::chrono::steady_clock::now();
-  for (unsigned i = 0; i < std::max(1u, unsigned(repeat)); ++i)
-    if (llvm::Error error = (*executor)->run(inputRefs, outputs))
-      return fail(llvm::toString(std::move(error)));
-  std::chrono::duration<double> elapsed =
-      std::chrono::steady_clock::now() - start;
-  if (repeat > 1)
-    llvm::errs() << llvm::format("qdq-run: %.3f ms per run over %u runs\n",
+  // The first run also materializes the JIT'd code: with --repeat it is a
+  // warm-up, and the timed runs follow.
+  if (llvm::Error error = (*executor)->run(inputRefs, outputs))
+    return fail(llvm::toString(std::move(error)));
+  if (repeat > 1) {
+    auto start = std::chrono::steady_clock::now();
+    for (unsigned i = 0; i < repeat; ++i)
+      if (llvm::Error error = (*executor)->run(inputRefs, outputs))
+        return fail(llvm::toString(std::move(error)));
+    std::chrono::duration<double> elapsed =
+        std::chrono::steady_clock::now() - start;
+    llvm::errs() << llvm::format("qdq-run: %.3f ms per run over %u runs "
+                                 "(after a warm-up run)\n",
                                  elapsed.count() * 1e3 / repeat,
                                  unsigned(repeat));
+  }
 
   for (auto [i, output] : llvm::enumerate(outputs)) {
     if (outputPaths.empty()) {
