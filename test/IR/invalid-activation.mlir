@@ -3,7 +3,7 @@
 // Each activation kind takes only its own parameters.
 
 func.func @alpha_on_relu(%x: tensor<4xf32>) {
-  // expected-error @+1 {{'quant_qdq.activation' op 'alpha' does not apply to a relu activation}}
+  // expected-error @+1 {{'quant_qdq.activation' op 'alpha' does not apply to the 'relu' activation}}
   %y = quant_qdq.activation relu %x {alpha = 0.1 : f32} : tensor<4xf32>
   return
 }
@@ -11,7 +11,7 @@ func.func @alpha_on_relu(%x: tensor<4xf32>) {
 // -----
 
 func.func @beta_on_leaky_relu(%x: tensor<4xf32>) {
-  // expected-error @+1 {{'quant_qdq.activation' op 'beta' does not apply to a leaky_relu activation}}
+  // expected-error @+1 {{'quant_qdq.activation' op 'beta' does not apply to the 'leaky_relu' activation}}
   %y = quant_qdq.activation leaky_relu %x {alpha = 0.1 : f32, beta = 0.5 : f32} : tensor<4xf32>
   return
 }
@@ -19,7 +19,7 @@ func.func @beta_on_leaky_relu(%x: tensor<4xf32>) {
 // -----
 
 func.func @beta_on_elu(%x: tensor<4xf32>) {
-  // expected-error @+1 {{'quant_qdq.activation' op 'beta' does not apply to a elu activation}}
+  // expected-error @+1 {{'quant_qdq.activation' op 'beta' does not apply to the 'elu' activation}}
   %y = quant_qdq.activation elu %x {beta = 0.5 : f32} : tensor<4xf32>
   return
 }
@@ -27,7 +27,7 @@ func.func @beta_on_elu(%x: tensor<4xf32>) {
 // -----
 
 func.func @min_on_relu6(%x: tensor<4xf32>) {
-  // expected-error @+1 {{'quant_qdq.activation' op 'min' does not apply to a relu6 activation}}
+  // expected-error @+1 {{'quant_qdq.activation' op 'min' does not apply to the 'relu6' activation}}
   %y = quant_qdq.activation relu6 %x {min = 0.0 : f32} : tensor<4xf32>
   return
 }
@@ -35,7 +35,7 @@ func.func @min_on_relu6(%x: tensor<4xf32>) {
 // -----
 
 func.func @max_on_sigmoid(%x: tensor<4xf32>) {
-  // expected-error @+1 {{'quant_qdq.activation' op 'max' does not apply to a sigmoid activation}}
+  // expected-error @+1 {{'quant_qdq.activation' op 'max' does not apply to the 'sigmoid' activation}}
   %y = quant_qdq.activation sigmoid %x {max = 1.0 : f32} : tensor<4xf32>
   return
 }
@@ -43,7 +43,7 @@ func.func @max_on_sigmoid(%x: tensor<4xf32>) {
 // -----
 
 func.func @alpha_on_clip(%x: tensor<4xf32>) {
-  // expected-error @+1 {{'quant_qdq.activation' op 'alpha' does not apply to a clip activation}}
+  // expected-error @+1 {{'quant_qdq.activation' op 'alpha' does not apply to the 'clip' activation}}
   %y = quant_qdq.activation clip %x {alpha = 1.0 : f32, max = 6.0 : f32, min = 0.0 : f32} : tensor<4xf32>
   return
 }
@@ -51,7 +51,7 @@ func.func @alpha_on_clip(%x: tensor<4xf32>) {
 // -----
 
 func.func @alpha_on_swish(%x: tensor<4xf32>) {
-  // expected-error @+1 {{'quant_qdq.activation' op 'alpha' does not apply to a swish activation}}
+  // expected-error @+1 {{'quant_qdq.activation' op 'alpha' does not apply to the 'swish' activation}}
   %y = quant_qdq.activation swish %x {alpha = 1.0 : f32} : tensor<4xf32>
   return
 }
@@ -59,7 +59,7 @@ func.func @alpha_on_swish(%x: tensor<4xf32>) {
 // -----
 
 func.func @alpha_on_linear(%x: tensor<4xf32>) {
-  // expected-error @+1 {{'quant_qdq.activation' op 'alpha' does not apply to a linear activation}}
+  // expected-error @+1 {{'quant_qdq.activation' op 'alpha' does not apply to the 'linear' activation}}
   %y = quant_qdq.activation linear %x {alpha = 2.0 : f32} : tensor<4xf32>
   return
 }

@@ -103,8 +103,8 @@ LogicalResult ActivationOp::verify() {
   bool usesBeta = kind == ActivationKind::HardSigmoid;
   bool usesBounds = kind == ActivationKind::Clip;
   auto reject = [&](StringRef attr) {
-    return emitOpError("'") << attr << "' does not apply to a "
-                            << stringifyActivationKind(kind) << " activation";
+    return emitOpError("'") << attr << "' does not apply to the '"
+                            << stringifyActivationKind(kind) << "' activation";
   };
   if (getAlphaAttr() && !usesAlpha)
     return reject("alpha");
