@@ -50,6 +50,10 @@ struct CalibrationTable {
 std::optional<CalibrationMethod> parseCalibrationMethod(StringRef name);
 StringRef stringifyCalibrationMethod(CalibrationMethod method);
 
+/// Whether a Q/DQ input is a weight (a constant), scaled from its values
+/// rather than from calibration data.
+bool isCalibrationWeight(Value value);
+
 /// The name calibration tables use for a tensor: the ONNX name it was
 /// imported with, else `<layer>_output_<i>` as export names it, else
 /// `input_<i>` for function arguments.

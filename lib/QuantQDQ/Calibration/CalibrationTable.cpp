@@ -35,8 +35,7 @@ mlir::quant_qdq::applyCalibrationTable(ModuleOp module,
     if (!isa<QuantizeOp, FakeQuantOp>(op))
       return WalkResult::advance();
     Value input = op->getOperand(0);
-    Operation *def = input.getDefiningOp();
-    if (def && def->hasTrait<OpTrait::ConstantLike>())
+    if (isCalibrationWeight(input))
       return WalkResult::advance(); // a weight: scaled from its values below
     std::string name = getTensorName(input);
     auto it = table.ranges.find(name);

@@ -3,6 +3,7 @@
 #include "QuantQDQ/Calibration/Calibration.h"
 #include "QuantQDQ/Execution/CPUExecutor.h"
 #include "QuantQDQ/IR/QuantQDQOps.h"
+#include "QuantQDQ/Target/ONNX/ONNX.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/IRMapping.h"
@@ -43,7 +44,7 @@ std::string mlir::quant_qdq::getTensorName(Value value) {
   if (auto arg = dyn_cast<BlockArgument>(value)) {
     if (auto func = dyn_cast<func::FuncOp>(arg.getOwner()->getParentOp()))
       if (auto name = func.getArgAttrOfType<StringAttr>(arg.getArgNumber(),
-                                                        "quant_qdq.onnx.name"))
+                                                        kONNXNameAttr))
         return name.str();
     return "input_" + std::to_string(arg.getArgNumber());
   }
@@ -64,9 +65,7 @@ std::string mlir::quant_qdq::getTensorName(Value value) {
       .str();
 }
 
-/// Whether `value` is a weight: a constant, possibly through pass-through
-/// shape ops such as a transpose of a constant.
-static bool isWeight(Value value) {
+bool mlir::quant_qdq::isCalibrationWeight(Value value) {
   Operation *def = value.getDefiningOp();
   return def && def->hasTrait<OpTrait::ConstantLike>();
 }
@@ -80,7 +79,7 @@ static SmallVector<Value> collectObserved(func::FuncOp func) {
     if (!isa<QuantizeOp, FakeQuantOp>(op))
       return;
     Value input = op->getOperand(0);
-    if (!isWeight(input) && seen.insert(input).second)
+    if (!isCalibrationWeight(input) && seen.insert(input).second)
       observed.push_back(input);
   });
   return observed;

@@ -67,6 +67,10 @@ void registerONNXExportCLOptions();
 /// The export options the command line chose.
 ONNXExportOptions getONNXExportOptionsFromCL();
 
+/// The argument/result attribute holding a graph input's or output's ONNX
+/// name (calibration tables name tensors by it).
+inline constexpr llvm::StringLiteral kONNXNameAttr = "quant_qdq.onnx.name";
+
 /// Whether `path` names an ONNX model (by its `.onnx` extension).
 bool isONNXFilename(llvm::StringRef path);
 

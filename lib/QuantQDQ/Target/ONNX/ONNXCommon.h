@@ -9,6 +9,7 @@
 #ifndef QUANTQDQ_LIB_TARGET_ONNX_ONNXCOMMON_H
 #define QUANTQDQ_LIB_TARGET_ONNX_ONNXCOMMON_H
 
+#include "QuantQDQ/Target/ONNX/ONNX.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Location.h"
@@ -46,7 +47,7 @@ inline constexpr llvm::StringLiteral kGraphDocString =
 
 // Function argument and result attributes: the graph input/output name and
 // the names of its symbolic dimensions ("" for a static one).
-inline constexpr llvm::StringLiteral kValueName = "quant_qdq.onnx.name";
+inline constexpr llvm::StringLiteral kValueName = kONNXNameAttr;
 inline constexpr llvm::StringLiteral kDimParams = "quant_qdq.onnx.dim_params";
 
 // quant_qdq.generic: positions of inputs the node leaves out (ONNX writes ""
