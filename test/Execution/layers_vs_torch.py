@@ -183,4 +183,27 @@ run_case("quantize_special_values", f"  %r = quant_qdq.quantize %a0 <bits = 8> s
          [special], np.array([0, 127, -127, 0, 2, 2, -2], np.int8), out_dtype="i8", atol=0, rtol=0)
 cases += 6
 
+# The straight-through gradient of fake_quant against torch autograd: the
+# gradient passes where round(x / s) + zp lies in [qmin, qmax], including the
+# edges, and is 0 where it saturates, for NaN and for +-inf. Power-of-two
+# scales, where torch's reciprocal equals our division.
+def torch_ste(x, dy, forward):
+    xt = t(x).clone().requires_grad_(True)
+    forward(xt).backward(t(dy))
+    return xt.grad.numpy()
+
+edges = np.array([63.5, 63.75, -63.5, -63.75, 64.0, -64.0, np.nan, np.inf, -np.inf, -0.0], np.float32)
+xg = np.concatenate([randn(54) * 40, edges])
+dy = randn(*xg.shape)
+ref = torch_ste(xg, dy, lambda v: torch.fake_quantize_per_tensor_affine(v, 0.5, 0, -127, 127))
+run_case("fake_quant_grad_narrow", f"  %r = quant_qdq.fake_quant_grad %a0, %a1 <bits = 8> scale [0.5] : {ttype(xg.shape)}", [xg, dy], ref, atol=0, rtol=0)
+ref = torch_ste(xg, dy, lambda v: torch.fake_quantize_per_tensor_affine(v, 0.25, 100, 0, 255))
+run_case("fake_quant_grad_uint8_asymmetric", f"  %r = quant_qdq.fake_quant_grad %a0, %a1 <bits = 8, is_signed = false, narrow_range = false, symmetric = false> scale [0.25] zero_point [100] : {ttype(xg.shape)}", [xg, dy], ref, atol=0, rtol=0)
+wg = randn(4, 3, 2, 2) * 2
+dw = randn(4, 3, 2, 2)
+pow2 = np.array([0.0078125, 0.015625, 0.03125, 0.0625], np.float32)
+ref = torch_ste(wg, dw, lambda v: torch.fake_quantize_per_channel_affine(v, t(pow2), torch.zeros(4, dtype=torch.int32), 0, -127, 127))
+run_case("fake_quant_grad_per_channel", f"  %r = quant_qdq.fake_quant_grad %a0, %a1 <bits = 8, axis = 0> scale [{', '.join(repr(float(s)) for s in pow2)}] : {ttype(wg.shape)}", [wg, dw], ref, atol=0, rtol=0)
+cases += 3
+
 print(f"{cases} passed, 0 failed")

@@ -448,4 +448,31 @@ def QDQ_FakeQuantOp : QDQ_QuantOp<"fake_quant", [SameOperandsAndResultType]> {
   let hasFolder = 1;
 }
 
+def QDQ_FakeQuantGradOp : QDQ_QuantOp<"fake_quant_grad",
+    [AllTypesMatch<["input", "grad", "output"]>]> {
+  let summary = "straight-through gradient of fake_quant, for QAT";
+  let description = [{
+    The backward of `fake_quant` under the straight-through estimator:
+    `output = grad` where the unclamped quantized value
+    `round_half_to_even(input / scale) + zero_point` lies in `[qmin, qmax]`,
+    and `0` where it saturates. A NaN input gets a zero gradient (it has no
+    quantized value in range); so do `+-inf`. Same quantizer, scales and
+    zero points as the `fake_quant` it differentiates.
+
+    ```mlir
+    %dx = quant_qdq.fake_quant_grad %x, %dy <bits = 8> scale [0.0472]
+        : tensor<1x64x56x56xf32>
+    ```
+  }];
+  let arguments = (ins QDQ_FloatTensor:$input, QDQ_FloatTensor:$grad,
+      QDQ_QuantizerAttr:$quantizer,
+      OptionalAttr<DenseF32ArrayAttr>:$scale,
+      OptionalAttr<DenseI32ArrayAttr>:$zero_point);
+  let results = (outs QDQ_FloatTensor:$output);
+  let assemblyFormat = [{
+    $input `,` $grad $quantizer (`scale` $scale^)? (`zero_point` $zero_point^)?
+    attr-dict `:` type($input)
+  }];
+}
+
 #endif // QUANTQDQ_OPS_TD

@@ -1,4 +1,4 @@
-//===- QDQOps.cpp - quantize, dequantize and fake_quant -------------------===//
+//===- QDQOps.cpp - quantize, dequantize, fake_quant and its gradient -----===//
 
 #include "QuantQDQ/IR/QuantQDQOps.h"
 
@@ -86,6 +86,11 @@ LogicalResult DequantizeOp::verify() {
 }
 
 LogicalResult FakeQuantOp::verify() {
+  return verifyQuantParams(*this, getQuantizer(), getScale(), getZeroPoint(),
+                           getInput().getType(), /*storageType=*/nullptr);
+}
+
+LogicalResult FakeQuantGradOp::verify() {
   return verifyQuantParams(*this, getQuantizer(), getScale(), getZeroPoint(),
                            getInput().getType(), /*storageType=*/nullptr);
 }

@@ -40,7 +40,7 @@ struct ConvertQuantQDQToLinalgPass
       auto hasScale = [](auto quantOp) { return quantOp.isCalibrated(); };
       bool uncalibrated =
           TypeSwitch<Operation *, bool>(op)
-              .Case<QuantizeOp, DequantizeOp, FakeQuantOp>(
+              .Case<QuantizeOp, DequantizeOp, FakeQuantOp, FakeQuantGradOp>(
                   [&](auto quantOp) { return !hasScale(quantOp); })
               .Default([](Operation *) { return false; });
       if (uncalibrated) {

@@ -1,15 +1,14 @@
-//===- QDQToLinalg.cpp - quantize, dequantize, fake_quant to linalg -------===//
+//===- QDQToLinalg.cpp - Q/DQ ops to linalg -------------------------------===//
 //
-// Each op becomes one element-wise linalg.generic. The arithmetic is f32
-// (f16/bf16 inputs are extended first) and follows ONNX QuantizeLinear:
-//   q = clamp(roundeven(x / scale) + zero_point, qmin, qmax)
-//   y = (q - zero_point) * scale
-// Division, not multiplication by a reciprocal, so that results match ONNX
-// Runtime bit for bit. NaN quantizes to the zero point; +-inf saturate.
+// quantize, dequantize, fake_quant and fake_quant_grad each become one
+// element-wise linalg.generic. The arithmetic is QDQArithmetic.h's, in f32
+// (f16/bf16 inputs are extended first), following ONNX QuantizeLinear, with
+// a division so that results match ONNX Runtime bit for bit.
 //
 //===----------------------------------------------------------------------===//
 
 #include "LoweringUtils.h"
+#include "../QDQArithmetic.h"
 #include "QuantQDQ/Conversion/Passes.h"
 #include "QuantQDQ/IR/QuantQDQOps.h"
 
@@ -29,11 +28,6 @@ struct QuantOperands {
   bool perChannel = false;
 };
 
-/// What the body needs to compute one element.
-struct QuantScalars {
-  Value scale, zeroPoint; // f32
-  double qmin, qmax;
-};
 } // namespace
 
 template <typename OpT>
@@ -66,10 +60,10 @@ static FailureOr<QuantOperands> getQuantOperands(OpT op, OpBuilder &b,
 
 /// The scale and zero point of the current element, inside the body.
 template <typename OpT>
-static QuantScalars getScalars(OpT op, OpBuilder &b, Location loc,
-                               ValueRange channelArgs) {
+static QuantArith getScalars(OpT op, OpBuilder &b, Location loc,
+                             ValueRange channelArgs) {
   QuantizerAttr quantizer = op.getQuantizer();
-  QuantScalars s;
+  QuantArith s;
   s.qmin = quantizer.getQMin();
   s.qmax = quantizer.getQMax();
   if (!channelArgs.empty()) {
@@ -81,28 +75,6 @@ static QuantScalars getScalars(OpT op, OpBuilder &b, Location loc,
   s.zeroPoint =
       floatConstant(b, loc, b.getF32Type(), double(op.getZeroPointAt(0)));
   return s;
-}
-
-/// The quantized value of `x` (f32) as an f32 holding an integer.
-static Value emitQuantize(OpBuilder &b, Location loc, Value x,
-                          const QuantScalars &s) {
-  Type f32 = b.getF32Type();
-  Value scaled = arith::DivFOp::create(b, loc, x, s.scale);
-  Value rounded = math::RoundEvenOp::create(b, loc, scaled);
-  Value shifted = arith::AddFOp::create(b, loc, rounded, s.zeroPoint);
-  Value lo = floatConstant(b, loc, f32, s.qmin);
-  Value hi = floatConstant(b, loc, f32, s.qmax);
-  Value clamped = arith::MinimumFOp::create(
-      b, loc, arith::MaximumFOp::create(b, loc, shifted, lo), hi);
-  Value isNan =
-      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, x, x);
-  return arith::SelectOp::create(b, loc, isNan, s.zeroPoint, clamped);
-}
-
-static Value emitDequantize(OpBuilder &b, Location loc, Value q,
-                            const QuantScalars &s) {
-  Value centered = arith::SubFOp::create(b, loc, q, s.zeroPoint);
-  return arith::MulFOp::create(b, loc, centered, s.scale);
 }
 
 static Value toF32(OpBuilder &b, Location loc, Value x) {
@@ -140,9 +112,10 @@ struct QuantOpLowering : OpRewritePattern<OpT> {
       return failure();
 
     int64_t rank = inputType.getRank();
-    SmallVector<Value> inputs = {op.getInput()};
+    SmallVector<Value> inputs = getDataOperands(op);
+    size_t numData = inputs.size();
     llvm::append_range(inputs, operands->inputs);
-    SmallVector<AffineMap> maps = {rewriter.getMultiDimIdentityMap(rank)};
+    SmallVector<AffineMap> maps(numData, rewriter.getMultiDimIdentityMap(rank));
     llvm::append_range(maps, operands->maps);
     maps.push_back(rewriter.getMultiDimIdentityMap(rank));
     Value init = createEmpty(
@@ -153,9 +126,9 @@ struct QuantOpLowering : OpRewritePattern<OpT> {
     auto generic = linalg::GenericOp::create(
         rewriter, loc, resultType, inputs, init, maps, iterators,
         [&](OpBuilder &b, Location bodyLoc, ValueRange args) {
-          QuantScalars s = getScalars(op, b, bodyLoc,
-                                      args.drop_front().drop_back());
-          Value out = computeElement(b, bodyLoc, args.front(), s,
+          QuantArith s = getScalars(op, b, bodyLoc,
+                                    args.drop_front(numData).drop_back());
+          Value out = computeElement(b, bodyLoc, args.take_front(numData), s,
                                      resultType.getElementType());
           linalg::YieldOp::create(b, bodyLoc, out);
         });
@@ -163,17 +136,20 @@ struct QuantOpLowering : OpRewritePattern<OpT> {
     return success();
   }
 
-  static Value computeElement(OpBuilder &b, Location loc, Value x,
-                              const QuantScalars &s, Type resultElement);
+  static SmallVector<Value> getDataOperands(OpT op) {
+    return {op.getInput()};
+  }
+  static Value computeElement(OpBuilder &b, Location loc, ValueRange data,
+                              const QuantArith &s, Type resultElement);
 };
 } // namespace
 
 template <>
 Value QuantOpLowering<QuantizeOp>::computeElement(OpBuilder &b, Location loc,
-                                                  Value x,
-                                                  const QuantScalars &s,
+                                                  ValueRange data,
+                                                  const QuantArith &s,
                                                   Type resultElement) {
-  Value q = emitQuantize(b, loc, toF32(b, loc, x), s);
+  Value q = emitQuantize(b, loc, toF32(b, loc, data[0]), s);
   // q lies in [qmin, qmax]; unsigned storage (qmin >= 0) converts unsigned.
   if (s.qmin >= 0)
     return arith::FPToUIOp::create(b, loc, resultElement, q);
@@ -182,9 +158,10 @@ Value QuantOpLowering<QuantizeOp>::computeElement(OpBuilder &b, Location loc,
 
 template <>
 Value QuantOpLowering<DequantizeOp>::computeElement(OpBuilder &b, Location loc,
-                                                    Value q,
-                                                    const QuantScalars &s,
+                                                    ValueRange data,
+                                                    const QuantArith &s,
                                                     Type resultElement) {
+  Value q = data[0];
   // Storage is signless: an unsigned quantizer's values are read unsigned.
   Value asFloat;
   if (s.qmin >= 0)
@@ -196,15 +173,32 @@ Value QuantOpLowering<DequantizeOp>::computeElement(OpBuilder &b, Location loc,
 
 template <>
 Value QuantOpLowering<FakeQuantOp>::computeElement(OpBuilder &b, Location loc,
-                                                   Value x,
-                                                   const QuantScalars &s,
+                                                   ValueRange data,
+                                                   const QuantArith &s,
                                                    Type resultElement) {
-  Value q = emitQuantize(b, loc, toF32(b, loc, x), s);
+  Value q = emitQuantize(b, loc, toF32(b, loc, data[0]), s);
   return fromF32(b, loc, emitDequantize(b, loc, q, s), resultElement);
+}
+
+template <>
+SmallVector<Value>
+QuantOpLowering<FakeQuantGradOp>::getDataOperands(FakeQuantGradOp op) {
+  return {op.getInput(), op.getGrad()};
+}
+
+template <>
+Value QuantOpLowering<FakeQuantGradOp>::computeElement(
+    OpBuilder &b, Location loc, ValueRange data, const QuantArith &s,
+    Type resultElement) {
+  Value inRange = emitInRange(b, loc, toF32(b, loc, data[0]), s);
+  Value zero = arith::ConstantOp::create(
+      b, loc, b.getFloatAttr(resultElement, 0.0));
+  return arith::SelectOp::create(b, loc, inRange, data[1], zero);
 }
 
 void mlir::quant_qdq::populateQDQToLinalgPatterns(
     RewritePatternSet &patterns) {
   patterns.add<QuantOpLowering<QuantizeOp>, QuantOpLowering<DequantizeOp>,
-               QuantOpLowering<FakeQuantOp>>(patterns.getContext());
+               QuantOpLowering<FakeQuantOp>, QuantOpLowering<FakeQuantGradOp>>(
+      patterns.getContext());
 }

@@ -1,0 +1,68 @@
+//===- QDQArithmetic.cpp - the element arithmetic of Q/DQ ops -------------===//
+
+#include "QDQArithmetic.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/IR/BuiltinAttributes.h"
+
+using namespace mlir;
+using namespace mlir::quant_qdq;
+
+Value mlir::quant_qdq::f32Splat(OpBuilder &b, Location loc, Type type,
+                                double value) {
+  auto attr = b.getF32FloatAttr(float(value));
+  if (auto shaped = dyn_cast<ShapedType>(type))
+    return arith::ConstantOp::create(b, loc,
+                                     DenseElementsAttr::get(shaped, attr));
+  return arith::ConstantOp::create(b, loc, attr);
+}
+
+Value mlir::quant_qdq::emitQuotient(OpBuilder &b, Location loc, Value x,
+                                    const QuantArith &p) {
+  if (!p.reciprocal)
+    return arith::DivFOp::create(b, loc, x, p.scale);
+  Value y = arith::MulFOp::create(b, loc, x, p.reciprocal);
+  Value negY = arith::NegFOp::create(b, loc, y);
+  Value residual = math::FmaOp::create(b, loc, negY, p.scale, x);
+  return math::FmaOp::create(b, loc, residual, p.reciprocal, y);
+}
+
+/// roundeven(x / scale) + zero_point, before saturation.
+static Value emitUnclamped(OpBuilder &b, Location loc, Value x,
+                           const QuantArith &p) {
+  Value rounded = math::RoundEvenOp::create(b, loc, emitQuotient(b, loc, x, p));
+  return arith::AddFOp::create(b, loc, rounded, p.zeroPoint);
+}
+
+Value mlir::quant_qdq::emitQuantize(OpBuilder &b, Location loc, Value x,
+                                    const QuantArith &p) {
+  Type type = x.getType();
+  Value shifted = emitUnclamped(b, loc, x, p);
+  Value lo = f32Splat(b, loc, type, p.qmin);
+  Value hi = f32Splat(b, loc, type, p.qmax);
+  Value clamped = arith::MinimumFOp::create(
+      b, loc, arith::MaximumFOp::create(b, loc, shifted, lo), hi);
+  Value isNan = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, x, x);
+  return arith::SelectOp::create(b, loc, isNan, p.zeroPoint, clamped);
+}
+
+Value mlir::quant_qdq::emitDequantize(OpBuilder &b, Location loc, Value q,
+                                      const QuantArith &p) {
+  Value centered = arith::SubFOp::create(b, loc, q, p.zeroPoint);
+  return arith::MulFOp::create(b, loc, centered, p.scale);
+}
+
+Value mlir::quant_qdq::emitInRange(OpBuilder &b, Location loc, Value x,
+                                   const QuantArith &p) {
+  Type type = x.getType();
+  Value shifted = emitUnclamped(b, loc, x, p);
+  // Ordered comparisons: false for NaN, so NaN gets no gradient.
+  Value aboveMin =
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGE, shifted,
+                            f32Splat(b, loc, type, p.qmin));
+  Value belowMax =
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLE, shifted,
+                            f32Splat(b, loc, type, p.qmax));
+  return arith::AndIOp::create(b, loc, aboveMin, belowMax);
+}

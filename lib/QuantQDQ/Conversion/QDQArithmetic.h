@@ -1,0 +1,56 @@
+//===- QDQArithmetic.h - the element arithmetic of Q/DQ ops -----*- C++ -*-===//
+//
+// One definition of what quantize, dequantize, fake_quant and its gradient
+// compute per element, shared by the CPU (linalg) and GPU lowerings so that
+// the two agree bit for bit. Values are f32 scalars or vectors of f32; the
+// scale and zero point must have the same type as the data.
+//
+//   q  = clamp(roundeven(x / scale) + zero_point, qmin, qmax)   (NaN -> zp)
+//   y  = (q - zero_point) * scale
+//   dx = dy where qmin <= roundeven(x / scale) + zero_point <= qmax, else 0
+//
+// x / scale is either an IEEE division or, where a reciprocal is given, the
+// division-free form (see emitQuotient), which is bit-exact for the range
+// kernels accept.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef QUANTQDQ_LIB_CONVERSION_QDQARITHMETIC_H
+#define QUANTQDQ_LIB_CONVERSION_QDQARITHMETIC_H
+
+#include "mlir/IR/Builders.h"
+
+namespace mlir::quant_qdq {
+
+struct QuantArith {
+  Value scale, zeroPoint;
+  /// RN(1 / scale). When null, x / scale is an arith.divf.
+  Value reciprocal;
+  double qmin = 0, qmax = 0;
+};
+
+/// x / scale, correctly rounded. With a reciprocal r = RN(1/s) it is
+///   y = RN(x * r);  e = fma(-y, s, x);  RN(y + e * r)  (one fma)
+/// which equals RN(x / s) whenever e is exact (Markstein): for every x when
+/// 1/s and s are normal and x * r does not overflow. Kernels only take this
+/// path for scales in [2^-100, 2^100]; unittests/QDQArithmeticTest.cpp
+/// checks the contract against the division exhaustively for sample scales.
+Value emitQuotient(OpBuilder &b, Location loc, Value x, const QuantArith &p);
+/// The quantized value of `x` as f32 (an integer in [qmin, qmax]).
+Value emitQuantize(OpBuilder &b, Location loc, Value x, const QuantArith &p);
+/// (q - zero_point) * scale.
+Value emitDequantize(OpBuilder &b, Location loc, Value q, const QuantArith &p);
+/// Whether x quantizes without saturating (i1, false for NaN): where the
+/// straight-through gradient of fake_quant passes.
+Value emitInRange(OpBuilder &b, Location loc, Value x, const QuantArith &p);
+
+/// A constant of the f32 or vector-of-f32 type `type`, splat if a vector.
+Value f32Splat(OpBuilder &b, Location loc, Type type, double value);
+
+/// The smallest and largest scale for which kernels use the reciprocal.
+constexpr float kMinReciprocalScale = 0x1p-100f;
+constexpr float kMaxReciprocalScale = 0x1p100f;
+
+} // namespace mlir::quant_qdq
+
+#endif // QUANTQDQ_LIB_CONVERSION_QDQARITHMETIC_H
