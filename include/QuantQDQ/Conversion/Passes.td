@@ -47,4 +47,58 @@ def ReductionLoopOrder : Pass<"qdq-reduction-loop-order"> {
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
+def ConvertQuantQDQToGPU : Pass<"convert-quant-qdq-to-gpu", "::mlir::ModuleOp"> {
+  let summary = "Turn quantize, dequantize, fake_quant and fake_quant_grad "
+                "into GPU kernels";
+  let description = [{
+    Each Q/DQ op of static shape becomes a call to a host launcher declared
+    `quant_qdq.gpu_launcher`, and a `gpu.func` kernel in
+    `gpu.module @qdq_kernels` (one per distinct op kind, element types,
+    shape, quantizer and scale layout; scales are kernel arguments, so one
+    kernel serves any scales in range). Layers are left for the CPU
+    lowering; ops of dynamic shape stay too, with a remark.
+
+    Kernels are written for memory bandwidth: each thread moves `vectors`
+    16-byte vectors, all loaded before the first is used, coalesced across
+    the warp; full blocks run without bounds checks. Per-channel scales,
+    reciprocals and zero points are staged in shared memory once per block,
+    or read straight from global memory when a block touches about as many
+    channels as elements (channels-last). x / scale is computed without
+    division from the reciprocal the host passes in (QDQArithmetic.h) when
+    every scale lies in [2^-100, 2^100], and is bit-identical to the CPU
+    path.
+
+    Kernel arguments, bare pointers in this order: input, grad
+    (fake_quant_grad only), output, scale[C], reciprocal[C] (RN(1/scale)),
+    zero_point[C] (f32 holding integers); C is 1 per tensor.
+    `qdq-gpu-launchers` later gives the launchers their bodies.
+  }];
+  let options = [
+    Option<"blockSize", "block-size", "int64_t", "256",
+           "Threads per block">,
+    Option<"vectorsPerThread", "vectors", "int64_t", "4",
+           "16-byte vectors each thread moves">,
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::bufferization::BufferizationDialect",
+    "::mlir::func::FuncDialect", "::mlir::gpu::GPUDialect",
+    "::mlir::math::MathDialect", "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect", "::mlir::vector::VectorDialect"];
+}
+
+def GPULaunchers : Pass<"qdq-gpu-launchers", "::mlir::ModuleOp"> {
+  let summary = "Give the host launchers of convert-quant-qdq-to-gpu their "
+                "bodies";
+  let description = [{
+    Runs after bufferization and buffer deallocation (which do not know GPU
+    memory): each launcher declaration gets a body that allocates device
+    buffers, copies the inputs, scales and zero points in, launches its
+    kernel, copies the result out and frees the device buffers, on one
+    stream, waiting for it before returning.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::func::FuncDialect",
+    "::mlir::gpu::GPUDialect", "::mlir::memref::MemRefDialect"];
+}
+
 #endif // QUANTQDQ_CONVERSION_PASSES_TD

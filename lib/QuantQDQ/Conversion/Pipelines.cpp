@@ -15,12 +15,14 @@
 using namespace mlir;
 using namespace mlir::quant_qdq;
 
-void mlir::quant_qdq::buildCPUPipeline(OpPassManager &pm) {
+void mlir::quant_qdq::buildCPUTensorPipeline(OpPassManager &pm) {
   pm.addPass(createConvertQuantQDQToLinalg());
   pm.addPass(createCanonicalizerPass());
   pm.addNestedPass<func::FuncOp>(createLinalgElementwiseOpFusionPass());
   pm.addNestedPass<func::FuncOp>(createReductionLoopOrder());
+}
 
+void mlir::quant_qdq::buildCPUBufferPipeline(OpPassManager &pm) {
   bufferization::OneShotBufferizePassOptions bufferize;
   bufferize.bufferizeFunctionBoundaries = true;
   bufferize.functionBoundaryTypeConversion =
@@ -34,19 +36,33 @@ void mlir::quant_qdq::buildCPUPipeline(OpPassManager &pm) {
   pm.addPass(bufferization::createBufferResultsToOutParamsPass(outParams));
   bufferization::buildBufferDeallocationPipeline(pm);
   pm.addPass(createCanonicalizerPass());
+}
 
+void mlir::quant_qdq::buildCPULoweringPipeline(
+    OpPassManager &pm, function_ref<void(OpPassManager &)> beforeLLVM,
+    function_ref<void(OpPassManager &)> beforeReconcile) {
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
+  if (beforeLLVM)
+    beforeLLVM(pm);
   pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createConvertMathToLibmPass());
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
   pm.addPass(createArithToLLVMConversionPass());
   pm.addPass(createConvertFuncToLLVMPass());
   pm.addPass(createConvertControlFlowToLLVMPass());
+  if (beforeReconcile)
+    beforeReconcile(pm);
   pm.addPass(createReconcileUnrealizedCastsPass());
+}
+
+void mlir::quant_qdq::buildCPUPipeline(OpPassManager &pm) {
+  buildCPUTensorPipeline(pm);
+  buildCPUBufferPipeline(pm);
+  buildCPULoweringPipeline(pm);
 }
 
 void mlir::quant_qdq::registerCPUPipeline() {

@@ -23,6 +23,12 @@ Value mlir::quant_qdq::emitQuotient(OpBuilder &b, Location loc, Value x,
   if (!p.reciprocal)
     return arith::DivFOp::create(b, loc, x, p.scale);
   Value y = arith::MulFOp::create(b, loc, x, p.reciprocal);
+  // Past 2^30 every quantizer saturates; bounding y keeps an overflowing
+  // x * r from turning into inf - inf = NaN in the correction.
+  Type type = x.getType();
+  y = arith::MinimumFOp::create(
+      b, loc, arith::MaximumFOp::create(b, loc, y, f32Splat(b, loc, type, -0x1p30)),
+      f32Splat(b, loc, type, 0x1p30));
   Value negY = arith::NegFOp::create(b, loc, y);
   Value residual = math::FmaOp::create(b, loc, negY, p.scale, x);
   return math::FmaOp::create(b, loc, residual, p.reciprocal, y);

@@ -29,12 +29,16 @@ struct QuantArith {
   double qmin = 0, qmax = 0;
 };
 
-/// x / scale, correctly rounded. With a reciprocal r = RN(1/s) it is
-///   y = RN(x * r);  e = fma(-y, s, x);  RN(y + e * r)  (one fma)
-/// which equals RN(x / s) whenever e is exact (Markstein): for every x when
-/// 1/s and s are normal and x * r does not overflow. Kernels only take this
-/// path for scales in [2^-100, 2^100]; unittests/QDQArithmeticTest.cpp
-/// checks the contract against the division exhaustively for sample scales.
+/// x / scale. With a reciprocal r = RN(1/s) it is
+///   y = clamp(RN(x * r), -2^30, 2^30);  e = fma(-y, s, x);  fma(e, r, y)
+/// which is RN(x / s) whenever the residual e is exact (Markstein's
+/// theorem): for |x| >= 2^-100 and |x / s| <= 2^30 when s is in
+/// [2^-100, 2^100]. Elsewhere the quotient may differ in its last bit but
+/// quantizes the same (to 0, or saturated), so quantized results always
+/// equal the division's. Kernels take
+/// this form only for scales in that range;
+/// unittests/Conversion/ReciprocalContractTest.cpp checks it against the
+/// division.
 Value emitQuotient(OpBuilder &b, Location loc, Value x, const QuantArith &p);
 /// The quantized value of `x` as f32 (an integer in [qmin, qmax]).
 Value emitQuantize(OpBuilder &b, Location loc, Value x, const QuantArith &p);

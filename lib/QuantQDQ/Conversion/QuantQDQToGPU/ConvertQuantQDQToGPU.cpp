@@ -1,0 +1,707 @@
+//===- ConvertQuantQDQToGPU.cpp - Q/DQ ops to GPU kernels -----------------===//
+//
+// Each Q/DQ op of static shape becomes a gpu.func kernel and, at the op, a
+// call to a host launcher declaration (bodies come from qdq-gpu-launchers,
+// after bufferization). The element arithmetic is QDQArithmetic.h's, the
+// same as the CPU lowering's.
+//
+// Kernel shape: a 1-D grid over the tensor taken flat. A block of T threads
+// covers T * U vectors of V elements (16 bytes of the widest element type);
+// vector j of thread t in block b is (b * U + j) * T + t, so each of the U
+// loads is coalesced across the warp, and all U are issued before the first
+// is used. Only the last block checks bounds.
+//
+//===----------------------------------------------------------------------===//
+
+#include "../QDQArithmetic.h"
+#include "QuantQDQ/Conversion/GPUKernelABI.h"
+#include "QuantQDQ/Conversion/Passes.h"
+#include "QuantQDQ/IR/QuantQDQOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/FormatVariadic.h"
+
+namespace mlir::quant_qdq {
+#define GEN_PASS_DEF_CONVERTQUANTQDQTOGPU
+#include "QuantQDQ/Conversion/Passes.h.inc"
+} // namespace mlir::quant_qdq
+
+using namespace mlir;
+using namespace mlir::quant_qdq;
+
+namespace {
+enum class QuantKind { Quantize, Dequantize, FakeQuant, FakeQuantGrad };
+
+/// Everything a kernel is specialized on. Scales are not: they are
+/// arguments.
+struct KernelSpec {
+  QuantKind kind;
+  Type inElement, outElement;
+  int64_t numElements = 0;
+  /// Channels along the quantizer axis (1 per tensor) and the number of
+  /// contiguous elements of one channel slice.
+  int64_t channels = 1, inner = 1;
+  double qmin = 0, qmax = 0;
+  bool reciprocal = true;
+
+  // Launch geometry, derived.
+  int64_t vectorWidth = 1, vectorsPerThread = 1, blockSize = 256;
+  int64_t numBlocks = 0;
+  /// Per-channel: channel entries staged in shared memory per block, or 0
+  /// to read them from global memory.
+  int64_t staged = 0;
+
+  int64_t elementsPerBlock() const {
+    return blockSize * vectorsPerThread * vectorWidth;
+  }
+  bool perChannel() const { return channels > 1 || inner != numElements; }
+  std::string name() const;
+};
+} // namespace
+
+static StringRef kindName(QuantKind kind) {
+  switch (kind) {
+  case QuantKind::Quantize:
+    return "quantize";
+  case QuantKind::Dequantize:
+    return "dequantize";
+  case QuantKind::FakeQuant:
+    return "fake_quant";
+  case QuantKind::FakeQuantGrad:
+    return "fake_quant_grad";
+  }
+  llvm_unreachable("unknown kind");
+}
+
+static std::string typeName(Type type) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  type.print(os);
+  return s;
+}
+
+static std::string signedName(double v) {
+  return (v < 0 ? "m" : "") + std::to_string(int64_t(std::fabs(v)));
+}
+
+std::string KernelSpec::name() const {
+  std::string n = llvm::formatv("{0}_{1}_{2}_n{3}", kindName(kind),
+                                typeName(inElement), typeName(outElement),
+                                numElements);
+  if (perChannel())
+    n += llvm::formatv("_c{0}x{1}", channels, inner).str();
+  n += "_q" + signedName(qmin) + "_" + signedName(qmax);
+  n += reciprocal ? "_rcp" : "_div";
+  return n;
+}
+
+/// Bytes of one element in memory (sub-byte integers take a byte).
+static int64_t storageBytes(Type type) {
+  return std::max<int64_t>(1, type.getIntOrFloatBitWidth() / 8);
+}
+
+/// Chooses V, U, the grid and the staging of `spec` in place.
+static void chooseGeometry(KernelSpec &spec, int64_t blockSize,
+                           int64_t vectorsPerThread) {
+  spec.blockSize = blockSize;
+  int64_t widest = std::max(storageBytes(spec.inElement),
+                            storageBytes(spec.outElement));
+  // Sub-byte elements are a byte each in memory but LLVM packs vectors of
+  // them: keep those scalar.
+  bool subByte = spec.inElement.getIntOrFloatBitWidth() < 8 ||
+                 spec.outElement.getIntOrFloatBitWidth() < 8;
+  spec.vectorWidth = subByte ? 1 : 16 / widest;
+  while (spec.numElements % spec.vectorWidth)
+    spec.vectorWidth /= 2;
+  spec.vectorsPerThread = vectorsPerThread;
+
+  if (spec.perChannel()) {
+    // Channels a block can touch: its span over `inner`, plus one partial
+    // slice at each end.
+    auto touched = [&] {
+      return std::min(spec.channels, (spec.elementsPerBlock() - 1) /
+                                             spec.inner +
+                                         2);
+    };
+    // Fewer vectors per thread keep the staged table small.
+    while (touched() > 1025 && spec.vectorsPerThread > 1)
+      spec.vectorsPerThread /= 2;
+    // Stage when the table is small against the block's elements;
+    // otherwise (channels-last) each element's channel is read directly.
+    spec.staged = touched() * 8 <= spec.elementsPerBlock() ? touched() : 0;
+  }
+  int64_t vectors = spec.numElements / spec.vectorWidth;
+  int64_t perBlock = spec.blockSize * spec.vectorsPerThread;
+  spec.numBlocks = (vectors + perBlock - 1) / perBlock;
+}
+
+//===----------------------------------------------------------------------===//
+// Kernel body
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Builds the body of one kernel.
+class KernelBuilder {
+public:
+  KernelBuilder(const KernelSpec &spec, gpu::GPUFuncOp func)
+      : spec(spec), func(func), b(OpBuilder::atBlockBegin(&func.getBody().front())),
+        loc(func.getLoc()) {}
+
+  void build();
+
+private:
+  Value index(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
+  Value arg(KernelArgRole role) {
+    return func.getArgument(getKernelArgIndex(spec.kind == QuantKind::FakeQuantGrad, role));
+  }
+  VectorType f32Vector() {
+    return VectorType::get({spec.vectorWidth}, b.getF32Type());
+  }
+  VectorType vectorOf(Type element) {
+    return VectorType::get({spec.vectorWidth}, element);
+  }
+
+  /// The per-tensor parameters, or the staged table for per-channel ones.
+  void emitPrologue();
+  /// Channel parameters (f32) of flat element `element`.
+  std::array<Value, 3> channelParams(Value element);
+  /// The parameters of the vector starting at `element`.
+  QuantArith vectorParams(Value element);
+  /// The U vectors of this thread; bounds-checked when `guarded`.
+  void emitVectors(bool guarded);
+  Value emitLoad(Value memref, Value element, Type vectorType);
+  Value compute(ValueRange data, const QuantArith &p);
+
+  const KernelSpec &spec;
+  gpu::GPUFuncOp func;
+  OpBuilder b;
+  Location loc;
+  Value threadId, blockId;
+  Value scale, reciprocal, zeroPoint; // per tensor, scalars
+  Value tableScale, tableReciprocal, tableZeroPoint, tableFirstRow;
+};
+} // namespace
+
+void KernelBuilder::emitPrologue() {
+  threadId = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+  blockId = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
+  if (!spec.perChannel()) {
+    Value zero = index(0);
+    scale = memref::LoadOp::create(b, loc, arg(KernelArgRole::Scale), zero);
+    reciprocal =
+        memref::LoadOp::create(b, loc, arg(KernelArgRole::Reciprocal), zero);
+    zeroPoint =
+        memref::LoadOp::create(b, loc, arg(KernelArgRole::ZeroPoint), zero);
+    return;
+  }
+  if (!spec.staged)
+    return;
+  // Entry k of the table is channel (firstRow + k) mod C, where firstRow is
+  // the slice holding the block's first element.
+  auto attributions = func.getWorkgroupAttributions();
+  tableScale = attributions[0];
+  tableReciprocal = attributions[1];
+  tableZeroPoint = attributions[2];
+  Value blockStart =
+      arith::MulIOp::create(b, loc, blockId, index(spec.elementsPerBlock()));
+  tableFirstRow = arith::DivUIOp::create(b, loc, blockStart, index(spec.inner));
+  auto loop = scf::ForOp::create(b, loc, threadId, index(spec.staged),
+                                 index(spec.blockSize));
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(loop.getBody());
+    Value k = loop.getInductionVar();
+    Value channel = arith::RemUIOp::create(
+        b, loc, arith::AddIOp::create(b, loc, tableFirstRow, k),
+        index(spec.channels));
+    for (auto [role, table] :
+         {std::pair{KernelArgRole::Scale, tableScale},
+          std::pair{KernelArgRole::Reciprocal, tableReciprocal},
+          std::pair{KernelArgRole::ZeroPoint, tableZeroPoint}}) {
+      Value v = memref::LoadOp::create(b, loc, arg(role), channel);
+      memref::StoreOp::create(b, loc, v, table, k);
+    }
+  }
+  gpu::BarrierOp::create(b, loc);
+}
+
+std::array<Value, 3> KernelBuilder::channelParams(Value element) {
+  Value row = arith::DivUIOp::create(b, loc, element, index(spec.inner));
+  if (!spec.staged) {
+    Value channel = arith::RemUIOp::create(b, loc, row, index(spec.channels));
+    return {memref::LoadOp::create(b, loc, arg(KernelArgRole::Scale), channel),
+            memref::LoadOp::create(b, loc, arg(KernelArgRole::Reciprocal),
+                                   channel),
+            memref::LoadOp::create(b, loc, arg(KernelArgRole::ZeroPoint),
+                                   channel)};
+  }
+  Value entry = arith::SubIOp::create(b, loc, row, tableFirstRow);
+  // A block spanning more slices than there are channels wraps around.
+  if (spec.staged == spec.channels)
+    entry = arith::RemUIOp::create(b, loc, entry, index(spec.channels));
+  return {memref::LoadOp::create(b, loc, tableScale, entry),
+          memref::LoadOp::create(b, loc, tableReciprocal, entry),
+          memref::LoadOp::create(b, loc, tableZeroPoint, entry)};
+}
+
+QuantArith KernelBuilder::vectorParams(Value element) {
+  QuantArith p;
+  p.qmin = spec.qmin;
+  p.qmax = spec.qmax;
+  VectorType type = f32Vector();
+  auto splat = [&](Value v) {
+    return vector::BroadcastOp::create(b, loc, type, v).getResult();
+  };
+  if (!spec.perChannel()) {
+    p.scale = splat(scale);
+    p.zeroPoint = splat(zeroPoint);
+    if (spec.reciprocal)
+      p.reciprocal = splat(reciprocal);
+    return p;
+  }
+  if (spec.inner % spec.vectorWidth == 0) {
+    // The whole vector lies in one channel slice.
+    auto [s, r, z] = channelParams(element);
+    p.scale = splat(s);
+    p.zeroPoint = splat(z);
+    if (spec.reciprocal)
+      p.reciprocal = splat(r);
+    return p;
+  }
+  SmallVector<Value> scales, reciprocals, zeroPoints;
+  for (int64_t j = 0; j < spec.vectorWidth; ++j) {
+    Value e = arith::AddIOp::create(b, loc, element, index(j));
+    auto [s, r, z] = channelParams(e);
+    scales.push_back(s);
+    reciprocals.push_back(r);
+    zeroPoints.push_back(z);
+  }
+  p.scale = vector::FromElementsOp::create(b, loc, type, scales);
+  p.zeroPoint = vector::FromElementsOp::create(b, loc, type, zeroPoints);
+  if (spec.reciprocal)
+    p.reciprocal = vector::FromElementsOp::create(b, loc, type, reciprocals);
+  return p;
+}
+
+Value KernelBuilder::emitLoad(Value memref, Value element, Type vectorType) {
+  auto elementType = cast<VectorType>(vectorType).getElementType();
+  int64_t alignment = spec.vectorWidth * storageBytes(elementType);
+  auto load = vector::LoadOp::create(b, loc, vectorType, memref, element);
+  load.setAlignment(uint64_t(alignment));
+  return load;
+}
+
+Value KernelBuilder::compute(ValueRange data, const QuantArith &p) {
+  Type outVector = vectorOf(spec.outElement);
+  auto toF32 = [&](Value v) -> Value {
+    if (cast<VectorType>(v.getType()).getElementType().isF32())
+      return v;
+    return arith::ExtFOp::create(b, loc, f32Vector(), v);
+  };
+  auto fromF32 = [&](Value v) -> Value {
+    if (spec.outElement.isF32())
+      return v;
+    return arith::TruncFOp::create(b, loc, outVector, v);
+  };
+  bool isUnsigned = spec.qmin >= 0;
+  switch (spec.kind) {
+  case QuantKind::Quantize: {
+    Value q = emitQuantize(b, loc, toF32(data[0]), p);
+    if (isUnsigned)
+      return arith::FPToUIOp::create(b, loc, outVector, q);
+    return arith::FPToSIOp::create(b, loc, outVector, q);
+  }
+  case QuantKind::Dequantize: {
+    Value q = isUnsigned
+                  ? arith::UIToFPOp::create(b, loc, f32Vector(), data[0])
+                        .getResult()
+                  : arith::SIToFPOp::create(b, loc, f32Vector(), data[0])
+                        .getResult();
+    return fromF32(emitDequantize(b, loc, q, p));
+  }
+  case QuantKind::FakeQuant: {
+    Value q = emitQuantize(b, loc, toF32(data[0]), p);
+    return fromF32(emitDequantize(b, loc, q, p));
+  }
+  case QuantKind::FakeQuantGrad: {
+    Value inRange = emitInRange(b, loc, toF32(data[0]), p);
+    Value zero = arith::ConstantOp::create(
+        b, loc,
+        DenseElementsAttr::get(cast<ShapedType>(outVector),
+                               b.getFloatAttr(spec.outElement, 0.0)));
+    return arith::SelectOp::create(b, loc, inRange, data[1], zero);
+  }
+  }
+  llvm_unreachable("unknown kind");
+}
+
+void KernelBuilder::emitVectors(bool guarded) {
+  bool grad = spec.kind == QuantKind::FakeQuantGrad;
+  int64_t numVectors = spec.numElements / spec.vectorWidth;
+  Type inVector = vectorOf(spec.inElement);
+  Value blockFirst =
+      arith::MulIOp::create(b, loc, blockId, index(spec.vectorsPerThread));
+
+  struct Slot {
+    Value element, inBounds;
+    SmallVector<Value, 2> data;
+  };
+  SmallVector<Slot> slots(spec.vectorsPerThread);
+  // All loads first, so that U requests are in flight per thread.
+  for (int64_t j = 0; j < spec.vectorsPerThread; ++j) {
+    Value vectorIndex = arith::AddIOp::create(
+        b, loc,
+        arith::MulIOp::create(
+            b, loc, arith::AddIOp::create(b, loc, blockFirst, index(j)),
+            index(spec.blockSize)),
+        threadId);
+    Slot &slot = slots[j];
+    slot.element =
+        arith::MulIOp::create(b, loc, vectorIndex, index(spec.vectorWidth));
+    SmallVector<Value, 2> sources = {arg(KernelArgRole::Input)};
+    if (grad)
+      sources.push_back(arg(KernelArgRole::Grad));
+    if (!guarded) {
+      for (Value source : sources)
+        slot.data.push_back(emitLoad(source, slot.element, inVector));
+      continue;
+    }
+    slot.inBounds = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                          vectorIndex, index(numVectors));
+    SmallVector<Type> types(sources.size(), inVector);
+    auto ifOp = scf::IfOp::create(b, loc, types, slot.inBounds,
+                                  /*withElseRegion=*/true);
+    {
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPointToStart(ifOp.thenBlock());
+      SmallVector<Value> loaded;
+      for (Value source : sources)
+        loaded.push_back(emitLoad(source, slot.element, inVector));
+      scf::YieldOp::create(b, loc, loaded);
+      b.setInsertionPointToStart(ifOp.elseBlock());
+      Value zero = arith::ConstantOp::create(
+          b, loc, cast<TypedAttr>(b.getZeroAttr(inVector)));
+      scf::YieldOp::create(b, loc, SmallVector<Value>(sources.size(), zero));
+    }
+    llvm::append_range(slot.data, ifOp.getResults());
+  }
+
+  Value output = arg(KernelArgRole::Output);
+  int64_t outAlignment = spec.vectorWidth * storageBytes(spec.outElement);
+  for (Slot &slot : slots) {
+    OpBuilder::InsertionGuard g(b);
+    if (guarded) {
+      auto ifOp = scf::IfOp::create(b, loc, slot.inBounds);
+      b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+    }
+    Value result = compute(slot.data, vectorParams(slot.element));
+    auto store =
+        vector::StoreOp::create(b, loc, result, output, slot.element);
+    store.setAlignment(uint64_t(outAlignment));
+  }
+}
+
+void KernelBuilder::build() {
+  emitPrologue();
+  int64_t numVectors = spec.numElements / spec.vectorWidth;
+  int64_t perBlock = spec.blockSize * spec.vectorsPerThread;
+  if (numVectors % perBlock == 0) {
+    emitVectors(/*guarded=*/false);
+  } else {
+    // Every block but the last is full: a uniform branch keeps the checks
+    // out of the common path.
+    Value full = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                       blockId, index(spec.numBlocks - 1));
+    auto ifOp = scf::IfOp::create(b, loc, full, /*withElseRegion=*/true);
+    {
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+      emitVectors(/*guarded=*/false);
+      b.setInsertionPoint(ifOp.elseBlock()->getTerminator());
+      emitVectors(/*guarded=*/true);
+    }
+  }
+  gpu::ReturnOp::create(b, loc);
+}
+
+//===----------------------------------------------------------------------===//
+// The pass
+//===----------------------------------------------------------------------===//
+
+namespace {
+struct ConvertQuantQDQToGPUPass
+    : public quant_qdq::impl::ConvertQuantQDQToGPUBase<ConvertQuantQDQToGPUPass> {
+  using Base::Base;
+  void runOnOperation() override;
+
+private:
+  gpu::GPUModuleOp getKernelModule();
+  gpu::GPUFuncOp getOrCreateKernel(const KernelSpec &spec);
+  func::FuncOp getOrCreateLauncher(const KernelSpec &spec,
+                                   gpu::GPUFuncOp kernel);
+  LogicalResult rewrite(Operation *op);
+
+  gpu::GPUModuleOp kernelModule;
+  llvm::StringMap<gpu::GPUFuncOp> kernels;
+  llvm::StringMap<func::FuncOp> launchers;
+  unsigned numGlobals = 0;
+};
+} // namespace
+
+gpu::GPUModuleOp ConvertQuantQDQToGPUPass::getKernelModule() {
+  if (kernelModule)
+    return kernelModule;
+  ModuleOp module = getOperation();
+  module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
+                  UnitAttr::get(module.getContext()));
+  if ((kernelModule = module.lookupSymbol<gpu::GPUModuleOp>(kKernelModuleName)))
+    return kernelModule;
+  OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
+  kernelModule = gpu::GPUModuleOp::create(b, module.getLoc(), kKernelModuleName);
+  return kernelModule;
+}
+
+static MemRefType flatMemRef(Type element, int64_t size) {
+  return MemRefType::get({size}, element);
+}
+
+/// The kernel's argument types, in KernelArgRole order.
+static SmallVector<Type> kernelArgTypes(const KernelSpec &spec, Builder &b) {
+  SmallVector<Type> types = {flatMemRef(spec.inElement, spec.numElements)};
+  if (spec.kind == QuantKind::FakeQuantGrad)
+    types.push_back(flatMemRef(spec.inElement, spec.numElements));
+  types.push_back(flatMemRef(spec.outElement, spec.numElements));
+  for (int i = 0; i < 3; ++i)
+    types.push_back(flatMemRef(b.getF32Type(), spec.channels));
+  return types;
+}
+
+gpu::GPUFuncOp ConvertQuantQDQToGPUPass::getOrCreateKernel(
+    const KernelSpec &spec) {
+  std::string name = spec.name();
+  if (auto it = kernels.find(name); it != kernels.end())
+    return it->second;
+  gpu::GPUModuleOp module = getKernelModule();
+  OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
+  SmallVector<Type> argTypes = kernelArgTypes(spec, b);
+  SmallVector<Type> workgroup;
+  if (spec.staged) {
+    auto space = gpu::AddressSpaceAttr::get(b.getContext(),
+                                            gpu::AddressSpace::Workgroup);
+    workgroup.assign(3, MemRefType::get({spec.staged}, b.getF32Type(),
+                                        MemRefLayoutAttrInterface(), space));
+  }
+  auto func = gpu::GPUFuncOp::create(b, module.getLoc(), name,
+                                     b.getFunctionType(argTypes, {}),
+                                     workgroup);
+  func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
+  func.setKnownBlockSize(
+      ArrayRef<int32_t>{int32_t(spec.blockSize), 1, 1});
+  func.setKnownGridSize(ArrayRef<int32_t>{int32_t(spec.numBlocks), 1, 1});
+  bool grad = spec.kind == QuantKind::FakeQuantGrad;
+  SmallVector<Attribute> roles;
+  for (KernelArgRole role : getKernelArgRoles(grad))
+    roles.push_back(b.getStringAttr(getKernelArgRoleName(role)));
+  func->setAttr(kKernelArgsAttr, b.getArrayAttr(roles));
+  // Inputs are only read and no two arguments alias: lets NVPTX use the
+  // read-only data cache.
+  for (unsigned i = 0, e = argTypes.size(); i < e; ++i) {
+    func.setArgAttr(i, "llvm.noalias", b.getUnitAttr());
+    if (getKernelArgRoles(grad)[i] != KernelArgRole::Output)
+      func.setArgAttr(i, "llvm.readonly", b.getUnitAttr());
+  }
+  KernelBuilder(spec, func).build();
+  kernels[name] = func;
+  return func;
+}
+
+func::FuncOp ConvertQuantQDQToGPUPass::getOrCreateLauncher(
+    const KernelSpec &spec, gpu::GPUFuncOp kernel) {
+  std::string name = "qdq_launch_" + spec.name();
+  if (auto it = launchers.find(name); it != launchers.end())
+    return it->second;
+  ModuleOp module = getOperation();
+  OpBuilder b = OpBuilder::atBlockBegin(module.getBody());
+  auto launcher = func::FuncOp::create(
+      b, module.getLoc(), name, b.getFunctionType(kernelArgTypes(spec, b), {}));
+  launcher.setPrivate();
+  launcher->setAttr(kLauncherAttr,
+                    SymbolRefAttr::get(b.getStringAttr(kKernelModuleName),
+                                       {FlatSymbolRefAttr::get(kernel)}));
+  launchers[name] = launcher;
+  return launcher;
+}
+
+/// A private constant global holding `values`, read with get_global.
+static Value getConstantBuffer(OpBuilder &b, Location loc, ModuleOp module,
+                               ArrayRef<float> values, unsigned &counter) {
+  auto type = MemRefType::get({int64_t(values.size())}, b.getF32Type());
+  auto tensorType =
+      RankedTensorType::get({int64_t(values.size())}, b.getF32Type());
+  std::string name;
+  do
+    name = "__qdq_gpu_params_" + std::to_string(counter++);
+  while (module.lookupSymbol(name));
+  {
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(module.getBody());
+    memref::GlobalOp::create(b, loc, name, b.getStringAttr("private"), type,
+                             DenseElementsAttr::get(tensorType, values),
+                             /*constant=*/true, /*alignment=*/nullptr);
+  }
+  return memref::GetGlobalOp::create(b, loc, type, name);
+}
+
+template <typename OpT>
+static void fillQuantizer(OpT op, KernelSpec &spec, SmallVector<float> &scales,
+                          SmallVector<float> &zeroPoints) {
+  QuantizerAttr quantizer = op.getQuantizer();
+  spec.qmin = quantizer.getQMin();
+  spec.qmax = quantizer.getQMax();
+  ArrayRef<float> s = *op.getScale();
+  scales.assign(s.begin(), s.end());
+  for (unsigned i = 0; i < scales.size(); ++i)
+    zeroPoints.push_back(float(op.getZeroPointAt(i)));
+}
+
+LogicalResult ConvertQuantQDQToGPUPass::rewrite(Operation *op) {
+  KernelSpec spec;
+  SmallVector<float> scales, zeroPoints;
+  RankedTensorType floatType;
+  std::optional<int64_t> axis;
+  SmallVector<Value, 2> dataInputs;
+  bool handled =
+      TypeSwitch<Operation *, bool>(op)
+          .Case<QuantizeOp, DequantizeOp, FakeQuantOp, FakeQuantGradOp>(
+              [&](auto q) {
+                if (!q.getScale())
+                  return false;
+                using OpT = decltype(q);
+                spec.kind =
+                    std::is_same_v<OpT, QuantizeOp> ? QuantKind::Quantize
+                    : std::is_same_v<OpT, DequantizeOp>
+                        ? QuantKind::Dequantize
+                    : std::is_same_v<OpT, FakeQuantOp> ? QuantKind::FakeQuant
+                                                       : QuantKind::FakeQuantGrad;
+                fillQuantizer(q, spec, scales, zeroPoints);
+                axis = q.getQuantizer().getAxis();
+                dataInputs.push_back(q.getInput());
+                if constexpr (std::is_same_v<OpT, FakeQuantGradOp>)
+                  dataInputs.push_back(q.getGrad());
+                return true;
+              })
+          .Default([](Operation *) { return false; });
+  if (!handled)
+    return success();
+
+  auto inType = cast<RankedTensorType>(dataInputs[0].getType());
+  auto outType = cast<RankedTensorType>(op->getResult(0).getType());
+  if (!inType.hasStaticShape()) {
+    op->emitRemark("kept on the CPU: the GPU lowering needs a static shape");
+    return success();
+  }
+  spec.inElement = inType.getElementType();
+  spec.outElement = outType.getElementType();
+  spec.numElements = inType.getNumElements();
+  spec.inner = spec.numElements;
+  if (axis) {
+    int64_t a = static_cast<int64_t>(*axis);
+    if (a < 0)
+      a += inType.getRank();
+    spec.channels = inType.getDimSize(a);
+    spec.inner = 1;
+    for (int64_t d = a + 1; d < inType.getRank(); ++d)
+      spec.inner *= inType.getDimSize(d);
+  }
+  if (spec.numElements == 0) {
+    op->emitRemark("kept on the CPU: empty tensor");
+    return success();
+  }
+  // Scales outside the band of the reciprocal contract keep the division.
+  SmallVector<float> reciprocals;
+  for (float s : scales) {
+    spec.reciprocal &= s >= kMinReciprocalScale && s <= kMaxReciprocalScale;
+    reciprocals.push_back(1.0f / s);
+  }
+  chooseGeometry(spec, blockSize, vectorsPerThread);
+  if (spec.numBlocks > std::numeric_limits<int32_t>::max())
+    return op->emitOpError("is too large for one GPU launch (")
+           << spec.numBlocks << " blocks)";
+
+  gpu::GPUFuncOp kernel = getOrCreateKernel(spec);
+  func::FuncOp launcher = getOrCreateLauncher(spec, kernel);
+
+  OpBuilder b(op);
+  Location loc = op->getLoc();
+  ModuleOp module = getOperation();
+  auto flatten = [&](Value tensor) -> Value {
+    auto type = cast<RankedTensorType>(tensor.getType());
+    auto memrefType = MemRefType::get(type.getShape(), type.getElementType());
+    Value buffer = bufferization::ToBufferOp::create(b, loc, memrefType, tensor,
+                                                     /*read_only=*/true);
+    SmallVector<ReassociationIndices> all(1);
+    for (int64_t d = 0; d < type.getRank(); ++d)
+      all[0].push_back(d);
+    if (type.getRank() == 1)
+      return buffer;
+    if (type.getRank() == 0)
+      return memref::ExpandShapeOp::create(
+          b, loc, flatMemRef(type.getElementType(), 1), buffer,
+          ArrayRef<ReassociationIndices>{});
+    return memref::CollapseShapeOp::create(b, loc, buffer, all);
+  };
+  SmallVector<Value> args;
+  for (Value input : dataInputs)
+    args.push_back(flatten(input));
+  auto outMemRef = MemRefType::get(outType.getShape(), outType.getElementType());
+  Value out = memref::AllocOp::create(b, loc, outMemRef,
+                                      b.getI64IntegerAttr(64));
+  Value outFlat = out;
+  if (outType.getRank() > 1) {
+    SmallVector<ReassociationIndices> all(1);
+    for (int64_t d = 0; d < outType.getRank(); ++d)
+      all[0].push_back(d);
+    outFlat = memref::CollapseShapeOp::create(b, loc, out, all);
+  } else if (outType.getRank() == 0) {
+    outFlat = memref::ExpandShapeOp::create(
+        b, loc, flatMemRef(outType.getElementType(), 1), out,
+        ArrayRef<ReassociationIndices>{});
+  }
+  args.push_back(outFlat);
+  args.push_back(getConstantBuffer(b, loc, module, scales, numGlobals));
+  args.push_back(getConstantBuffer(b, loc, module, reciprocals, numGlobals));
+  args.push_back(getConstantBuffer(b, loc, module, zeroPoints, numGlobals));
+  func::CallOp::create(b, loc, launcher, args);
+  Value result = bufferization::ToTensorOp::create(
+      b, loc, outType, out, /*restrict=*/true, /*writable=*/true);
+  op->getResult(0).replaceAllUsesWith(result);
+  op->erase();
+  return success();
+}
+
+void ConvertQuantQDQToGPUPass::runOnOperation() {
+  if (blockSize <= 0 || blockSize > 1024 || blockSize % 32)
+    return (void)(emitError(getOperation().getLoc())
+                      << "block-size must be a multiple of 32 in [32, 1024], "
+                         "got "
+                      << int64_t(blockSize)),
+           signalPassFailure();
+  if (vectorsPerThread <= 0 || vectorsPerThread > 16)
+    return (void)(emitError(getOperation().getLoc())
+                      << "vectors must be in [1, 16], got "
+                      << int64_t(vectorsPerThread)),
+           signalPassFailure();
+  SmallVector<Operation *> ops;
+  getOperation().walk([&](Operation *op) {
+    if (isa<QuantizeOp, DequantizeOp, FakeQuantOp, FakeQuantGradOp>(op) &&
+        !op->getParentOfType<gpu::GPUModuleOp>())
+      ops.push_back(op);
+  });
+  for (Operation *op : ops)
+    if (failed(rewrite(op)))
+      return signalPassFailure();
+}
