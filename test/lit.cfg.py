@@ -38,3 +38,42 @@ llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 tool_dirs = [config.qdq_tools_dir, config.llvm_tools_dir]
 tools = ["qdq-opt", "qdq-translate", "qdq-run", "mlir-opt", "mlir-pdll"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
+
+# CUDA. The toolkit is required, a GPU is not: without the toolkit, %ptxas
+# and the runtime paths are commands and names that fail and say what to
+# install (tests fail loudly, never skip). Only tests that execute on a GPU
+# may be UNSUPPORTED, through `REQUIRES: cuda-device`, a feature present when
+# qdq-run finds a usable device.
+import subprocess
+cuda_missing = "install the CUDA toolkit (/usr/local/cuda) and configure again"
+cuda_toolkit = config.qdq_cuda_toolkit
+ptxas = os.path.join(cuda_toolkit, "bin", "ptxas") if cuda_toolkit else ""
+if ptxas and os.access(ptxas, os.X_OK):
+    config.substitutions.append(("%ptxas", ptxas))
+else:
+    config.substitutions.append(
+        ("%ptxas", "%s -c \"import sys; sys.exit('ptxas not found: install "
+         "the CUDA toolkit (/usr/local/cuda)')\"" % config.python_executable))
+# The project's runtime, and the toolkit's libcuda stub: a driver whose every
+# call fails, to exercise the runtime's error path without a GPU.
+config.substitutions.append(
+    ("%cuda_runtime", config.qdq_cuda_runtime or
+     "no-CUDA-runtime:" + cuda_missing.replace(" ", "_")))
+config.substitutions.append(
+    ("%cuda_driver_stub",
+     os.path.join(cuda_toolkit, "lib64", "stubs", "libcuda.so") if cuda_toolkit
+     else "no-CUDA-driver-stub:" + cuda_missing.replace(" ", "_")))
+
+qdq_run = os.path.join(config.qdq_tools_dir, "qdq-run")
+try:
+    probe = subprocess.run([qdq_run, "--probe-device=cuda"],
+                           capture_output=True, text=True, timeout=300)
+    if probe.returncode == 0:
+        config.available_features.add("cuda-device")
+        lit_config.note("GPU tests run on " + probe.stdout.strip())
+    else:
+        lit_config.note("GPU execution tests are unsupported: " +
+                        (probe.stderr.strip() or "qdq-run --probe-device=cuda "
+                         "failed"))
+except (OSError, subprocess.TimeoutExpired) as error:
+    lit_config.note("GPU execution tests are unsupported: %s" % error)

@@ -1,12 +1,15 @@
-//===- qdq-run.cpp - run a network on the CPU -----------------------------===//
+//===- qdq-run.cpp - run a network on the CPU or an NVIDIA GPU ------------===//
 //
 //   qdq-run model.{mlir,mlirbc,onnx} --input x.npy [--input ...]
-//           [--output y.npy ...]
+//           [--output y.npy ...] [--device=cpu|cuda]
+//   qdq-run --probe-device=cuda
 //
-// Compiles the model's entry function with qdq-cpu-pipeline and the MLIR
-// ExecutionEngine for the shapes of the given inputs (a dynamic batch takes
-// the batch of the arrays), runs it, and writes each result as .npy (or
-// prints a summary).
+// Compiles the model's entry function with qdq-cpu-pipeline (or, for
+// --device=cuda, qdq-gpu-pipeline, whose kernels run through the CUDA
+// runtime loaded at run time) and the MLIR ExecutionEngine for the shapes of
+// the given inputs (a dynamic batch takes the batch of the arrays), runs it,
+// and writes each result as .npy (or prints a summary). Nothing is written
+// unless the run succeeds.
 //
 //===----------------------------------------------------------------------===//
 
@@ -30,7 +33,8 @@ using namespace mlir;
 using namespace mlir::quant_qdq;
 namespace cl = llvm::cl;
 
-static cl::opt<std::string> modelPath(cl::Positional, cl::Required,
+// Not cl::Required: --probe-device takes no model.
+static cl::opt<std::string> modelPath(cl::Positional,
                                       cl::desc("<model.mlir|.mlirbc|.onnx>"));
 static cl::list<std::string> inputPaths("input", cl::desc("Input array (.npy)"),
                                         cl::value_desc("file"));
@@ -46,6 +50,17 @@ static cl::opt<unsigned> repeat(
 static cl::opt<unsigned> optLevel("opt-level",
                                   cl::desc("LLVM optimization level"),
                                   cl::init(3));
+static cl::opt<Device> device(
+    "device", cl::desc("Where to run the model"), cl::init(Device::CPU),
+    cl::values(clEnumValN(Device::CPU, "cpu", "the host CPU (default)"),
+               clEnumValN(Device::CUDA, "cuda",
+                          "NVIDIA GPU 0 through the CUDA driver: Q/DQ ops "
+                          "run as GPU kernels")));
+static cl::opt<Device> probeDevice(
+    "probe-device",
+    cl::desc("Print whether the device can run models (its name and "
+             "architecture, or why not) and exit: 0 if it can, 1 if not"),
+    cl::values(clEnumValN(Device::CUDA, "cuda", "NVIDIA GPU 0")));
 
 /// The function to run: --entry, else the only public one with a body.
 static FailureOr<std::string> pickEntry(ModuleOp module) {
@@ -96,11 +111,33 @@ static int fail(const Twine &message) {
   return 1;
 }
 
+/// --probe-device=cuda: "cuda: <name>, sm_<major><minor>" on stdout, or the
+/// reason on stderr.
+static int probe() {
+  auto info = probeCUDADevice();
+  if (!info)
+    return fail("cuda: " + llvm::toString(info.takeError()));
+  llvm::outs() << "cuda: " << info->name << ", sm_" << info->major
+               << info->minor << "\n";
+  return 0;
+}
+
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   registerAsmPrinterCLOptions();
   registerMLIRContextCLOptions();
-  cl::ParseCommandLineOptions(argc, argv, "quant-qdq CPU runner\n");
+  cl::ParseCommandLineOptions(
+      argc, argv,
+      "quant-qdq runner: compiles a model's function for the CPU or an "
+      "NVIDIA GPU\n(--device) and runs it on .npy arrays\n");
+  if (probeDevice.getNumOccurrences())
+    return probe();
+  if (modelPath.empty())
+    return fail("no model given (see --help)");
+  // Before any work: a missing driver or device is reported as such.
+  if (device == Device::CUDA)
+    if (auto info = probeCUDADevice(); !info)
+      return fail("--device=cuda: " + llvm::toString(info.takeError()));
 
   DialectRegistry registry;
   registerAllDialects(registry);
@@ -140,8 +177,11 @@ int main(int argc, char **argv) {
     inputs.push_back(std::move(*array));
   }
 
+  ExecutorOptions options;
+  options.device = device;
+  options.optLevel = optLevel;
   auto executor =
-      CPUExecutor::create(std::move(module), *entry, shapes, optLevel);
+      CPUExecutor::create(std::move(module), *entry, shapes, options);
   if (failed(executor))
     return 1;
   if (!outputPaths.empty() &&

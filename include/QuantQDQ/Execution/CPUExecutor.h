@@ -1,9 +1,12 @@
-//===- CPUExecutor.h - run a quant_qdq function on the CPU ------*- C++ -*-===//
+//===- CPUExecutor.h - run a quant_qdq function, CPU or GPU -----*- C++ -*-===//
 //
 // Compiles one function of a module (quant_qdq layers and Q/DQ ops on
-// tensors) with qdq-cpu-pipeline and the MLIR ExecutionEngine, for input
-// shapes fixed at compile time (a dynamic batch is specialized), and runs it
-// on arrays.
+// tensors) with qdq-cpu-pipeline, or qdq-gpu-pipeline for an NVIDIA GPU, and
+// the MLIR ExecutionEngine, for input shapes fixed at compile time (a dynamic
+// batch is specialized), and runs it on host arrays.
+//
+// The GPU path loads libQuantQDQCUDARuntime.so (and so the NVIDIA driver) at
+// run time, only when asked for: nothing here links against CUDA.
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,18 +22,49 @@
 
 namespace mlir::quant_qdq {
 
+/// Where a compiled function runs.
+enum class Device { CPU, CUDA };
+
+struct ExecutorOptions {
+  Device device = Device::CPU;
+  /// LLVM optimization level of host code (and of ptxas / the PTX JIT).
+  unsigned optLevel = 3;
+};
+
+/// An NVIDIA GPU that the CUDA runtime can use.
+struct CUDADeviceInfo {
+  std::string name;
+  int major = 0, minor = 0;
+};
+
+/// Loads the CUDA runtime (once per process) and describes its device, or
+/// says why there is none usable: no runtime in this build, no libcuda.so.1,
+/// no device.
+llvm::Expected<CUDADeviceInfo> probeCUDADevice();
+
+/// Named for its first device; runs on any of `Device`.
 class CPUExecutor {
 public:
-  /// Compiles `entry` of `module` for inputs of `inputShapes`. Consumes the
-  /// module. Errors are diagnostics at the location of their cause.
+  /// Compiles `entry` of `module` for inputs of `inputShapes` on the CPU.
+  /// Consumes the module. Errors are diagnostics at the location of their
+  /// cause.
   static FailureOr<std::unique_ptr<CPUExecutor>>
   create(OwningOpRef<ModuleOp> module, StringRef entry,
          ArrayRef<SmallVector<int64_t>> inputShapes, unsigned optLevel = 3);
+  /// Same, on `options.device`. For Device::CUDA the GPU kernels are also
+  /// loaded here, so that a module the device rejects fails now.
+  static FailureOr<std::unique_ptr<CPUExecutor>>
+  create(OwningOpRef<ModuleOp> module, StringRef entry,
+         ArrayRef<SmallVector<int64_t>> inputShapes,
+         const ExecutorOptions &options);
 
   /// Runs once. Inputs must have the element types and shapes compiled for;
-  /// outputs are allocated here.
+  /// outputs are allocated here. On the GPU, a failure of the CUDA runtime
+  /// during the run is returned, and the outputs are not to be used.
   llvm::Error run(ArrayRef<const NpyArray *> inputs,
                   SmallVectorImpl<NpyArray> &outputs);
+
+  Device getDevice() const { return device; }
 
   ArrayRef<RankedTensorType> getInputTypes() const { return inputTypes; }
   ArrayRef<RankedTensorType> getResultTypes() const { return resultTypes; }
@@ -39,6 +73,7 @@ private:
   CPUExecutor() = default;
 
   std::unique_ptr<ExecutionEngine> engine;
+  Device device = Device::CPU;
   std::string entry;
   SmallVector<RankedTensorType> inputTypes, resultTypes;
   /// Whether an i8 result holds unsigned values (a uint8 quantizer).

@@ -1,4 +1,4 @@
-//===- CPUExecutor.cpp - run a quant_qdq function on the CPU --------------===//
+//===- CPUExecutor.cpp - run a quant_qdq function, CPU or GPU -------------===//
 
 #include "QuantQDQ/Execution/CPUExecutor.h"
 #include "QuantQDQ/Config.h"
@@ -8,12 +8,112 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/Pass/PassManager.h"
+#include "mlir/Target/LLVM/NVVM/Target.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/GPU/GPUToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
+#include "llvm/Support/DynamicLibrary.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/TargetSelect.h"
+#include <mutex>
 
 using namespace mlir;
 using namespace mlir::quant_qdq;
+
+namespace {
+/// libQuantQDQCUDARuntime.so, loaded once per process (never unloaded: the
+/// JIT resolves the mgpu* functions in it), and the two functions of its C
+/// ABI that the host calls (Execution/CUDARuntime.h).
+struct CUDARuntime {
+  int (*probe)(int *, int *, char *, size_t, char *, size_t) = nullptr;
+  const char *(*takeError)() = nullptr;
+  /// Why it is not loaded; empty when it is.
+  std::string loadError;
+};
+} // namespace
+
+static const CUDARuntime &getCUDARuntime() {
+  static const CUDARuntime runtime = [] {
+    CUDARuntime rt;
+#if QUANTQDQ_HAVE_CUDA_RUNTIME
+    std::string error;
+    auto library = llvm::sys::DynamicLibrary::getPermanentLibrary(
+        QUANTQDQ_CUDA_RUNTIME, &error);
+    if (!library.isValid()) {
+      rt.loadError =
+          "cannot load the CUDA runtime " QUANTQDQ_CUDA_RUNTIME ": " + error;
+      // The runtime is there but the driver it links is not.
+      if (StringRef(error).starts_with("libcuda.so.1"))
+        rt.loadError += " (libcuda.so.1 comes with the NVIDIA driver: this "
+                        "machine has none installed)";
+      return rt;
+    }
+    rt.probe = reinterpret_cast<decltype(rt.probe)>(
+        library.getAddressOfSymbol("qdqCudaProbe"));
+    rt.takeError = reinterpret_cast<decltype(rt.takeError)>(
+        library.getAddressOfSymbol("qdqCudaTakeError"));
+    if (!rt.probe || !rt.takeError)
+      rt.loadError = QUANTQDQ_CUDA_RUNTIME
+          " lacks qdqCudaProbe or qdqCudaTakeError: a stale build?";
+#else
+    rt.loadError = "this build has no CUDA runtime: the CUDA toolkit was not "
+                   "found when it was configured (install it in "
+                   "/usr/local/cuda, or set CUDAToolkit_ROOT, and configure "
+                   "again)";
+#endif
+    return rt;
+  }();
+  return runtime;
+}
+
+llvm::Expected<CUDADeviceInfo> mlir::quant_qdq::probeCUDADevice() {
+  const CUDARuntime &runtime = getCUDARuntime();
+  if (!runtime.loadError.empty())
+    return llvm::createStringError(runtime.loadError);
+  CUDADeviceInfo info;
+  char name[256], error[512];
+  if (runtime.probe(&info.major, &info.minor, name, sizeof(name), error,
+                    sizeof(error)) != 0)
+    return llvm::createStringError("no usable CUDA device: %s", error);
+  info.name = name;
+  return info;
+}
+
+/// Serializes GPU compilation and runs: the runtime's error slot is
+/// process-wide, so one run's failure must not be read by another.
+static std::mutex &getCUDAMutex() {
+  static std::mutex mutex;
+  return mutex;
+}
+
+/// The PTX ISA to emit: the pipeline's 8.0, or the first version that knows
+/// the chip.
+static std::string getPTXFeatures(const CUDADeviceInfo &info) {
+  int sm = info.major * 10 + info.minor;
+  int ptx = 80;
+  switch (sm) {
+  case 88:
+  case 110:
+    ptx = 90;
+    break;
+  case 100:
+  case 101:
+    ptx = 86;
+    break;
+  case 120:
+    ptx = 87;
+    break;
+  case 103:
+  case 121:
+    ptx = 88;
+    break;
+  default:
+    if (sm > 90)
+      ptx = 90;
+  }
+  return "+ptx" + std::to_string(ptx);
+}
 
 /// Whether a function result is a quantize op with unsigned storage, so
 /// that its bytes are written as uint8.
@@ -26,7 +126,26 @@ FailureOr<std::unique_ptr<CPUExecutor>>
 CPUExecutor::create(OwningOpRef<ModuleOp> module, StringRef entry,
                     ArrayRef<SmallVector<int64_t>> inputShapes,
                     unsigned optLevel) {
+  ExecutorOptions options;
+  options.optLevel = optLevel;
+  return create(std::move(module), entry, inputShapes, options);
+}
+
+FailureOr<std::unique_ptr<CPUExecutor>>
+CPUExecutor::create(OwningOpRef<ModuleOp> module, StringRef entry,
+                    ArrayRef<SmallVector<int64_t>> inputShapes,
+                    const ExecutorOptions &options) {
   MLIRContext *context = module->getContext();
+  // The device first: without one there is nothing to compile for.
+  std::optional<CUDADeviceInfo> gpu;
+  if (options.device == Device::CUDA) {
+    auto info = probeCUDADevice();
+    if (!info)
+      return emitError(module->getLoc())
+             << "cannot run on CUDA: " << llvm::toString(info.takeError());
+    gpu = std::move(*info);
+  }
+
   auto func = module->lookupSymbol<func::FuncOp>(entry);
   if (!func || func.isExternal())
     return emitError(module->getLoc())
@@ -39,7 +158,10 @@ CPUExecutor::create(OwningOpRef<ModuleOp> module, StringRef entry,
     func.setArgAttr(i, "bufferization.writable",
                     BoolAttr::get(context, false));
 
+  // The function is lowered away below; later errors point at it still.
+  Location loc = func.getLoc();
   std::unique_ptr<CPUExecutor> executor(new CPUExecutor());
+  executor->device = options.device;
   executor->entry = entry.str();
   for (Type type : func.getArgumentTypes())
     executor->inputTypes.push_back(cast<RankedTensorType>(type));
@@ -53,8 +175,36 @@ CPUExecutor::create(OwningOpRef<ModuleOp> module, StringRef entry,
     executor->resultUnsigned.push_back(isUnsignedResult(result));
   }
 
+  DialectRegistry registry;
+  registerBuiltinDialectTranslation(registry);
+  registerLLVMDialectTranslation(registry);
+  if (gpu) {
+    // Kernels are serialized (NVVM target) in the pipeline, and gpu.binary
+    // and launches are translated for the JIT.
+    NVVM::registerNVVMTargetInterfaceExternalModels(registry);
+    registerGPUDialectTranslation(registry);
+    registerNVVMDialectTranslation(registry);
+    gpu::registerOffloadingLLVMTranslationInterfaceExternalModels(registry);
+  }
+  context->appendDialectRegistry(registry);
+
   PassManager pm(context);
-  buildCPUPipeline(pm);
+  if (gpu) {
+    GPUPipelineOptions gpuOptions;
+    gpuOptions.chip =
+        "sm_" + std::to_string(gpu->major) + std::to_string(gpu->minor);
+    gpuOptions.features = getPTXFeatures(*gpu);
+    gpuOptions.optLevel = options.optLevel;
+    gpuOptions.toolkit = QUANTQDQ_CUDA_TOOLKIT;
+    // A cubin from ptxas where the toolkit has one, else PTX for the
+    // driver's JIT.
+    bool hasPtxas =
+        llvm::sys::fs::can_execute(QUANTQDQ_CUDA_TOOLKIT "/bin/ptxas");
+    gpuOptions.format = hasPtxas ? "bin" : "isa";
+    buildGPUPipeline(pm, gpuOptions);
+  } else {
+    buildCPUPipeline(pm);
+  }
   if (failed(pm.run(*module)))
     return failure();
 
@@ -64,20 +214,35 @@ CPUExecutor::create(OwningOpRef<ModuleOp> module, StringRef entry,
     return true;
   }();
   (void)targetInitialized;
-  DialectRegistry registry;
-  registerBuiltinDialectTranslation(registry);
-  registerLLVMDialectTranslation(registry);
-  context->appendDialectRegistry(registry);
 
-  ExecutionEngineOptions options;
-  options.transformer = makeOptimizingTransformer(optLevel, 0, nullptr);
-  StringRef libs[] = {QUANTQDQ_C_RUNNER_UTILS};
-  options.sharedLibPaths = libs;
-  auto engine = ExecutionEngine::create(*module, options);
+  ExecutionEngineOptions engineOptions;
+  engineOptions.transformer =
+      makeOptimizingTransformer(options.optLevel, 0, nullptr);
+  SmallVector<StringRef, 2> libs = {QUANTQDQ_C_RUNNER_UTILS};
+  if (gpu)
+    libs.push_back(QUANTQDQ_CUDA_RUNTIME);
+  engineOptions.sharedLibPaths = libs;
+  auto engine = ExecutionEngine::create(*module, engineOptions);
   if (!engine)
-    return emitError(module->getLoc())
-           << "cannot JIT-compile: " << llvm::toString(engine.takeError());
+    return emitError(loc) << "cannot JIT-compile: "
+                          << llvm::toString(engine.takeError());
   executor->engine = std::move(*engine);
+
+  if (gpu) {
+    // Materialize first: a symbol missing from the runtime is an error here,
+    // where in initialize() it would abort.
+    if (auto packed = executor->engine->lookupPacked(entry); !packed)
+      return emitError(loc)
+             << "cannot JIT-compile: " << llvm::toString(packed.takeError());
+    // Global constructors load the kernels onto the device now, so that a
+    // binary the device rejects fails here rather than in the first run.
+    const CUDARuntime &runtime = getCUDARuntime();
+    std::lock_guard<std::mutex> lock(getCUDAMutex());
+    (void)runtime.takeError(); // Left by an engine torn down earlier.
+    executor->engine->initialize();
+    if (const char *error = runtime.takeError())
+      return emitError(loc) << "cannot load the GPU kernels: " << error;
+  }
   return executor;
 }
 
@@ -140,5 +305,18 @@ llvm::Error CPUExecutor::run(ArrayRef<const NpyArray *> inputs,
   SmallVector<void *> args;
   for (MemRefArgs &memref : memrefs)
     memref.append(args);
-  return engine->invokePacked(entry, args);
+  if (device == Device::CPU)
+    return engine->invokePacked(entry, args);
+
+  const CUDARuntime &runtime = getCUDARuntime();
+  std::lock_guard<std::mutex> lock(getCUDAMutex());
+  (void)runtime.takeError(); // Left by an engine torn down earlier.
+  if (llvm::Error error = engine->invokePacked(entry, args))
+    return error;
+  // After an error the runtime did nothing more: the outputs are unfinished.
+  if (const char *error = runtime.takeError()) {
+    outputs.clear();
+    return llvm::createStringError("CUDA: %s", error);
+  }
+  return llvm::Error::success();
 }

@@ -1,0 +1,34 @@
+// Fake quantization on f32 for the CPU/GPU comparison (fake-quant.test):
+// per tensor and per channel, symmetric and not, signed and unsigned, with
+// scales that are powers of two (exact ties) and that are not.
+
+func.func @per_tensor_pow2(%x: tensor<4x2048xf32>) -> tensor<4x2048xf32> {
+  %y = quant_qdq.fake_quant %x <bits = 8> scale [0.5] : tensor<4x2048xf32>
+  return %y : tensor<4x2048xf32>
+}
+
+func.func @per_tensor(%x: tensor<4x2048xf32>) -> tensor<4x2048xf32> {
+  %y = quant_qdq.fake_quant %x <bits = 8> scale [0.0235] : tensor<4x2048xf32>
+  return %y : tensor<4x2048xf32>
+}
+
+func.func @per_tensor_unsigned(%x: tensor<4x2048xf32>) -> tensor<4x2048xf32> {
+  %y = quant_qdq.fake_quant %x <bits = 8, is_signed = false, narrow_range = false, symmetric = false> scale [0.5] zero_point [128] : tensor<4x2048xf32>
+  return %y : tensor<4x2048xf32>
+}
+
+func.func @per_tensor_4bit(%x: tensor<4x2048xf32>) -> tensor<4x2048xf32> {
+  %y = quant_qdq.fake_quant %x <bits = 4> scale [0.5] : tensor<4x2048xf32>
+  return %y : tensor<4x2048xf32>
+}
+
+// The channel axis is not the outermost one.
+func.func @per_channel(%x: tensor<2x4x32x32xf32>) -> tensor<2x4x32x32xf32> {
+  %y = quant_qdq.fake_quant %x <bits = 8, axis = 1> scale [0.5, 0.0235, 0.1, 0.003] : tensor<2x4x32x32xf32>
+  return %y : tensor<2x4x32x32xf32>
+}
+
+func.func @per_channel_asymmetric(%x: tensor<2x4x32x32xf32>) -> tensor<2x4x32x32xf32> {
+  %y = quant_qdq.fake_quant %x <bits = 8, axis = 1, narrow_range = false, symmetric = false> scale [0.5, 0.0235, 0.1, 0.003] zero_point [-3, 0, 17, -128] : tensor<2x4x32x32xf32>
+  return %y : tensor<2x4x32x32xf32>
+}
