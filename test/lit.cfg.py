@@ -40,13 +40,13 @@ tools = ["qdq-opt", "qdq-translate", "qdq-run", "mlir-opt", "mlir-pdll"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
 # CUDA. The toolkit is required, a GPU is not: without the toolkit, %ptxas
-# and the runtime paths are commands and names that fail and say what to
-# install (tests fail loudly, never skip). Only tests that execute on a GPU
-# may be UNSUPPORTED, through `REQUIRES: cuda-device`, a feature present when
-# qdq-run finds a usable device.
+# is a command that fails saying what to install, and the runtime and stub
+# paths are names that say it where they fail (tests fail loudly, never
+# skip). Only tests that execute on a GPU may be UNSUPPORTED, through
+# `REQUIRES: cuda-device`, a feature present when qdq-run finds a device.
 import subprocess
-cuda_missing = "install the CUDA toolkit (/usr/local/cuda) and configure again"
 cuda_toolkit = config.qdq_cuda_toolkit
+cuda_missing = "-missing:install-the-CUDA-toolkit-in-/usr/local/cuda-and-reconfigure"
 ptxas = os.path.join(cuda_toolkit, "bin", "ptxas") if cuda_toolkit else ""
 if ptxas and os.access(ptxas, os.X_OK):
     config.substitutions.append(("%ptxas", ptxas))
@@ -54,15 +54,17 @@ else:
     config.substitutions.append(
         ("%ptxas", "%s -c \"import sys; sys.exit('ptxas not found: install "
          "the CUDA toolkit (/usr/local/cuda)')\"" % config.python_executable))
-# The project's runtime, and the toolkit's libcuda stub: a driver whose every
-# call fails, to exercise the runtime's error path without a GPU.
+# The project's runtime, and the toolkit's libcuda stub (a driver whose every
+# call fails) for the runtime's error path without a GPU.
 config.substitutions.append(
-    ("%cuda_runtime", config.qdq_cuda_runtime or
-     "no-CUDA-runtime:" + cuda_missing.replace(" ", "_")))
+    ("%cuda_runtime",
+     config.qdq_cuda_runtime or "libQuantQDQCUDARuntime.so" + cuda_missing))
 config.substitutions.append(
     ("%cuda_driver_stub",
      os.path.join(cuda_toolkit, "lib64", "stubs", "libcuda.so") if cuda_toolkit
-     else "no-CUDA-driver-stub:" + cuda_missing.replace(" ", "_")))
+     else "libcuda-stub" + cuda_missing))
+# Builds test doubles such as Execution/Inputs/fake_libcuda.c.
+config.substitutions.append(("%cc", config.c_compiler))
 
 qdq_run = os.path.join(config.qdq_tools_dir, "qdq-run")
 try:

@@ -11,6 +11,11 @@
 // code). The first failure is recorded instead and every later call does
 // nothing; the host asks for it with qdqCudaTakeError() after a run.
 //
+// The mgpu* functions are not declared here: their signatures are MLIR's
+// (stream, event, memory, module and launch functions as MLIR 22 declares
+// them in the LLVM IR it emits). The host resolves the two functions below
+// by name from the loaded library; nothing links against it.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef QUANTQDQ_EXECUTION_CUDARUNTIME_H

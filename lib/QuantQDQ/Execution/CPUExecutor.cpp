@@ -15,6 +15,7 @@
 #include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
 #include "llvm/Support/DynamicLibrary.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/TargetSelect.h"
 #include <mutex>
 
@@ -26,6 +27,7 @@ namespace {
 /// JIT resolves the mgpu* functions in it), and the two functions of its C
 /// ABI that the host calls (Execution/CUDARuntime.h).
 struct CUDARuntime {
+  std::string path;
   int (*probe)(int *, int *, char *, size_t, char *, size_t) = nullptr;
   const char *(*takeError)() = nullptr;
   /// Why it is not loaded; empty when it is.
@@ -33,16 +35,29 @@ struct CUDARuntime {
 };
 } // namespace
 
+/// The runtime beside the running program (bin/../lib, in the build tree as
+/// in an install), else where this build put it.
+static std::string findCUDARuntime() {
+  static int anchor;
+  std::string program = llvm::sys::fs::getMainExecutable(nullptr, &anchor);
+  SmallString<256> path(
+      llvm::sys::path::parent_path(llvm::sys::path::parent_path(program)));
+  llvm::sys::path::append(path, "lib", "libQuantQDQCUDARuntime.so");
+  if (!program.empty() && llvm::sys::fs::exists(path))
+    return std::string(path);
+  return QUANTQDQ_CUDA_RUNTIME;
+}
+
 static const CUDARuntime &getCUDARuntime() {
   static const CUDARuntime runtime = [] {
     CUDARuntime rt;
 #if QUANTQDQ_HAVE_CUDA_RUNTIME
+    rt.path = findCUDARuntime();
     std::string error;
-    auto library = llvm::sys::DynamicLibrary::getPermanentLibrary(
-        QUANTQDQ_CUDA_RUNTIME, &error);
+    auto library =
+        llvm::sys::DynamicLibrary::getPermanentLibrary(rt.path.c_str(), &error);
     if (!library.isValid()) {
-      rt.loadError =
-          "cannot load the CUDA runtime " QUANTQDQ_CUDA_RUNTIME ": " + error;
+      rt.loadError = "cannot load the CUDA runtime " + rt.path + ": " + error;
       // The runtime is there but the driver it links is not.
       if (StringRef(error).starts_with("libcuda.so.1"))
         rt.loadError += " (libcuda.so.1 comes with the NVIDIA driver: this "
@@ -54,8 +69,8 @@ static const CUDARuntime &getCUDARuntime() {
     rt.takeError = reinterpret_cast<decltype(rt.takeError)>(
         library.getAddressOfSymbol("qdqCudaTakeError"));
     if (!rt.probe || !rt.takeError)
-      rt.loadError = QUANTQDQ_CUDA_RUNTIME
-          " lacks qdqCudaProbe or qdqCudaTakeError: a stale build?";
+      rt.loadError =
+          rt.path + " lacks qdqCudaProbe or qdqCudaTakeError: a stale build?";
 #else
     rt.loadError = "this build has no CUDA runtime: the CUDA toolkit was not "
                    "found when it was configured (install it in "
@@ -220,7 +235,7 @@ CPUExecutor::create(OwningOpRef<ModuleOp> module, StringRef entry,
       makeOptimizingTransformer(options.optLevel, 0, nullptr);
   SmallVector<StringRef, 2> libs = {QUANTQDQ_C_RUNNER_UTILS};
   if (gpu)
-    libs.push_back(QUANTQDQ_CUDA_RUNTIME);
+    libs.push_back(getCUDARuntime().path);
   engineOptions.sharedLibPaths = libs;
   auto engine = ExecutionEngine::create(*module, engineOptions);
   if (!engine)
