@@ -5,6 +5,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/TypeUtilities.h"
 
 using namespace mlir;
 using namespace mlir::quant_qdq;
@@ -27,7 +28,8 @@ Value mlir::quant_qdq::emitQuotient(OpBuilder &b, Location loc, Value x,
   // x * r from turning into inf - inf = NaN in the correction.
   Type type = x.getType();
   y = arith::MinimumFOp::create(
-      b, loc, arith::MaximumFOp::create(b, loc, y, f32Splat(b, loc, type, -0x1p30)),
+      b, loc,
+      arith::MaximumFOp::create(b, loc, y, f32Splat(b, loc, type, -0x1p30)),
       f32Splat(b, loc, type, 0x1p30));
   Value negY = arith::NegFOp::create(b, loc, y);
   Value residual = math::FmaOp::create(b, loc, negY, p.scale, x);
@@ -71,4 +73,62 @@ Value mlir::quant_qdq::emitInRange(OpBuilder &b, Location loc, Value x,
       arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLE, shifted,
                             f32Splat(b, loc, type, p.qmax));
   return arith::AndIOp::create(b, loc, aboveMin, belowMax);
+}
+
+/// f32 of `type`'s shape.
+static Type f32Like(OpBuilder &b, Type type) {
+  if (auto vector = dyn_cast<VectorType>(type))
+    return vector.clone(b.getF32Type());
+  return b.getF32Type();
+}
+
+static Value toF32(OpBuilder &b, Location loc, Value x) {
+  if (getElementTypeOrSelf(x.getType()).isF32())
+    return x;
+  return arith::ExtFOp::create(b, loc, f32Like(b, x.getType()), x);
+}
+
+static Value fromF32(OpBuilder &b, Location loc, Value x, Type type) {
+  if (getElementTypeOrSelf(type).isF32())
+    return x;
+  return arith::TruncFOp::create(b, loc, type, x);
+}
+
+Value mlir::quant_qdq::emitQuantOp(OpBuilder &b, Location loc, QuantOpKind kind,
+                                   ValueRange data, const QuantArith &p,
+                                   Type resultType) {
+  // Storage is signless: an unsigned quantizer's values are unsigned.
+  bool isUnsigned = p.qmin >= 0;
+  switch (kind) {
+  case QuantOpKind::Quantize: {
+    Value q = emitQuantize(b, loc, toF32(b, loc, data[0]), p);
+    if (isUnsigned)
+      return arith::FPToUIOp::create(b, loc, resultType, q);
+    return arith::FPToSIOp::create(b, loc, resultType, q);
+  }
+  case QuantOpKind::Dequantize: {
+    Type f32 = f32Like(b, data[0].getType());
+    Value q = isUnsigned
+                  ? arith::UIToFPOp::create(b, loc, f32, data[0]).getResult()
+                  : arith::SIToFPOp::create(b, loc, f32, data[0]).getResult();
+    return fromF32(b, loc, emitDequantize(b, loc, q, p), resultType);
+  }
+  case QuantOpKind::FakeQuant: {
+    Value q = emitQuantize(b, loc, toF32(b, loc, data[0]), p);
+    return fromF32(b, loc, emitDequantize(b, loc, q, p), resultType);
+  }
+  case QuantOpKind::FakeQuantGrad: {
+    Value inRange = emitInRange(b, loc, toF32(b, loc, data[0]), p);
+    auto zeroAttr = b.getFloatAttr(getElementTypeOrSelf(resultType), 0.0);
+    Value zero = isa<ShapedType>(resultType)
+                     ? arith::ConstantOp::create(
+                           b, loc,
+                           DenseElementsAttr::get(cast<ShapedType>(resultType),
+                                                  cast<Attribute>(zeroAttr)))
+                           .getResult()
+                     : arith::ConstantOp::create(b, loc, zeroAttr).getResult();
+    return arith::SelectOp::create(b, loc, inRange, data[1], zero);
+  }
+  }
+  llvm_unreachable("unknown Q/DQ op kind");
 }

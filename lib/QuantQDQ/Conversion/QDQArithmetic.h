@@ -48,6 +48,17 @@ Value emitDequantize(OpBuilder &b, Location loc, Value q, const QuantArith &p);
 /// straight-through gradient of fake_quant passes.
 Value emitInRange(OpBuilder &b, Location loc, Value x, const QuantArith &p);
 
+/// The four Q/DQ ops, for code that treats them alike.
+enum class QuantOpKind { Quantize, Dequantize, FakeQuant, FakeQuantGrad };
+
+/// The result of a Q/DQ op from its data operands (input; and the upstream
+/// gradient for FakeQuantGrad), as `resultType`: a scalar or a vector.
+/// Floats other than f32 are widened and rounded back; integer storage is
+/// read and written unsigned when qmin >= 0. `p` holds f32 values of the
+/// data's shape.
+Value emitQuantOp(OpBuilder &b, Location loc, QuantOpKind kind, ValueRange data,
+                  const QuantArith &p, Type resultType);
+
 /// A constant of the f32 or vector-of-f32 type `type`, splat if a vector.
 Value f32Splat(OpBuilder &b, Location loc, Type type, double value);
 

@@ -34,12 +34,10 @@ using namespace mlir;
 using namespace mlir::quant_qdq;
 
 namespace {
-enum class QuantKind { Quantize, Dequantize, FakeQuant, FakeQuantGrad };
-
 /// Everything a kernel is specialized on. Scales are not: they are
 /// arguments.
 struct KernelSpec {
-  QuantKind kind;
+  QuantOpKind kind;
   Type inElement, outElement;
   int64_t numElements = 0;
   /// Channels along the quantizer axis (1 per tensor) and the number of
@@ -63,15 +61,15 @@ struct KernelSpec {
 };
 } // namespace
 
-static StringRef kindName(QuantKind kind) {
+static StringRef kindName(QuantOpKind kind) {
   switch (kind) {
-  case QuantKind::Quantize:
+  case QuantOpKind::Quantize:
     return "quantize";
-  case QuantKind::Dequantize:
+  case QuantOpKind::Dequantize:
     return "dequantize";
-  case QuantKind::FakeQuant:
+  case QuantOpKind::FakeQuant:
     return "fake_quant";
-  case QuantKind::FakeQuantGrad:
+  case QuantOpKind::FakeQuantGrad:
     return "fake_quant_grad";
   }
   llvm_unreachable("unknown kind");
@@ -89,9 +87,9 @@ static std::string signedName(double v) {
 }
 
 std::string KernelSpec::name() const {
-  std::string n = llvm::formatv("{0}_{1}_{2}_n{3}", kindName(kind),
-                                typeName(inElement), typeName(outElement),
-                                numElements);
+  std::string n =
+      llvm::formatv("{0}_{1}_{2}_n{3}", kindName(kind), typeName(inElement),
+                    typeName(outElement), numElements);
   if (perChannel())
     n += llvm::formatv("_c{0}x{1}", channels, inner).str();
   n += "_q" + signedName(qmin) + "_" + signedName(qmax);
@@ -108,8 +106,8 @@ static int64_t storageBytes(Type type) {
 static void chooseGeometry(KernelSpec &spec, int64_t blockSize,
                            int64_t vectorsPerThread) {
   spec.blockSize = blockSize;
-  int64_t widest = std::max(storageBytes(spec.inElement),
-                            storageBytes(spec.outElement));
+  int64_t widest =
+      std::max(storageBytes(spec.inElement), storageBytes(spec.outElement));
   // Sub-byte elements are a byte each in memory but LLVM packs vectors of
   // them: keep those scalar.
   bool subByte = spec.inElement.getIntOrFloatBitWidth() < 8 ||
@@ -123,9 +121,8 @@ static void chooseGeometry(KernelSpec &spec, int64_t blockSize,
     // Channels a block can touch: its span over `inner`, plus one partial
     // slice at each end.
     auto touched = [&] {
-      return std::min(spec.channels, (spec.elementsPerBlock() - 1) /
-                                             spec.inner +
-                                         2);
+      return std::min(spec.channels,
+                      (spec.elementsPerBlock() - 1) / spec.inner + 2);
     };
     // Fewer vectors per thread keep the staged table small.
     while (touched() > 1025 && spec.vectorsPerThread > 1)
@@ -148,7 +145,8 @@ namespace {
 class KernelBuilder {
 public:
   KernelBuilder(const KernelSpec &spec, gpu::GPUFuncOp func)
-      : spec(spec), func(func), b(OpBuilder::atBlockBegin(&func.getBody().front())),
+      : spec(spec), func(func),
+        b(OpBuilder::atBlockBegin(&func.getBody().front())),
         loc(func.getLoc()) {}
 
   void build();
@@ -156,7 +154,8 @@ public:
 private:
   Value index(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
   Value arg(KernelArgRole role) {
-    return func.getArgument(getKernelArgIndex(spec.kind == QuantKind::FakeQuantGrad, role));
+    return func.getArgument(
+        getKernelArgIndex(spec.kind == QuantOpKind::FakeQuantGrad, role));
   }
   VectorType f32Vector() {
     return VectorType::get({spec.vectorWidth}, b.getF32Type());
@@ -233,11 +232,10 @@ std::array<Value, 3> KernelBuilder::channelParams(Value element) {
   Value row = arith::DivUIOp::create(b, loc, element, index(spec.inner));
   if (!spec.staged) {
     Value channel = arith::RemUIOp::create(b, loc, row, index(spec.channels));
-    return {memref::LoadOp::create(b, loc, arg(KernelArgRole::Scale), channel),
-            memref::LoadOp::create(b, loc, arg(KernelArgRole::Reciprocal),
-                                   channel),
-            memref::LoadOp::create(b, loc, arg(KernelArgRole::ZeroPoint),
-                                   channel)};
+    return {
+        memref::LoadOp::create(b, loc, arg(KernelArgRole::Scale), channel),
+        memref::LoadOp::create(b, loc, arg(KernelArgRole::Reciprocal), channel),
+        memref::LoadOp::create(b, loc, arg(KernelArgRole::ZeroPoint), channel)};
   }
   Value entry = arith::SubIOp::create(b, loc, row, tableFirstRow);
   // A block spanning more slices than there are channels wraps around.
@@ -296,51 +294,11 @@ Value KernelBuilder::emitLoad(Value memref, Value element, Type vectorType) {
 }
 
 Value KernelBuilder::compute(ValueRange data, const QuantArith &p) {
-  Type outVector = vectorOf(spec.outElement);
-  auto toF32 = [&](Value v) -> Value {
-    if (cast<VectorType>(v.getType()).getElementType().isF32())
-      return v;
-    return arith::ExtFOp::create(b, loc, f32Vector(), v);
-  };
-  auto fromF32 = [&](Value v) -> Value {
-    if (spec.outElement.isF32())
-      return v;
-    return arith::TruncFOp::create(b, loc, outVector, v);
-  };
-  bool isUnsigned = spec.qmin >= 0;
-  switch (spec.kind) {
-  case QuantKind::Quantize: {
-    Value q = emitQuantize(b, loc, toF32(data[0]), p);
-    if (isUnsigned)
-      return arith::FPToUIOp::create(b, loc, outVector, q);
-    return arith::FPToSIOp::create(b, loc, outVector, q);
-  }
-  case QuantKind::Dequantize: {
-    Value q = isUnsigned
-                  ? arith::UIToFPOp::create(b, loc, f32Vector(), data[0])
-                        .getResult()
-                  : arith::SIToFPOp::create(b, loc, f32Vector(), data[0])
-                        .getResult();
-    return fromF32(emitDequantize(b, loc, q, p));
-  }
-  case QuantKind::FakeQuant: {
-    Value q = emitQuantize(b, loc, toF32(data[0]), p);
-    return fromF32(emitDequantize(b, loc, q, p));
-  }
-  case QuantKind::FakeQuantGrad: {
-    Value inRange = emitInRange(b, loc, toF32(data[0]), p);
-    Value zero = arith::ConstantOp::create(
-        b, loc,
-        DenseElementsAttr::get(cast<ShapedType>(outVector),
-                               b.getFloatAttr(spec.outElement, 0.0)));
-    return arith::SelectOp::create(b, loc, inRange, data[1], zero);
-  }
-  }
-  llvm_unreachable("unknown kind");
+  return emitQuantOp(b, loc, spec.kind, data, p, vectorOf(spec.outElement));
 }
 
 void KernelBuilder::emitVectors(bool guarded) {
-  bool grad = spec.kind == QuantKind::FakeQuantGrad;
+  bool grad = spec.kind == QuantOpKind::FakeQuantGrad;
   int64_t numVectors = spec.numElements / spec.vectorWidth;
   Type inVector = vectorOf(spec.inElement);
   Value blockFirst =
@@ -399,8 +357,7 @@ void KernelBuilder::emitVectors(bool guarded) {
       b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
     }
     Value result = compute(slot.data, vectorParams(slot.element));
-    auto store =
-        vector::StoreOp::create(b, loc, result, output, slot.element);
+    auto store = vector::StoreOp::create(b, loc, result, output, slot.element);
     store.setAlignment(uint64_t(outAlignment));
   }
 }
@@ -434,7 +391,8 @@ void KernelBuilder::build() {
 
 namespace {
 struct ConvertQuantQDQToGPUPass
-    : public quant_qdq::impl::ConvertQuantQDQToGPUBase<ConvertQuantQDQToGPUPass> {
+    : public quant_qdq::impl::ConvertQuantQDQToGPUBase<
+          ConvertQuantQDQToGPUPass> {
   using Base::Base;
   void runOnOperation() override;
 
@@ -461,7 +419,8 @@ gpu::GPUModuleOp ConvertQuantQDQToGPUPass::getKernelModule() {
   if ((kernelModule = module.lookupSymbol<gpu::GPUModuleOp>(kKernelModuleName)))
     return kernelModule;
   OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
-  kernelModule = gpu::GPUModuleOp::create(b, module.getLoc(), kKernelModuleName);
+  kernelModule =
+      gpu::GPUModuleOp::create(b, module.getLoc(), kKernelModuleName);
   return kernelModule;
 }
 
@@ -472,7 +431,7 @@ static MemRefType flatMemRef(Type element, int64_t size) {
 /// The kernel's argument types, in KernelArgRole order.
 static SmallVector<Type> kernelArgTypes(const KernelSpec &spec, Builder &b) {
   SmallVector<Type> types = {flatMemRef(spec.inElement, spec.numElements)};
-  if (spec.kind == QuantKind::FakeQuantGrad)
+  if (spec.kind == QuantOpKind::FakeQuantGrad)
     types.push_back(flatMemRef(spec.inElement, spec.numElements));
   types.push_back(flatMemRef(spec.outElement, spec.numElements));
   for (int i = 0; i < 3; ++i)
@@ -480,8 +439,8 @@ static SmallVector<Type> kernelArgTypes(const KernelSpec &spec, Builder &b) {
   return types;
 }
 
-gpu::GPUFuncOp ConvertQuantQDQToGPUPass::getOrCreateKernel(
-    const KernelSpec &spec) {
+gpu::GPUFuncOp
+ConvertQuantQDQToGPUPass::getOrCreateKernel(const KernelSpec &spec) {
   std::string name = spec.name();
   if (auto it = kernels.find(name); it != kernels.end())
     return it->second;
@@ -495,14 +454,12 @@ gpu::GPUFuncOp ConvertQuantQDQToGPUPass::getOrCreateKernel(
     workgroup.assign(3, MemRefType::get({spec.staged}, b.getF32Type(),
                                         MemRefLayoutAttrInterface(), space));
   }
-  auto func = gpu::GPUFuncOp::create(b, module.getLoc(), name,
-                                     b.getFunctionType(argTypes, {}),
-                                     workgroup);
+  auto func = gpu::GPUFuncOp::create(
+      b, module.getLoc(), name, b.getFunctionType(argTypes, {}), workgroup);
   func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
-  func.setKnownBlockSize(
-      ArrayRef<int32_t>{int32_t(spec.blockSize), 1, 1});
+  func.setKnownBlockSize(ArrayRef<int32_t>{int32_t(spec.blockSize), 1, 1});
   func.setKnownGridSize(ArrayRef<int32_t>{int32_t(spec.numBlocks), 1, 1});
-  bool grad = spec.kind == QuantKind::FakeQuantGrad;
+  bool grad = spec.kind == QuantOpKind::FakeQuantGrad;
   SmallVector<Attribute> roles;
   for (KernelArgRole role : getKernelArgRoles(grad))
     roles.push_back(b.getStringAttr(getKernelArgRoleName(role)));
@@ -519,8 +476,9 @@ gpu::GPUFuncOp ConvertQuantQDQToGPUPass::getOrCreateKernel(
   return func;
 }
 
-func::FuncOp ConvertQuantQDQToGPUPass::getOrCreateLauncher(
-    const KernelSpec &spec, gpu::GPUFuncOp kernel) {
+func::FuncOp
+ConvertQuantQDQToGPUPass::getOrCreateLauncher(const KernelSpec &spec,
+                                              gpu::GPUFuncOp kernel) {
   std::string name = "qdq_launch_" + spec.name();
   if (auto it = launchers.find(name); it != launchers.end())
     return it->second;
@@ -534,6 +492,21 @@ func::FuncOp ConvertQuantQDQToGPUPass::getOrCreateLauncher(
                                        {FlatSymbolRefAttr::get(kernel)}));
   launchers[name] = launcher;
   return launcher;
+}
+
+/// `buffer` (identity layout) as a 1-D memref over the same elements.
+static Value flattenBuffer(OpBuilder &b, Location loc, Value buffer) {
+  auto type = cast<MemRefType>(buffer.getType());
+  if (type.getRank() == 1)
+    return buffer;
+  if (type.getRank() == 0)
+    return memref::ExpandShapeOp::create(
+        b, loc, flatMemRef(type.getElementType(), 1), buffer,
+        ArrayRef<ReassociationIndices>{});
+  ReassociationIndices all =
+      llvm::to_vector(llvm::seq<int64_t>(type.getRank()));
+  return memref::CollapseShapeOp::create(b, loc, buffer,
+                                         ArrayRef<ReassociationIndices>{all});
 }
 
 /// A private constant global holding `values`, read with get_global.
@@ -581,12 +554,13 @@ LogicalResult ConvertQuantQDQToGPUPass::rewrite(Operation *op) {
                 if (!q.getScale())
                   return false;
                 using OpT = decltype(q);
-                spec.kind =
-                    std::is_same_v<OpT, QuantizeOp> ? QuantKind::Quantize
-                    : std::is_same_v<OpT, DequantizeOp>
-                        ? QuantKind::Dequantize
-                    : std::is_same_v<OpT, FakeQuantOp> ? QuantKind::FakeQuant
-                                                       : QuantKind::FakeQuantGrad;
+                spec.kind = std::is_same_v<OpT, QuantizeOp>
+                                ? QuantOpKind::Quantize
+                            : std::is_same_v<OpT, DequantizeOp>
+                                ? QuantOpKind::Dequantize
+                            : std::is_same_v<OpT, FakeQuantOp>
+                                ? QuantOpKind::FakeQuant
+                                : QuantOpKind::FakeQuantGrad;
                 fillQuantizer(q, spec, scales, zeroPoints);
                 axis = q.getQuantizer().getAxis();
                 dataInputs.push_back(q.getInput());
@@ -638,40 +612,21 @@ LogicalResult ConvertQuantQDQToGPUPass::rewrite(Operation *op) {
   OpBuilder b(op);
   Location loc = op->getLoc();
   ModuleOp module = getOperation();
-  auto flatten = [&](Value tensor) -> Value {
+  auto toFlatBuffer = [&](Value tensor) {
     auto type = cast<RankedTensorType>(tensor.getType());
-    auto memrefType = MemRefType::get(type.getShape(), type.getElementType());
-    Value buffer = bufferization::ToBufferOp::create(b, loc, memrefType, tensor,
-                                                     /*read_only=*/true);
-    SmallVector<ReassociationIndices> all(1);
-    for (int64_t d = 0; d < type.getRank(); ++d)
-      all[0].push_back(d);
-    if (type.getRank() == 1)
-      return buffer;
-    if (type.getRank() == 0)
-      return memref::ExpandShapeOp::create(
-          b, loc, flatMemRef(type.getElementType(), 1), buffer,
-          ArrayRef<ReassociationIndices>{});
-    return memref::CollapseShapeOp::create(b, loc, buffer, all);
+    Value buffer = bufferization::ToBufferOp::create(
+        b, loc, MemRefType::get(type.getShape(), type.getElementType()), tensor,
+        /*read_only=*/true);
+    return flattenBuffer(b, loc, buffer);
   };
   SmallVector<Value> args;
   for (Value input : dataInputs)
-    args.push_back(flatten(input));
-  auto outMemRef = MemRefType::get(outType.getShape(), outType.getElementType());
-  Value out = memref::AllocOp::create(b, loc, outMemRef,
-                                      b.getI64IntegerAttr(64));
-  Value outFlat = out;
-  if (outType.getRank() > 1) {
-    SmallVector<ReassociationIndices> all(1);
-    for (int64_t d = 0; d < outType.getRank(); ++d)
-      all[0].push_back(d);
-    outFlat = memref::CollapseShapeOp::create(b, loc, out, all);
-  } else if (outType.getRank() == 0) {
-    outFlat = memref::ExpandShapeOp::create(
-        b, loc, flatMemRef(outType.getElementType(), 1), out,
-        ArrayRef<ReassociationIndices>{});
-  }
-  args.push_back(outFlat);
+    args.push_back(toFlatBuffer(input));
+  auto outMemRef =
+      MemRefType::get(outType.getShape(), outType.getElementType());
+  Value out =
+      memref::AllocOp::create(b, loc, outMemRef, b.getI64IntegerAttr(64));
+  args.push_back(flattenBuffer(b, loc, out));
   args.push_back(getConstantBuffer(b, loc, module, scales, numGlobals));
   args.push_back(getConstantBuffer(b, loc, module, reciprocals, numGlobals));
   args.push_back(getConstantBuffer(b, loc, module, zeroPoints, numGlobals));
@@ -686,14 +641,14 @@ LogicalResult ConvertQuantQDQToGPUPass::rewrite(Operation *op) {
 void ConvertQuantQDQToGPUPass::runOnOperation() {
   if (blockSize <= 0 || blockSize > 1024 || blockSize % 32)
     return (void)(emitError(getOperation().getLoc())
-                      << "block-size must be a multiple of 32 in [32, 1024], "
-                         "got "
-                      << int64_t(blockSize)),
+                  << "block-size must be a multiple of 32 in [32, 1024], "
+                     "got "
+                  << int64_t(blockSize)),
            signalPassFailure();
   if (vectorsPerThread <= 0 || vectorsPerThread > 16)
     return (void)(emitError(getOperation().getLoc())
-                      << "vectors must be in [1, 16], got "
-                      << int64_t(vectorsPerThread)),
+                  << "vectors must be in [1, 16], got "
+                  << int64_t(vectorsPerThread)),
            signalPassFailure();
   SmallVector<Operation *> ops;
   getOperation().walk([&](Operation *op) {

@@ -7,8 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "LoweringUtils.h"
 #include "../QDQArithmetic.h"
+#include "LoweringUtils.h"
 #include "QuantQDQ/Conversion/Passes.h"
 #include "QuantQDQ/IR/QuantQDQOps.h"
 
@@ -23,8 +23,8 @@ namespace {
 /// constants in the body for a per-tensor quantizer, 1-D tensors read along
 /// the axis for a per-channel one.
 struct QuantOperands {
-  SmallVector<Value> inputs;      // extra generic inputs (scale, zp tensors)
-  SmallVector<AffineMap> maps;    // their indexing maps
+  SmallVector<Value> inputs;   // extra generic inputs (scale, zp tensors)
+  SmallVector<AffineMap> maps; // their indexing maps
   bool perChannel = false;
 };
 
@@ -52,8 +52,8 @@ static FailureOr<QuantOperands> getQuantOperands(OpT op, OpBuilder &b,
       b, loc, DenseElementsAttr::get(vector, scales)));
   result.inputs.push_back(arith::ConstantOp::create(
       b, loc, DenseElementsAttr::get(vector, ArrayRef<float>(zps))));
-  AffineMap channel = AffineMap::get(
-      floatType.getRank(), 0, b.getAffineDimExpr(*quantizer.getAxis()));
+  AffineMap channel = AffineMap::get(floatType.getRank(), 0,
+                                     b.getAffineDimExpr(*quantizer.getAxis()));
   result.maps.assign(2, channel);
   return result;
 }
@@ -77,23 +77,10 @@ static QuantArith getScalars(OpT op, OpBuilder &b, Location loc,
   return s;
 }
 
-static Value toF32(OpBuilder &b, Location loc, Value x) {
-  if (x.getType().isF32())
-    return x;
-  return arith::ExtFOp::create(b, loc, b.getF32Type(), x);
-}
-
-static Value fromF32(OpBuilder &b, Location loc, Value x, Type type) {
-  if (type.isF32())
-    return x;
-  return arith::TruncFOp::create(b, loc, type, x);
-}
-
 namespace {
 /// Shared driver: one element-wise generic over `input`, producing
 /// `resultType`, with `body` computing the element.
-template <typename OpT>
-struct QuantOpLowering : OpRewritePattern<OpT> {
+template <typename OpT> struct QuantOpLowering : OpRewritePattern<OpT> {
   using OpRewritePattern<OpT>::OpRewritePattern;
 
   LogicalResult matchAndRewrite(OpT op,
@@ -118,18 +105,18 @@ struct QuantOpLowering : OpRewritePattern<OpT> {
     SmallVector<AffineMap> maps(numData, rewriter.getMultiDimIdentityMap(rank));
     llvm::append_range(maps, operands->maps);
     maps.push_back(rewriter.getMultiDimIdentityMap(rank));
-    Value init = createEmpty(
-        rewriter, loc, resultType,
-        getDynamicSizes(rewriter, loc, op.getInput(), resultType));
+    Value init =
+        createEmpty(rewriter, loc, resultType,
+                    getDynamicSizes(rewriter, loc, op.getInput(), resultType));
     SmallVector<utils::IteratorType> iterators(rank,
                                                utils::IteratorType::parallel);
     auto generic = linalg::GenericOp::create(
         rewriter, loc, resultType, inputs, init, maps, iterators,
         [&](OpBuilder &b, Location bodyLoc, ValueRange args) {
-          QuantArith s = getScalars(op, b, bodyLoc,
-                                    args.drop_front(numData).drop_back());
-          Value out = computeElement(b, bodyLoc, args.take_front(numData), s,
-                                     resultType.getElementType());
+          QuantArith s =
+              getScalars(op, b, bodyLoc, args.drop_front(numData).drop_back());
+          Value out = emitQuantOp(b, bodyLoc, kKind, args.take_front(numData),
+                                  s, resultType.getElementType());
           linalg::YieldOp::create(b, bodyLoc, out);
         });
     rewriter.replaceOp(op, generic.getResults());
@@ -137,67 +124,20 @@ struct QuantOpLowering : OpRewritePattern<OpT> {
   }
 
   static SmallVector<Value> getDataOperands(OpT op) {
+    if constexpr (std::is_same_v<OpT, FakeQuantGradOp>)
+      return {op.getInput(), op.getGrad()};
     return {op.getInput()};
   }
-  static Value computeElement(OpBuilder &b, Location loc, ValueRange data,
-                              const QuantArith &s, Type resultElement);
+
+  static constexpr QuantOpKind kKind =
+      std::is_same_v<OpT, QuantizeOp>     ? QuantOpKind::Quantize
+      : std::is_same_v<OpT, DequantizeOp> ? QuantOpKind::Dequantize
+      : std::is_same_v<OpT, FakeQuantOp>  ? QuantOpKind::FakeQuant
+                                          : QuantOpKind::FakeQuantGrad;
 };
 } // namespace
 
-template <>
-Value QuantOpLowering<QuantizeOp>::computeElement(OpBuilder &b, Location loc,
-                                                  ValueRange data,
-                                                  const QuantArith &s,
-                                                  Type resultElement) {
-  Value q = emitQuantize(b, loc, toF32(b, loc, data[0]), s);
-  // q lies in [qmin, qmax]; unsigned storage (qmin >= 0) converts unsigned.
-  if (s.qmin >= 0)
-    return arith::FPToUIOp::create(b, loc, resultElement, q);
-  return arith::FPToSIOp::create(b, loc, resultElement, q);
-}
-
-template <>
-Value QuantOpLowering<DequantizeOp>::computeElement(OpBuilder &b, Location loc,
-                                                    ValueRange data,
-                                                    const QuantArith &s,
-                                                    Type resultElement) {
-  Value q = data[0];
-  // Storage is signless: an unsigned quantizer's values are read unsigned.
-  Value asFloat;
-  if (s.qmin >= 0)
-    asFloat = arith::UIToFPOp::create(b, loc, b.getF32Type(), q);
-  else
-    asFloat = arith::SIToFPOp::create(b, loc, b.getF32Type(), q);
-  return fromF32(b, loc, emitDequantize(b, loc, asFloat, s), resultElement);
-}
-
-template <>
-Value QuantOpLowering<FakeQuantOp>::computeElement(OpBuilder &b, Location loc,
-                                                   ValueRange data,
-                                                   const QuantArith &s,
-                                                   Type resultElement) {
-  Value q = emitQuantize(b, loc, toF32(b, loc, data[0]), s);
-  return fromF32(b, loc, emitDequantize(b, loc, q, s), resultElement);
-}
-
-template <>
-SmallVector<Value>
-QuantOpLowering<FakeQuantGradOp>::getDataOperands(FakeQuantGradOp op) {
-  return {op.getInput(), op.getGrad()};
-}
-
-template <>
-Value QuantOpLowering<FakeQuantGradOp>::computeElement(
-    OpBuilder &b, Location loc, ValueRange data, const QuantArith &s,
-    Type resultElement) {
-  Value inRange = emitInRange(b, loc, toF32(b, loc, data[0]), s);
-  Value zero = arith::ConstantOp::create(
-      b, loc, b.getFloatAttr(resultElement, 0.0));
-  return arith::SelectOp::create(b, loc, inRange, data[1], zero);
-}
-
-void mlir::quant_qdq::populateQDQToLinalgPatterns(
-    RewritePatternSet &patterns) {
+void mlir::quant_qdq::populateQDQToLinalgPatterns(RewritePatternSet &patterns) {
   patterns.add<QuantOpLowering<QuantizeOp>, QuantOpLowering<DequantizeOp>,
                QuantOpLowering<FakeQuantOp>, QuantOpLowering<FakeQuantGradOp>>(
       patterns.getContext());
