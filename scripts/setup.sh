@@ -19,11 +19,9 @@ packages=(
   python3-onnx python3-torchvision
   # The Python package: a pybind11 extension, tested with pytest.
   python3-dev pybind11-dev python3-pybind11 python3-pytest
-  # onnxruntime-node runs exported models in the integration tests.
-  nodejs
+  # The environment of requirements.txt (ONNX Runtime, the peers).
+  python3-venv
 )
-# NodeSource's nodejs bundles npm and conflicts with Debian's npm package.
-command -v npm >/dev/null 2>&1 || packages+=(npm)
 
 missing=()
 for pkg in "${packages[@]}"; do
@@ -46,12 +44,23 @@ if ((${#missing[@]})); then
   "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
-# onnxruntime-node, pinned by test/Integration/node/package-lock.json, into
-# that folder (its node_modules is git-ignored). --ignore-scripts: the
-# package ships its CPU binaries; its install script only fetches GPU ones.
-node_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/test/Integration/node"
-if [[ ! -f "$node_dir/node_modules/onnxruntime-node/package.json" ]]; then
-  echo "setup: installing onnxruntime-node in $node_dir" >&2
-  (cd "$node_dir" &&
-   npm ci --ignore-scripts --no-audit --no-fund --loglevel=error >/dev/null)
+# The Python packages of requirements.txt (ONNX Runtime, the peers), pinned
+# and complete, in .venv: Debian's python3 with Debian's site-packages
+# visible (torch, torchvision, pytest), so that the build's Python extension
+# and every test script run in one interpreter. Reinstalled when the file
+# changes; --no-deps because the file is the whole closure.
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+venv="$root/.venv"
+stamp="$venv/requirements.sha256"
+want=$(sha256sum "$root/requirements.txt" | cut -d' ' -f1)
+if [[ ! -x "$venv/bin/python3" || "$(cat "$stamp" 2>/dev/null)" != "$want" ]]; then
+  echo "setup: installing requirements.txt into $venv" >&2
+  [[ -x "$venv/bin/python3" ]] ||
+    /usr/bin/python3 -m venv --system-site-packages "$venv"
+  # (This machine's pip configuration names local indexes that lack most
+  # projects; pip warns about each, which says nothing here.)
+  "$venv/bin/python3" -m pip install -q --disable-pip-version-check \
+    --no-deps -r "$root/requirements.txt" 2>&1 |
+    { grep -v "^WARNING: Location '.*' is ignored" || true; } >&2
+  echo "$want" > "$stamp"
 fi

@@ -10,7 +10,7 @@ from lit.llvm.subst import ToolSubst
 config.name = "QUANTQDQ"
 config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
 config.suffixes = [".mlir", ".test"]
-config.excludes = ["Inputs", "Unit", "node_modules", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
+config.excludes = ["Inputs", "Unit", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.qdq_obj_root, "test")
 
@@ -20,15 +20,14 @@ config.substitutions.append(("%qdq_obj_root", config.qdq_obj_root))
 config.substitutions.append(("%python", config.python_executable))
 config.substitutions.append(("%mlir_include", config.mlir_include_dir))
 
-# onnxruntime-node runs exported models (test/Integration). A missing node
-# or npm package makes those tests fail, never skip: scripts/setup.sh
-# installs both.
-import shutil
-node = shutil.which("node") or "node"
+# ONNX Runtime (the Python package, pinned in requirements.txt and installed
+# by scripts/setup.sh into the environment %python belongs to) runs exported
+# models. A missing package makes those tests fail, never skip.
 config.substitutions.append(
     ("%run_models",
-     "%s %s" % (node, os.path.join(config.qdq_src_root, "test", "Integration",
-                                   "node", "run_models.mjs"))))
+     "%s %s" % (config.python_executable,
+                os.path.join(config.qdq_src_root, "test", "Integration",
+                             "Inputs", "run_models.py"))))
 config.substitutions.append(("%llvm_prefix", os.path.dirname(config.llvm_tools_dir)))
 
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
@@ -54,15 +53,15 @@ else:
     config.substitutions.append(
         ("%ptxas", "%s -c \"import sys; sys.exit('ptxas not found: install "
          "the CUDA toolkit (/usr/local/cuda)')\"" % config.python_executable))
-# The project's runtime, and the toolkit's libcuda stub (a driver whose every
-# call fails) for the runtime's error path without a GPU.
+# The project's runtime, and the driver stub it is linked against (a
+# libcuda.so.1 whose every call fails) for the runtime's error path without a
+# GPU.
 config.substitutions.append(
     ("%cuda_runtime",
      config.qdq_cuda_runtime or "libQuantQDQCUDARuntime.so" + cuda_missing))
 config.substitutions.append(
     ("%cuda_driver_stub",
-     os.path.join(cuda_toolkit, "lib64", "stubs", "libcuda.so") if cuda_toolkit
-     else "libcuda-stub" + cuda_missing))
+     config.qdq_cuda_driver_stub or "libcuda-stub" + cuda_missing))
 # Builds test doubles such as Execution/Inputs/fake_libcuda.c.
 config.substitutions.append(("%cc", config.c_compiler))
 

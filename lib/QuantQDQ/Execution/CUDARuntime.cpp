@@ -79,7 +79,7 @@ std::string describe(CUresult result) {
   }
   switch (result) {
   case CUDA_ERROR_STUB_LIBRARY:
-    return "CUDA_ERROR_STUB_LIBRARY (libcuda.so.1 is the toolkit's stub, "
+    return "CUDA_ERROR_STUB_LIBRARY (libcuda.so.1 is a driver stub, "
            "not an NVIDIA driver)";
   case CUDA_ERROR_NO_DEVICE:
     return "CUDA_ERROR_NO_DEVICE (no CUDA-capable device is detected)";

@@ -1,34 +1,38 @@
 #!/usr/bin/env python3
-"""Runs one ONNX model in qdq-run and in onnxruntime-node on the same random
+"""Runs one ONNX model in qdq-run and in ONNX Runtime on the same random
 input and prints the largest difference relative to the output's range.
 
-    compare_with_ort.py QDQ_RUN RUN_ONNX_MJS MODEL.onnx N,C,H,W WORKDIR
+    compare_with_ort.py QDQ_RUN MODEL.onnx N,C,H,W WORKDIR
+
+ONNX Runtime runs with its graph rewrites off, so that a QDQ model computes
+its QuantizeLinear/DequantizeLinear as written (float arithmetic) rather
+than through fused integer kernels: the reference for bit-level checks.
 """
 import subprocess
 import sys
 from pathlib import Path
 
 import numpy as np
+import onnxruntime as ort
 
 
 def main():
-    qdq_run, runner, model, shape, work = sys.argv[1:6]
+    qdq_run, model, shape, work = sys.argv[1:5]
     work = Path(work)
     work.mkdir(parents=True, exist_ok=True)
     shape = tuple(int(d) for d in shape.split(","))
     x = np.random.RandomState(5).rand(*shape).astype(np.float32)
     np.save(work / "x.npy", x)
-    x.tofile(work / "x.f32")
     subprocess.run([qdq_run, model, "--input", str(work / "x.npy"), "--output",
                     str(work / "qdq.npy")], check=True)
-    subprocess.run(["node", runner, model, str(work / "x.f32"), str(work / "ort.f32"),
-                    "x".join(map(str, shape)), "1", "--no-optimize"],
-                   check=True, capture_output=True)
+    options = ort.SessionOptions()
+    options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
+    session = ort.InferenceSession(model, options, providers=["CPUExecutionProvider"])
+    reference = session.run(None, {session.get_inputs()[0].name: x})[0].reshape(-1)
     ours = np.load(work / "qdq.npy").reshape(-1)
-    ort = np.fromfile(work / "ort.f32", np.float32)
-    scale = float(np.abs(ort).max())
-    print(f"elements: {ours.size} ort: {ort.size}")
-    print(f"max |diff| / max |ort|: {float(np.abs(ours - ort).max()) / scale:.2e}")
+    scale = float(np.abs(reference).max())
+    print(f"elements: {ours.size} ort: {reference.size}")
+    print(f"max |diff| / max |ort|: {float(np.abs(ours - reference).max()) / scale:.2e}")
 
 
 if __name__ == "__main__":

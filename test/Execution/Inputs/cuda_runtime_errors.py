@@ -1,5 +1,6 @@
 # Drives libQuantQDQCUDARuntime.so over a driver whose every call fails (the
-# toolkit's libcuda stub, loaded first so that it stands for libcuda.so.1):
+# driver stub the runtime links against, loaded first so that it stands for
+# libcuda.so.1):
 # every mgpu* function returns without crashing, the first failure is kept
 # and later calls do nothing, qdqCudaTakeError hands it out once, and calls
 # work (here: fail afresh) after it is taken.

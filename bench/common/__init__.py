@@ -1,0 +1,2 @@
+"""Pieces the benchmarks share: the models they measure (models.py) and how
+they run them in ONNX Runtime (ort.py)."""

@@ -1,0 +1,46 @@
+"""ONNX Runtime (CPU) as the benchmarks' judge: outputs, latency, SQNR."""
+import time
+
+import numpy as np
+import onnxruntime as ort
+
+
+def session(path, optimize=True, threads=0):
+    """An ORT CPU session. With `optimize`, ORT fuses QDQ into its integer
+    kernels, as a deployment would; without, it runs every node as written
+    (float Q/DQ), the reference for bit-level comparisons."""
+    options = ort.SessionOptions()
+    options.intra_op_num_threads = threads
+    if not optimize:
+        options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
+    return ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+
+
+def outputs(path, inputs, optimize=True):
+    """The first output of `path` on each array of `inputs` (batch 1 each
+    unless the arrays say otherwise)."""
+    s = session(path, optimize)
+    name = s.get_inputs()[0].name
+    return [s.run(None, {name: x})[0] for x in inputs]
+
+
+def latency_ms(path, x, repeat=20, warmup=3):
+    """Median wall time of one run of `path` on `x`, in milliseconds."""
+    s = session(path)
+    feeds = {s.get_inputs()[0].name: x}
+    for _ in range(warmup):
+        s.run(None, feeds)
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        s.run(None, feeds)
+        times.append(time.perf_counter() - start)
+    return 1000 * float(np.median(times))
+
+
+def sqnr_db(reference, candidate):
+    """10 log10(sum y^2 / sum (y - y_q)^2) over all outputs together."""
+    ref = np.concatenate([r.reshape(-1) for r in reference]).astype(np.float64)
+    got = np.concatenate([c.reshape(-1) for c in candidate]).astype(np.float64)
+    noise = ((ref - got) ** 2).sum()
+    return float("inf") if noise == 0 else float(10 * np.log10((ref ** 2).sum() / noise))

@@ -1,0 +1,178 @@
+#!/usr/bin/env python3
+"""quant-qdq against its peers, side by side: the same ONNX files, the same
+calibration arrays, the same evaluation arrays, the same runtime (ONNX
+Runtime, CPU).
+
+Tools, each run as its own process (wall time and peak RSS are the
+quantization's alone):
+- quant-qdq: qdq-opt model.onnx --insert-qdq=<case> --onnx-weights=int8
+             --calibrate="data=calib.npy method=<m>" -o out.onnx
+- ORT-Q:     onnxruntime.quantization.quantize_static (quantize_with_peer.py)
+- ModelOpt:  modelopt.onnx.quantization.quantize       (quantize_with_peer.py)
+
+Per model, tool and method: Q and DQ node counts, output SQNR against the
+FP32 model (both run by ORT with its default optimizations, i.e. fused integer
+kernels for QDQ, as deployed), top-1 where the data are real (digits), wall
+time and peak RSS of the quantization, and ORT's batch-1 latency of the
+result next to the FP32 model's. A tool that fails gets a row with its error.
+
+usage: bench/peers/run.py [--build build] [--models a,b] [--tools ours,ort,modelopt]
+                          [--markdown table.md] [--timeout S]
+"""
+import argparse
+import os
+import platform
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+import onnx
+
+here = Path(__file__).resolve().parent
+sys.path.insert(0, str(here.parent))
+from common import models as bench_models  # noqa: E402
+from common import ort as bench_ort  # noqa: E402
+
+METHODS = {
+    "ours": ["max", "percentile", "entropy", "mse"],
+    "ort": ["minmax", "percentile", "entropy"],
+    "modelopt": ["max", "entropy"],
+}
+TOOL_NAMES = {"ours": "quant-qdq", "ort": "ORT-Q", "modelopt": "ModelOpt"}
+ALL_MODELS = ["resnet18", "resnet50", "mobilenet_v2", "mobilenet_v3_small",
+              "efficientnet_b0", "digits_cnn", "vit_b_16", "bert_like"]
+
+
+def build_model(name, work):
+    if name in bench_models.TORCHVISION_CNNS:
+        return bench_models.torchvision_cnn(name, work)
+    if name == "vit_b_16":
+        return bench_models.vit_b_16(work)
+    if name == "bert_like":
+        return bench_models.bert_like(work)
+    if name == "digits_cnn":
+        return bench_models.digits_cnn(work)
+    raise SystemExit(f"unknown model {name}")
+
+
+def measured(command, timeout):
+    """Runs `command`; returns (exit status, wall seconds, peak RSS MiB, the
+    last line of its stderr). The peak is the child's own (wait4)."""
+    start = time.perf_counter()
+    with tempfile.TemporaryFile() as err:
+        process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=err)
+        deadline = start + timeout
+        while True:
+            pid, status, usage = os.wait4(process.pid, os.WNOHANG)
+            if pid:
+                break
+            if time.perf_counter() > deadline:
+                process.kill()
+                pid, status, usage = os.wait4(process.pid, 0)
+                process.returncode = -9
+                return -9, time.perf_counter() - start, usage.ru_maxrss / 1024, \
+                    f"timed out after {timeout} s"
+            time.sleep(0.05)
+        seconds = time.perf_counter() - start
+        process.returncode = os.waitstatus_to_exitcode(status)
+        err.seek(0)
+        lines = [l for l in err.read().decode(errors="replace").splitlines()
+                 if l.strip()]
+    message = ""
+    if process.returncode:
+        # The most telling line: the first error the tool printed, else its last.
+        errors = [l for l in lines if "error" in l.lower()]
+        message = (errors[0] if errors else lines[-1] if lines else "no output").strip()
+    return process.returncode, seconds, usage.ru_maxrss / 1024, message[:300]
+
+
+def quantize_command(tool, method, model, calib, out, build):
+    if tool == "ours":
+        case = f"--insert-qdq={model.case}" if model.case else "--insert-qdq"
+        return [str(build / "bin" / "qdq-opt"), str(model.onnx), case,
+                "--onnx-weights=int8",
+                f"--calibrate=data={calib} method={method}", "-o", str(out)]
+    return [sys.executable, str(here / "quantize_with_peer.py"), tool, method,
+            str(model.onnx), str(calib), str(out)]
+
+
+def count_qdq(path):
+    nodes = onnx.load(str(path)).graph.node
+    q = sum(n.op_type == "QuantizeLinear" for n in nodes)
+    dq = sum(n.op_type == "DequantizeLinear" for n in nodes)
+    return q, dq
+
+
+def top1(outputs, labels):
+    predicted = np.array([int(np.argmax(o)) for o in outputs])
+    return 100.0 * float((predicted == labels).mean())
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--build", default=str(here.parent.parent / "build"))
+    parser.add_argument("--models", default=",".join(ALL_MODELS))
+    parser.add_argument("--tools", default="ours,ort,modelopt")
+    parser.add_argument("--markdown", help="also write the table there")
+    parser.add_argument("--timeout", type=float, default=3600,
+                        help="seconds one quantization may take")
+    args = parser.parse_args()
+    build = Path(args.build)
+    work = Path(tempfile.mkdtemp(prefix="qdq-peers-"))
+
+    header = ("| model | tool | method | Q | DQ | SQNR dB | top-1 % | quantize s "
+              "| peak RSS MiB | ORT ms QDQ | ORT ms FP32 | note |")
+    rows = [header, "|" + "---|" * 12]
+
+    def emit(row):
+        line = "| " + " | ".join(str(c) for c in row) + " |"
+        rows.append(line)
+        print(line, flush=True)
+
+    import onnxruntime
+    print(f"# {platform.node()} {platform.machine()}, {os.cpu_count()} cores; "
+          f"onnxruntime {onnxruntime.__version__}, onnx {onnx.__version__}", flush=True)
+    print(header, flush=True)
+    for name in args.models.split(","):
+        model = build_model(name, work)
+        calib = work / f"{name}.calib.npy"
+        np.save(calib, model.calibration)
+        reference = bench_ort.outputs(model.onnx, model.evaluation)
+        fp32_ms = bench_ort.latency_ms(model.onnx, model.evaluation[0])
+        fp32_top1 = (f"{top1(reference, model.labels):.2f}"
+                     if model.labels is not None else "")
+        emit([name, "FP32", "", 0, 0, "", fp32_top1, "", "", "", f"{fp32_ms:.2f}",
+              "; ".join(model.notes)])
+        for tool in args.tools.split(","):
+            for method in METHODS[tool]:
+                out = work / f"{name}.{tool}.{method}.onnx"
+                status, seconds, rss, message = measured(
+                    quantize_command(tool, method, model, calib, out, build),
+                    args.timeout)
+                row = [name, TOOL_NAMES[tool], method]
+                if status != 0 or not out.exists():
+                    emit(row + ["", "", "", "", f"{seconds:.1f}", f"{rss:.0f}", "", "",
+                                f"failed: {message}"])
+                    continue
+                q, dq = count_qdq(out)
+                try:
+                    got = bench_ort.outputs(out, model.evaluation)
+                    latency = f"{bench_ort.latency_ms(out, model.evaluation[0]):.2f}"
+                    sqnr = f"{bench_ort.sqnr_db(reference, got):.1f}"
+                    accuracy = (f"{top1(got, model.labels):.2f}"
+                                if model.labels is not None else "")
+                    note = ""
+                except Exception as error:  # ORT refuses the model
+                    sqnr = accuracy = latency = ""
+                    note = f"ORT cannot run it: {str(error).splitlines()[0][:200]}"
+                emit(row + [q, dq, sqnr, accuracy, f"{seconds:.1f}", f"{rss:.0f}",
+                            latency, f"{fp32_ms:.2f}", note])
+    if args.markdown:
+        Path(args.markdown).write_text("\n".join(rows) + "\n")
+
+
+if __name__ == "__main__":
+    main()
