@@ -13,6 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "QuantQDQ/Driver/DriverFlags.h"
 #include "QuantQDQ/InitQuantQDQ.h"
 #include "QuantQDQ/Target/ONNX/ONNX.h"
 
@@ -99,9 +100,27 @@ static LogicalResult runWithONNX(StringRef inputFilename,
 }
 
 int main(int argc, char **argv) {
+  // --qdq-spec and the other user-level flags become options of the passes
+  // they concern before the command line is parsed.
+  std::vector<std::string> args(argv + 1, argv + argc);
+  std::string error;
+  FailureOr<std::vector<std::string>> expanded =
+      quant_qdq::expandDriverFlags(args, error);
+  if (failed(expanded)) {
+    llvm::errs() << argv[0] << ": " << error << "\n";
+    return 1;
+  }
+  std::vector<char *> expandedArgv{argv[0]};
+  for (std::string &arg : *expanded)
+    expandedArgv.push_back(arg.data());
+  expandedArgv.push_back(nullptr);
+  argc = int(expandedArgv.size()) - 1;
+  argv = expandedArgv.data();
+
   registerAllPasses();
   quant_qdq::registerAllQuantQDQPasses();
   quant_qdq::registerONNXExportCLOptions();
+  quant_qdq::registerDriverFlagsForHelp();
 
   DialectRegistry registry;
   registerAllDialects(registry);

@@ -14,7 +14,8 @@ def Calibrate : Pass<"calibrate", "::mlir::ModuleOp"> {
     int8 quantizers, min/max with a zero point for asymmetric ones. Weights
     get per-channel `max|w| / qmax` from their values.
 
-    Methods (`method=` or `--calibration-method=`): `max` (largest
+    Methods (`method=`; qdq-opt's `--calibration-method=` is shorthand for
+    it on every `--calibrate`): `max` (largest
     magnitude seen), `percentile` (of |x|, `percentile=99.99`), `entropy`
     (TensorRT's KL-divergence threshold over a histogram of |x|), `mse`
     (the threshold with the least fake-quantization error). The histogram
@@ -29,9 +30,9 @@ def Calibrate : Pass<"calibrate", "::mlir::ModuleOp"> {
   let options = [
     ListOption<"data", "data", "std::string",
                "Calibration arrays: .npy files or folders of them">,
-    Option<"method", "method", "std::string", /*default=*/"",
-           "max, percentile, entropy or mse (defaults to "
-           "--calibration-method, else max)">,
+    Option<"method", "method", "std::string", /*default=*/"\"max\"",
+           "max, percentile, entropy or mse (qdq-opt's "
+           "--calibration-method)">,
     Option<"percentile", "percentile", "double", /*default=*/"99.99",
            "Percentile of |x| for the percentile method">,
     Option<"bins", "bins", "unsigned", /*default=*/"2048",

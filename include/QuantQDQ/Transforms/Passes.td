@@ -29,6 +29,11 @@ def InsertQDQ : Pass<"insert-qdq", "::mlir::ModuleOp"> {
 
     The literal form `--insert-qdq=resnet-v1[,bn,...]` is a list of cases;
     `--insert-qdq="cases=resnet-v1 mode=partial spec=s.json"` sets options.
+    The pass reads nothing but its options. qdq-opt's `--qdq-spec`,
+    `--qdq-mode` and `--qdq-report` are shorthand for `spec=`, `mode=` and
+    `report=` of every `--insert-qdq` on its command line (written into the
+    pass's options before parsing, so reproducers record them); inside a
+    `--pass-pipeline` the options are written on the pass.
   }];
   let options = [
     ListOption<"cases", "cases", "std::string",
@@ -36,12 +41,12 @@ def InsertQDQ : Pass<"insert-qdq", "::mlir::ModuleOp"> {
                "efficientnet, mobilenet, inception, residual, bn, maxpool, "
                "se-multiply) or paths of .pdll/.mlir (PDL) files">,
     Option<"specPath", "spec", "std::string", /*default=*/"",
-           "QuantizationSpec JSON file (defaults to --qdq-spec)">,
-    Option<"mode", "mode", "std::string", /*default=*/"",
-           "full or partial (defaults to --qdq-mode, else full)">,
+           "QuantizationSpec JSON file (qdq-opt's --qdq-spec)">,
+    Option<"mode", "mode", "std::string", /*default=*/"\"full\"",
+           "full or partial (qdq-opt's --qdq-mode)">,
     Option<"reportPath", "report", "std::string", /*default=*/"",
            "Write a per-layer report of the decisions to this file ('-' for "
-           "stderr; defaults to --qdq-report)">,
+           "stderr; qdq-opt's --qdq-report)">,
     Option<"propagate", "propagate", "bool", /*default=*/"true",
            "Move pairs through pass-through layers">,
     Option<"activationBits", "activation-bits", "unsigned", /*default=*/"8",

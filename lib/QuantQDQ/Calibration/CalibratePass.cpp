@@ -3,9 +3,6 @@
 #include "QuantQDQ/Calibration/Calibration.h"
 #include "QuantQDQ/Calibration/Passes.h"
 
-#include "llvm/Support/CommandLine.h"
-#include "llvm/Support/ManagedStatic.h"
-
 namespace mlir::quant_qdq {
 #define GEN_PASS_DEF_CALIBRATE
 #include "QuantQDQ/Calibration/Passes.h.inc"
@@ -13,18 +10,6 @@ namespace mlir::quant_qdq {
 
 using namespace mlir;
 using namespace mlir::quant_qdq;
-
-namespace {
-struct CalibrationFlags {
-  llvm::cl::opt<std::string> method{
-      "calibration-method",
-      llvm::cl::desc("Calibration method of the calibrate pass: max, "
-                     "percentile, entropy or mse"),
-      llvm::cl::value_desc("method")};
-};
-} // namespace
-
-static llvm::ManagedStatic<CalibrationFlags> calibrationFlags;
 
 namespace {
 struct CalibratePass
@@ -46,10 +31,6 @@ struct CalibratePass
     ModuleOp module = getOperation();
     Location loc = module.getLoc();
     std::string methodName = method;
-    if (methodName.empty() && calibrationFlags.isConstructed())
-      methodName = calibrationFlags->method;
-    if (methodName.empty())
-      methodName = "max";
     std::optional<CalibrationMethod> parsed =
         parseCalibrationMethod(methodName);
     if (!parsed) {
@@ -99,6 +80,5 @@ struct CalibratePass
 } // namespace
 
 void mlir::quant_qdq::registerCalibrationPasses() {
-  (void)*calibrationFlags;
   registerPass([] { return createCalibrate(); });
 }

@@ -11,7 +11,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "DriverOptions.h"
 #include "QuantQDQ/IR/QuantQDQOps.h"
 #include "QuantQDQ/Transforms/InsertionCases.h"
 #include "QuantQDQ/Transforms/Passes.h"
@@ -312,13 +311,9 @@ InsertQDQPass::writeReport(StringRef path, ArrayRef<LayerDecision> decisions) {
 
 void InsertQDQPass::runOnOperation() {
   ModuleOp module = getOperation();
-  DriverDefaults defaults = getDriverDefaults();
-  std::string specFile = specPath.empty() ? defaults.spec : specPath.getValue();
-  std::string modeName = !mode.empty()            ? mode.getValue()
-                         : !defaults.mode.empty() ? defaults.mode
-                                                  : std::string("full");
-  std::string report =
-      reportPath.empty() ? defaults.report : reportPath.getValue();
+  std::string specFile = specPath;
+  std::string modeName = mode;
+  std::string report = reportPath;
 
   if (modeName != "full" && modeName != "partial") {
     emitError(module.getLoc(),

@@ -1,0 +1,184 @@
+//===- DriverFlags.cpp - user-level flags as pass options -----------------===//
+
+#include "QuantQDQ/Driver/DriverFlags.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/ManagedStatic.h"
+
+#include <optional>
+
+using namespace mlir;
+using namespace mlir::quant_qdq;
+
+static const DriverFlag driverFlags[] = {
+    {"qdq-spec", "insert-qdq", "spec",
+     "QuantizationSpec JSON file (insert-qdq's spec=)"},
+    {"qdq-mode", "insert-qdq", "mode",
+     "full (default table, then cases and spec) or partial (only what the "
+     "spec names) (insert-qdq's mode=)"},
+    {"qdq-report", "insert-qdq", "report",
+     "Write insert-qdq's per-layer decisions to this file, '-' for stderr "
+     "(insert-qdq's report=)"},
+    {"calibration-method", "calibrate", "method",
+     "max, percentile, entropy or mse (calibrate's method=)"},
+};
+
+ArrayRef<DriverFlag> mlir::quant_qdq::getDriverFlags() { return driverFlags; }
+
+StringRef mlir::quant_qdq::getBareValueOption(StringRef pass) {
+  return llvm::StringSwitch<StringRef>(pass)
+      .Case("insert-qdq", "cases")
+      .Case("calibrate", "data")
+      .Default("");
+}
+
+namespace {
+/// `-name`, `--name` or `--name=value` split; `name` is empty for anything
+/// else (positional arguments, `-` alone).
+struct Argument {
+  StringRef name;
+  std::optional<StringRef> value;
+};
+
+Argument splitArgument(StringRef arg) {
+  if (!arg.consume_front("-") || arg.empty())
+    return {};
+  arg.consume_front("-");
+  auto [name, value] = arg.split('=');
+  if (name.size() == arg.size())
+    return {name, std::nullopt};
+  return {name, value};
+}
+
+/// The keys a pass option string sets, in MLIR's syntax: space-separated
+/// `key=value` (or bare `key`) entries whose values may be quoted with
+/// '...', "..." or {...}.
+std::vector<std::pair<StringRef, StringRef>> optionEntries(StringRef options) {
+  std::vector<std::pair<StringRef, StringRef>> entries;
+  size_t i = 0;
+  while (i < options.size()) {
+    while (i < options.size() && options[i] == ' ')
+      ++i;
+    size_t start = i;
+    int depth = 0;
+    char quote = 0;
+    for (; i < options.size(); ++i) {
+      char c = options[i];
+      if (quote) {
+        if (c == quote)
+          quote = 0;
+      } else if (c == '\'' || c == '"') {
+        quote = c;
+      } else if (c == '{') {
+        ++depth;
+      } else if (c == '}') {
+        --depth;
+      } else if (c == ' ' && depth == 0) {
+        break;
+      }
+    }
+    StringRef entry = options.slice(start, i);
+    if (!entry.empty()) {
+      auto [key, value] = entry.split('=');
+      entries.emplace_back(key, value);
+    }
+  }
+  return entries;
+}
+
+/// `value` as an option value: quoted when it holds characters that would
+/// end or nest the entry.
+std::string quoteOptionValue(StringRef value) {
+  if (value.find_first_of(" '\"{}") == StringRef::npos && !value.empty())
+    return value.str();
+  return "\"" + value.str() + "\"";
+}
+} // namespace
+
+FailureOr<std::vector<std::string>>
+mlir::quant_qdq::expandDriverFlags(ArrayRef<std::string> args,
+                                   std::string &error) {
+  // The driver flags given, in order, and the arguments without them.
+  std::vector<std::pair<const DriverFlag *, std::string>> given;
+  std::vector<std::string> rest;
+  for (size_t i = 0; i < args.size(); ++i) {
+    Argument arg = splitArgument(args[i]);
+    const DriverFlag *flag = llvm::find_if(
+        driverFlags, [&](const DriverFlag &f) { return f.flag == arg.name; });
+    if (flag == std::end(driverFlags)) {
+      rest.push_back(args[i]);
+      continue;
+    }
+    if (arg.value) {
+      given.emplace_back(flag, arg.value->str());
+    } else if (i + 1 < args.size()) {
+      given.emplace_back(flag, args[++i]);
+    } else {
+      error = "--" + flag->flag.str() + " needs a value";
+      return failure();
+    }
+  }
+  if (given.empty())
+    return rest;
+
+  // Later occurrences of a flag win, as llvm::cl does for options.
+  for (auto &[flag, value] : given) {
+    bool found = false;
+    for (std::string &arg : rest) {
+      Argument passArg = splitArgument(arg);
+      if (passArg.name != flag->pass)
+        continue;
+      found = true;
+      std::string options = passArg.value ? passArg.value->trim().str() : "";
+      // A bare value is the list of the pass's main option.
+      if (!options.empty() && !StringRef(options).contains('='))
+        options = getBareValueOption(flag->pass).str() + "=" + options;
+      for (auto [key, current] : optionEntries(options))
+        if (key == flag->option) {
+          StringRef unquoted = current;
+          if (unquoted.size() >= 2 &&
+              (unquoted.front() == '"' || unquoted.front() == '\'') &&
+              unquoted.back() == unquoted.front())
+            unquoted = unquoted.drop_front().drop_back();
+          if (unquoted != value) {
+            error = "--" + flag->flag.str() + "=" + value + " contradicts " +
+                    flag->option.str() + "=" + current.str() + " given to --" +
+                    flag->pass.str();
+            return failure();
+          }
+        }
+      if (!llvm::any_of(optionEntries(options), [&](auto entry) {
+            return entry.first == flag->option;
+          }))
+        options += (options.empty() ? "" : " ") + flag->option.str() + "=" +
+                   quoteOptionValue(value);
+      arg = "--" + flag->pass.str() + "=" + options;
+    }
+    if (!found) {
+      error = "--" + flag->flag.str() + " sets the " + flag->option.str() +
+              " option of --" + flag->pass.str() +
+              ", which is not on the command line; in a --pass-pipeline, "
+              "write it on the pass: " +
+              flag->pass.str() + "{" + flag->option.str() + "=" + value + "}";
+      return failure();
+    }
+  }
+  return rest;
+}
+
+namespace {
+struct HelpFlags {
+  std::vector<std::unique_ptr<llvm::cl::opt<std::string>>> flags;
+  HelpFlags() {
+    for (const DriverFlag &f : driverFlags)
+      flags.push_back(std::make_unique<llvm::cl::opt<std::string>>(
+          f.flag, llvm::cl::desc(f.description), llvm::cl::value_desc("value")));
+  }
+};
+} // namespace
+
+static llvm::ManagedStatic<HelpFlags> helpFlags;
+
+void mlir::quant_qdq::registerDriverFlagsForHelp() { (void)*helpFlags; }
