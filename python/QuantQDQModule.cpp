@@ -21,6 +21,7 @@
 #include "QuantQDQ/Transforms/InsertionCases.h"
 #include "QuantQDQ/Transforms/Passes.h"
 #include "QuantQDQ/Transforms/QuantizationSpec.h"
+#include "QuantQDQ/Transforms/TensorNames.h"
 
 #include "mlir/Bytecode/BytecodeWriter.h"
 #include "mlir/IR/Diagnostics.h"
@@ -436,7 +437,7 @@ static std::string getWeightName(Value value) {
   if (Operation *def = value.getDefiningOp())
     if (auto loc = dyn_cast<NameLoc>(def->getLoc()))
       return loc.getName().str();
-  return getTensorName(value);
+  return getTensorName(value).str();
 }
 
 static std::vector<int64_t> shapeOf(Type type) {
@@ -463,6 +464,8 @@ static py::list describeLayers(ModuleHandle &module) {
   };
   std::vector<LayerInfo> infos;
   runCaptured(module, "reading the layer graph", [&](DiagnosticCapture &) {
+    // The names calibration tables and export use.
+    module.get().walk([](FunctionOpInterface func) { nameTensors(func); });
     llvm::DenseMap<Operation *, int64_t> index;
     SmallVector<QDQLayerOpInterface> layers;
     module.get().walk([&](QDQLayerOpInterface layer) {
@@ -478,7 +481,7 @@ static py::list describeLayers(ModuleHandle &module) {
       llvm::raw_string_ostream(info.location) << op->getLoc();
       for (unsigned operand : layer.getActivationOperandIndices()) {
         Value value = skipQDQ(op->getOperand(operand));
-        info.inputs.push_back(getTensorName(value));
+        info.inputs.push_back(getTensorName(value).str());
         info.inputShapes.push_back(shapeOf(value.getType()));
         Operation *def = value.getDefiningOp();
         auto it = def ? index.find(def) : index.end();
@@ -495,7 +498,7 @@ static py::list describeLayers(ModuleHandle &module) {
       }
       SmallVector<Operation *> consumers;
       for (Value result : op->getResults()) {
-        info.outputs.push_back(getTensorName(result));
+        info.outputs.push_back(getTensorName(result).str());
         info.outputShapes.push_back(shapeOf(result.getType()));
         collectConsumers(result, consumers);
       }

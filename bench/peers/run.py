@@ -17,7 +17,12 @@ time and peak RSS of the quantization, and ORT's batch-1 latency of the
 result next to the FP32 model's. A tool that fails gets a row with its error.
 
 usage: bench/peers/run.py [--build build] [--models a,b] [--tools ours,ort,modelopt]
-                          [--markdown table.md] [--timeout S]
+                          [--markdown table.md] [--timeout S] [--work DIR]
+       bench/peers/run.py --latency-only DIR [--markdown table.md]
+
+--latency-only measures again, one after the other on a quiet machine, the
+ORT latency of every model a run left in DIR (its --work folder, printed at
+its start) and rewrites the latency columns of its --markdown table.
 """
 import argparse
 import os
@@ -111,6 +116,42 @@ def top1(outputs, labels):
     return 100.0 * float((predicted == labels).mean())
 
 
+def latency_input(path):
+    """A batch-1 input for `path`'s first input: random floats, or token ids
+    for an integer input."""
+    session = bench_ort.session(path)
+    info = session.get_inputs()[0]
+    shape = [d if isinstance(d, int) else 1 for d in info.shape]
+    rng = np.random.RandomState(0)
+    if "int64" in info.type:
+        return rng.randint(0, 1000, shape).astype(np.int64)
+    return rng.rand(*shape).astype(np.float32)
+
+
+def remeasure_latencies(work, markdown):
+    """Rewrites the two latency columns of `markdown` from models in `work`."""
+    lines = Path(markdown).read_text().splitlines()
+    fp32 = {}
+    out = []
+    for line in lines:
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) != 12 or cells[0] in ("model", "---"):
+            out.append(line)
+            continue
+        name, tool, method = cells[0], cells[1], cells[2]
+        model = Path(work) / f"{name}.onnx"
+        if name not in fp32:
+            fp32[name] = bench_ort.latency_ms(model, latency_input(model))
+        cells[10] = f"{fp32[name]:.2f}"
+        key = {v: k for k, v in TOOL_NAMES.items()}.get(tool)
+        quantized = Path(work) / f"{name}.{key}.{method}.onnx"
+        if key and cells[9] and quantized.exists():
+            cells[9] = f"{bench_ort.latency_ms(quantized, latency_input(quantized)):.2f}"
+        out.append("| " + " | ".join(cells) + " |")
+        print(out[-1], flush=True)
+    Path(markdown).write_text("\n".join(out) + "\n")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--build", default=str(here.parent.parent / "build"))
@@ -119,9 +160,18 @@ def main():
     parser.add_argument("--markdown", help="also write the table there")
     parser.add_argument("--timeout", type=float, default=3600,
                         help="seconds one quantization may take")
+    parser.add_argument("--work", help="folder for the models (default: a new "
+                        "temporary one)")
+    parser.add_argument("--latency-only", metavar="DIR")
     args = parser.parse_args()
+    if args.latency_only:
+        if not args.markdown:
+            raise SystemExit("--latency-only needs --markdown")
+        return remeasure_latencies(args.latency_only, args.markdown)
     build = Path(args.build)
-    work = Path(tempfile.mkdtemp(prefix="qdq-peers-"))
+    work = Path(args.work) if args.work else Path(tempfile.mkdtemp(prefix="qdq-peers-"))
+    work.mkdir(parents=True, exist_ok=True)
+    print(f"# models in {work}", flush=True)
 
     header = ("| model | tool | method | Q | DQ | SQNR dB | top-1 % | quantize s "
               "| peak RSS MiB | ORT ms QDQ | ORT ms FP32 | note |")

@@ -13,7 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "QuantQDQ/Execution/CPUExecutor.h"
+#include "QuantQDQ/Execution/JITExecutor.h"
 #include "QuantQDQ/InitQuantQDQ.h"
 #include "QuantQDQ/Target/ONNX/ONNX.h"
 
@@ -181,7 +181,7 @@ int main(int argc, char **argv) {
   options.device = device;
   options.optLevel = optLevel;
   auto executor =
-      CPUExecutor::create(std::move(module), *entry, shapes, options);
+      JITExecutor::create(std::move(module), *entry, shapes, options);
   if (failed(executor))
     return 1;
   if (!outputPaths.empty() &&

@@ -54,11 +54,6 @@ StringRef stringifyCalibrationMethod(CalibrationMethod method);
 /// rather than from calibration data.
 bool isCalibrationWeight(Value value);
 
-/// The name calibration tables use for a tensor: the ONNX name it was
-/// imported with, else `<layer>_output_<i>` as export names it, else
-/// `input_<i>` for function arguments.
-std::string getTensorName(Value value);
-
 /// Runs the float version of `module` on the arrays in `dataPaths` (.npy
 /// files, or folders of them; each file holds a batch of samples along its
 /// first dimension) and fills `table` with the range of every tensor a

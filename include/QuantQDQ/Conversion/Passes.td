@@ -33,20 +33,6 @@ def ConvertQuantQDQToLinalg : Pass<"convert-quant-qdq-to-linalg"> {
     "::mlir::math::MathDialect", "::mlir::tensor::TensorDialect"];
 }
 
-def ReductionLoopOrder : Pass<"qdq-reduction-loop-order"> {
-  let summary = "Make the last parallel dimension the innermost loop of "
-                "contractions";
-  let description = [{
-    Generalizes named linalg contractions (convolutions, pooling) and moves
-    their reduction dimensions in front of the last parallel dimension, so
-    that once lowered to loops the innermost loop walks the output's
-    contiguous dimension (`ow` of a convolution, `n` of a dense layer) and
-    LLVM vectorizes it. Part of `qdq-cpu-pipeline`; results are unchanged
-    (the reduction order per output element is the same).
-  }];
-  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
-}
-
 def ConvertQuantQDQToGPU : Pass<"convert-quant-qdq-to-gpu", "::mlir::ModuleOp"> {
   let summary = "Turn quantize, dequantize, fake_quant and fake_quant_grad "
                 "into GPU kernels";

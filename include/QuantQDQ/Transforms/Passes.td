@@ -59,6 +59,36 @@ def InsertQDQ : Pass<"insert-qdq", "::mlir::ModuleOp"> {
                            "::mlir::pdl_interp::PDLInterpDialect"];
 }
 
+def NameTensors : Pass<"qdq-name-tensors", "::mlir::ModuleOp"> {
+  let summary = "Give every graph tensor one unique, stable name";
+  let description = [{
+    Names the arguments of every function (`quant_qdq.onnx.name`, kept from
+    the ONNX import, else `input_<i>`) and the results of its layer ops
+    (`quant_qdq.tensor_names`): graph outputs keep their names, other results
+    are `<layer>_output_<i>` with the layer's name made unique among layers
+    (a second layer named `act` gives `act_1_output_0`), `<class>_<k>` for
+    unnamed layers. Stored names are kept; of two equal names the later one
+    gets a suffix. Calibration tables, reports and ONNX export read these
+    names (calibrate and export run the naming themselves), so a table written
+    by calibration names the tensors of the model it was written for.
+    Idempotent.
+  }];
+}
+
+def ReductionLoopOrder : Pass<"qdq-reduction-loop-order"> {
+  let summary = "Make the last parallel dimension the innermost loop of "
+                "contractions";
+  let description = [{
+    Generalizes named linalg contractions (convolutions, pooling) and moves
+    their reduction dimensions in front of the last parallel dimension, so
+    that once lowered to loops the innermost loop walks the output's
+    contiguous dimension (`ow` of a convolution, `n` of a dense layer) and
+    LLVM vectorizes it. Part of `qdq-cpu-pipeline`; results are unchanged
+    (the reduction order per output element is the same).
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
 def FuseHorizontalQDQ : Pass<"qdq-fuse-horizontal"> {
   let summary = "Share one Q/DQ pair among the consumers of a tensor";
   let description = [{

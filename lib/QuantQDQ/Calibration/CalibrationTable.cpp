@@ -3,6 +3,7 @@
 #include "QuantQDQ/Calibration/Calibration.h"
 #include "QuantQDQ/IR/QuantQDQOps.h"
 #include "QuantQDQ/Transforms/Scales.h"
+#include "QuantQDQ/Transforms/TensorNames.h"
 
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/ADT/StringExtras.h"
@@ -31,13 +32,14 @@ LogicalResult
 mlir::quant_qdq::applyCalibrationTable(ModuleOp module,
                                        const CalibrationTable &table) {
   Builder b(module.getContext());
+  module.walk([](FunctionOpInterface func) { nameTensors(func); });
   WalkResult result = module.walk([&](Operation *op) -> WalkResult {
     if (!isa<QuantizeOp, FakeQuantOp>(op))
       return WalkResult::advance();
     Value input = op->getOperand(0);
     if (isCalibrationWeight(input))
       return WalkResult::advance(); // a weight: scaled from its values below
-    std::string name = getTensorName(input);
+    std::string name = getTensorName(input).str();
     auto it = table.ranges.find(name);
     if (it == table.ranges.end()) {
       op->emitError("no calibration range for tensor '") << name << "'";

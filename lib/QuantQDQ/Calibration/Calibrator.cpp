@@ -1,9 +1,9 @@
 //===- Calibrator.cpp - ranges of activations from calibration data -------===//
 
 #include "QuantQDQ/Calibration/Calibration.h"
-#include "QuantQDQ/Execution/CPUExecutor.h"
+#include "QuantQDQ/Execution/JITExecutor.h"
 #include "QuantQDQ/IR/QuantQDQOps.h"
-#include "QuantQDQ/Target/ONNX/ONNX.h"
+#include "QuantQDQ/Transforms/TensorNames.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/IRMapping.h"
@@ -38,31 +38,6 @@ StringRef mlir::quant_qdq::stringifyCalibrationMethod(CalibrationMethod m) {
     return "mse";
   }
   return "max";
-}
-
-std::string mlir::quant_qdq::getTensorName(Value value) {
-  if (auto arg = dyn_cast<BlockArgument>(value)) {
-    if (auto func = dyn_cast<func::FuncOp>(arg.getOwner()->getParentOp()))
-      if (auto name = func.getArgAttrOfType<StringAttr>(arg.getArgNumber(),
-                                                        kONNXNameAttr))
-        return name.str();
-    return "input_" + std::to_string(arg.getArgNumber());
-  }
-  Operation *op = value.getDefiningOp();
-  unsigned index = cast<OpResult>(value).getResultNumber();
-  if (auto layer = dyn_cast<QDQLayerOpInterface>(op))
-    if (!layer.getLayerName().empty())
-      return (layer.getLayerName() + "_output_" + Twine(index)).str();
-  // Unnamed producers: the op and its position in the function.
-  unsigned position = 0;
-  for (Operation &other : *op->getBlock()) {
-    if (&other == op)
-      break;
-    ++position;
-  }
-  return (op->getName().getStringRef() + "_" + Twine(position) + "_output_" +
-          Twine(index))
-      .str();
 }
 
 bool mlir::quant_qdq::isCalibrationWeight(Value value) {
@@ -217,9 +192,11 @@ LogicalResult mlir::quant_qdq::collectCalibrationTable(
   table.ranges.clear();
   if (observed.empty())
     return success();
+  // The names export will give these tensors, assigned once in the IR.
+  nameTensors(entry);
   SmallVector<std::string> names;
   for (Value value : observed)
-    names.push_back(getTensorName(value));
+    names.push_back(getTensorName(value).str());
 
   FailureOr<SmallVector<std::string>> files = expandDataPaths(dataPaths, loc);
   if (failed(files))
@@ -242,8 +219,8 @@ LogicalResult mlir::quant_qdq::collectCalibrationTable(
   // One executor per batch size met: the model's own batch when static,
   // else chunks of options.batchSize and one for a shorter last chunk.
   int64_t modelBatch = inputType.getDimSize(0);
-  std::map<int64_t, std::unique_ptr<CPUExecutor>> executors;
-  auto getExecutor = [&](int64_t batch) -> CPUExecutor * {
+  std::map<int64_t, std::unique_ptr<JITExecutor>> executors;
+  auto getExecutor = [&](int64_t batch) -> JITExecutor * {
     auto &slot = executors[batch];
     if (slot)
       return slot.get();
@@ -252,7 +229,7 @@ LogicalResult mlir::quant_qdq::collectCalibrationTable(
     makeObservingFunction(func, collectObserved(func));
     SmallVector<int64_t> shape(inputType.getShape());
     shape[0] = batch;
-    auto executor = CPUExecutor::create(std::move(copy), entry.getName(),
+    auto executor = JITExecutor::create(std::move(copy), entry.getName(),
                                         {shape});
     if (failed(executor))
       return nullptr;
@@ -280,7 +257,7 @@ LogicalResult mlir::quant_qdq::collectCalibrationTable(
                               << " samples";
       for (int64_t begin = 0; begin < samples; begin += step) {
         int64_t count = std::min(step, samples - begin);
-        CPUExecutor *executor = getExecutor(count);
+        JITExecutor *executor = getExecutor(count);
         if (!executor)
           return failure();
         NpyArray chunk = array.slice(begin, count);

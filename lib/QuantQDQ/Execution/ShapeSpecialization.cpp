@@ -1,6 +1,6 @@
 //===- ShapeSpecialization.cpp - static input shapes for execution --------===//
 
-#include "QuantQDQ/Execution/CPUExecutor.h"
+#include "QuantQDQ/Execution/JITExecutor.h"
 #include "QuantQDQ/IR/QuantQDQOps.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"

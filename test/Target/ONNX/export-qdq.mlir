@@ -34,14 +34,15 @@ func.func @main(%x: tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32> {
 // CHECK-DAG: initializer: conv.weight FLOAT [2, 2, 1, 1] = [1.0, -2.0, 0.5, 0.25]
 // CHECK-DAG: initializer: QuantizeLinear_2_scale FLOAT [2] = [0.015748, 0.00393701]
 // CHECK-DAG: initializer: QuantizeLinear_2_zero_point INT8 [2] = [0, 0]
-// CHECK: node: QuantizeLinear QuantizeLinear_0 (input_0, QuantizeLinear_0_scale, QuantizeLinear_0_zero_point) -> (QuantizeLinear_0_output_0)
-// CHECK-NEXT: node: DequantizeLinear DequantizeLinear_1 (QuantizeLinear_0_output_0, QuantizeLinear_0_scale, QuantizeLinear_0_zero_point) -> (DequantizeLinear_1_output_0)
-// CHECK-NEXT: node: QuantizeLinear QuantizeLinear_2 (conv.weight, QuantizeLinear_2_scale, QuantizeLinear_2_zero_point) -> (QuantizeLinear_2_output_0) axis=0
-// CHECK-NEXT: node: DequantizeLinear DequantizeLinear_3 (QuantizeLinear_2_output_0, QuantizeLinear_2_scale, QuantizeLinear_2_zero_point) -> (DequantizeLinear_3_output_0) axis=0
-// CHECK-NEXT: node: Conv conv (DequantizeLinear_1_output_0, DequantizeLinear_3_output_0) -> (output_0) kernel_shape=[1, 1] strides=[1, 1] pads=[0, 0, 0, 0] dilations=[1, 1] group=1
+// Q/DQ outputs are named after the tensor they stand for (qdq-name-tensors).
+// CHECK: node: QuantizeLinear QuantizeLinear_0 (input_0, QuantizeLinear_0_scale, QuantizeLinear_0_zero_point) -> (input_0_quantized)
+// CHECK-NEXT: node: DequantizeLinear DequantizeLinear_1 (input_0_quantized, QuantizeLinear_0_scale, QuantizeLinear_0_zero_point) -> (input_0_dequantized)
+// CHECK-NEXT: node: QuantizeLinear QuantizeLinear_2 (conv.weight, QuantizeLinear_2_scale, QuantizeLinear_2_zero_point) -> (conv.weight_quantized) axis=0
+// CHECK-NEXT: node: DequantizeLinear DequantizeLinear_3 (conv.weight_quantized, QuantizeLinear_2_scale, QuantizeLinear_2_zero_point) -> (conv.weight_dequantized) axis=0
+// CHECK-NEXT: node: Conv conv (input_0_dequantized, conv.weight_dequantized) -> (output_0) kernel_shape=[1, 1] strides=[1, 1] pads=[0, 0, 0, 0] dilations=[1, 1] group=1
 
 // INT8: initializer: conv.weight_quantized INT8 [2, 2, 1, 1] = [64, -127, 127, 64]
 // INT8-NOT: QuantizeLinear QuantizeLinear_2
-// INT8: node: DequantizeLinear DequantizeLinear_3 (conv.weight_quantized, DequantizeLinear_3_scale, DequantizeLinear_3_zero_point) -> (DequantizeLinear_3_output_0) axis=0
+// INT8: node: DequantizeLinear DequantizeLinear_3 (conv.weight_quantized, DequantizeLinear_3_scale, DequantizeLinear_3_zero_point) -> (conv.weight_dequantized) axis=0
 
 // AMAX: initializer: QuantizeLinear_0_scale FLOAT [] = 0.1

@@ -12,6 +12,7 @@
 #ifndef QUANTQDQ_TARGET_ONNX_ONNX_H
 #define QUANTQDQ_TARGET_ONNX_ONNX_H
 
+#include "QuantQDQ/Transforms/TensorNames.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -68,8 +69,8 @@ void registerONNXExportCLOptions();
 ONNXExportOptions getONNXExportOptionsFromCL();
 
 /// The argument/result attribute holding a graph input's or output's ONNX
-/// name (calibration tables name tensors by it).
-inline constexpr llvm::StringLiteral kONNXNameAttr = "quant_qdq.onnx.name";
+/// name (qdq-name-tensors keeps it).
+inline constexpr llvm::StringLiteral kONNXNameAttr = kTensorNameAttr;
 
 /// Whether `path` names an ONNX model (by its `.onnx` extension).
 bool isONNXFilename(llvm::StringRef path);

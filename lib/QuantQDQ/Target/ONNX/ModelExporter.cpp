@@ -6,9 +6,10 @@
 // from. Weights are not copied into the proto: the graph is serialized
 // without their data, and the resource bytes are streamed after it as
 // additional `initializer` fields, which protobuf merges into the same
-// repeated field. Tensor and node names are unique; values keep the names
-// they had in the imported model where the module records them (graph
-// inputs, outputs, initializers), and get `<node>_output_<i>` otherwise.
+// repeated field. Tensor and node names are unique; graph tensors carry the
+// names qdq-name-tensors gave them (the ones calibration tables use), and
+// tensors export makes up (initializers, the insides of decomposed layers)
+// get fresh ones.
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,6 +17,7 @@
 #include "QuantQDQ/IR/QuantQDQOps.h"
 #include "QuantQDQ/Target/ONNX/ONNX.h"
 #include "QuantQDQ/Transforms/Scales.h"
+#include "QuantQDQ/Transforms/TensorNames.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -205,9 +207,11 @@ private:
   }
 
   /// Adds an initializer whose bytes the exporter computed.
+  /// `exact`: `base` is the tensor's own name, reserved for it.
   std::string addOwnedInitializer(StringRef base, ArrayRef<int64_t> shape,
-                                  int32_t dataType, std::string bytes) {
-    std::string name = claimName(base);
+                                  int32_t dataType, std::string bytes,
+                                  bool exact = false) {
+    std::string name = exact ? base.str() : claimName(base);
     onnx::TensorProto &t = *graph->add_initializer();
     t.set_name(name);
     t.set_data_type(dataType);
@@ -263,18 +267,23 @@ private:
                              "exported?)";
   }
 
-  /// Names the results of `op`'s node `nodeName`: graph outputs keep their
-  /// names, other results are `<node>_output_<i>`.
+  /// Names the results of `op`'s node `nodeName`: the names
+  /// qdq-name-tensors gave them (reserved up front), else
+  /// `<node>_output_<i>`.
   SmallVector<std::string> nameResults(Operation *op, StringRef nodeName) {
     SmallVector<std::string> out;
     for (OpResult r : op->getResults()) {
       auto it = names.find(r);
-      if (it == names.end())
+      if (it == names.end()) {
+        StringRef given = getTensorName(r);
         it = names
-                 .try_emplace(r, claimName((nodeName + "_output_" +
-                                            Twine(r.getResultNumber()))
-                                               .str()))
+                 .try_emplace(r, !given.empty()
+                                     ? given.str()
+                                     : claimName((nodeName + "_output_" +
+                                                  Twine(r.getResultNumber()))
+                                                     .str()))
                  .first;
+      }
       out.push_back(it->second);
     }
     return out;
@@ -934,13 +943,17 @@ LogicalResult ModelExporter::exportOp(Operation *op) {
                                q.getZeroPoint().value_or(ArrayRef<int32_t>()));
           if (failed(bytes))
             return q.emitError("cannot quantize this weight to 8 bits");
+          // The quantized weight is the Q's own tensor.
+          StringRef given = getTensorName(q.getOutput());
           StringRef base = getLocName(q.getInput().getDefiningOp()->getLoc());
           std::string name = addOwnedInitializer(
-              (base.empty() ? StringRef(nodeName) : base).str() + "_quantized",
+              !given.empty() ? given.str()
+                             : (base.empty() ? StringRef(nodeName) : base).str() +
+                                   "_quantized",
               cast<ShapedType>(weight.getType()).getShape(),
               q.getQuantizer().getIsSigned() ? onnx::TensorProto::INT8
                                              : onnx::TensorProto::UINT8,
-              std::move(*bytes));
+              std::move(*bytes), /*exact=*/!given.empty());
           names[q.getOutput()] = name;
           return success();
         }
@@ -985,6 +998,14 @@ LogicalResult ModelExporter::exportFunction(func::FuncOp func) {
   if (!func.getBody().hasOneBlock())
     return func.emitError("export needs a function with one block");
   reserveLayerNames(func);
+  // Graph tensors carry their names: made-up ones must not take them.
+  nameTensors(func);
+  for (BlockArgument arg : func.getArguments())
+    usedNames.insert(getTensorName(arg));
+  for (Operation &op : func.getBody().front())
+    for (Value result : op.getResults())
+      if (StringRef name = getTensorName(result); !name.empty())
+        usedNames.insert(name);
 
   // Opsets: the imported ones, raised to 13 when Q/DQ ops need it.
   auto opsets = module->getAttrOfType<DictionaryAttr>(kOpsetImport);
@@ -1063,9 +1084,7 @@ LogicalResult ModelExporter::exportFunction(func::FuncOp func) {
   // Inputs.
   for (BlockArgument arg : func.getArguments()) {
     unsigned i = arg.getArgNumber();
-    auto name = func.getArgAttrOfType<StringAttr>(i, kValueName);
-    std::string n = claimName(name ? name.getValue()
-                                   : StringRef("input_" + std::to_string(i)));
+    std::string n = getTensorName(arg).str();
     names[arg] = n;
     onnx::ValueInfoProto &info = *graph->add_input();
     info.set_name(n);
@@ -1075,17 +1094,18 @@ LogicalResult ModelExporter::exportFunction(func::FuncOp func) {
       return failure();
   }
 
-  // Outputs keep their names: the values they return take them first.
+  // Outputs keep their names: the values they return carry them already
+  // (qdq-name-tensors); an input, a constant or a value returned twice gets
+  // an Identity below.
   auto returnOp = cast<func::ReturnOp>(func.getBody().front().getTerminator());
   SmallVector<std::string> outputNames;
   for (auto [i, v] : llvm::enumerate(returnOp.getOperands())) {
     auto name = func.getResultAttrOfType<StringAttr>(i, kValueName);
-    std::string n = claimName(name ? name.getValue()
-                                   : StringRef("output_" + std::to_string(i)));
-    outputNames.push_back(n);
-    Operation *def = v.getDefiningOp();
-    if (def && !matchPattern(v, m_Constant()) && !names.count(v))
-      names[v] = n;
+    std::string want =
+        name ? name.getValue().str() : "output_" + std::to_string(i);
+    bool carried = getTensorName(v) == want &&
+                   llvm::count(outputNames, want) == 0 && !isa<BlockArgument>(v);
+    outputNames.push_back(carried ? want : claimName(want));
   }
 
   for (Operation &op : func.getBody().front().without_terminator())

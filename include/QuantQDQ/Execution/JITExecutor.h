@@ -1,4 +1,4 @@
-//===- CPUExecutor.h - run a quant_qdq function, CPU or GPU -----*- C++ -*-===//
+//===- JITExecutor.h - run a quant_qdq function, CPU or GPU -----*- C++ -*-===//
 //
 // Compiles one function of a module (quant_qdq layers and Q/DQ ops on
 // tensors) with qdq-cpu-pipeline, or qdq-gpu-pipeline for an NVIDIA GPU, and
@@ -10,8 +10,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef QUANTQDQ_EXECUTION_CPUEXECUTOR_H
-#define QUANTQDQ_EXECUTION_CPUEXECUTOR_H
+#ifndef QUANTQDQ_EXECUTION_JITEXECUTOR_H
+#define QUANTQDQ_EXECUTION_JITEXECUTOR_H
 
 #include "QuantQDQ/Execution/Npy.h"
 
@@ -42,18 +42,18 @@ struct CUDADeviceInfo {
 /// no device.
 llvm::Expected<CUDADeviceInfo> probeCUDADevice();
 
-/// Named for its first device; runs on any of `Device`.
-class CPUExecutor {
+/// A function compiled by the MLIR ExecutionEngine, for any `Device`.
+class JITExecutor {
 public:
   /// Compiles `entry` of `module` for inputs of `inputShapes` on the CPU.
   /// Consumes the module. Errors are diagnostics at the location of their
   /// cause.
-  static FailureOr<std::unique_ptr<CPUExecutor>>
+  static FailureOr<std::unique_ptr<JITExecutor>>
   create(OwningOpRef<ModuleOp> module, StringRef entry,
          ArrayRef<SmallVector<int64_t>> inputShapes, unsigned optLevel = 3);
   /// Same, on `options.device`. For Device::CUDA the GPU kernels are also
   /// loaded here, so that a module the device rejects fails now.
-  static FailureOr<std::unique_ptr<CPUExecutor>>
+  static FailureOr<std::unique_ptr<JITExecutor>>
   create(OwningOpRef<ModuleOp> module, StringRef entry,
          ArrayRef<SmallVector<int64_t>> inputShapes,
          const ExecutorOptions &options);
@@ -70,7 +70,7 @@ public:
   ArrayRef<RankedTensorType> getResultTypes() const { return resultTypes; }
 
 private:
-  CPUExecutor() = default;
+  JITExecutor() = default;
 
   std::unique_ptr<ExecutionEngine> engine;
   Device device = Device::CPU;
@@ -89,4 +89,4 @@ LogicalResult specializeInputShapes(Operation *func,
 
 } // namespace mlir::quant_qdq
 
-#endif // QUANTQDQ_EXECUTION_CPUEXECUTOR_H
+#endif // QUANTQDQ_EXECUTION_JITEXECUTOR_H

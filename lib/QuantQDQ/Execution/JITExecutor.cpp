@@ -1,6 +1,6 @@
-//===- CPUExecutor.cpp - run a quant_qdq function, CPU or GPU -------------===//
+//===- JITExecutor.cpp - run a quant_qdq function, CPU or GPU -------------===//
 
-#include "QuantQDQ/Execution/CPUExecutor.h"
+#include "QuantQDQ/Execution/JITExecutor.h"
 #include "QuantQDQ/Config.h"
 #include "QuantQDQ/Conversion/Passes.h"
 #include "QuantQDQ/IR/QuantQDQOps.h"
@@ -137,8 +137,8 @@ static bool isUnsignedResult(Value value) {
   return quantize && !quantize.getQuantizer().getIsSigned();
 }
 
-FailureOr<std::unique_ptr<CPUExecutor>>
-CPUExecutor::create(OwningOpRef<ModuleOp> module, StringRef entry,
+FailureOr<std::unique_ptr<JITExecutor>>
+JITExecutor::create(OwningOpRef<ModuleOp> module, StringRef entry,
                     ArrayRef<SmallVector<int64_t>> inputShapes,
                     unsigned optLevel) {
   ExecutorOptions options;
@@ -146,8 +146,8 @@ CPUExecutor::create(OwningOpRef<ModuleOp> module, StringRef entry,
   return create(std::move(module), entry, inputShapes, options);
 }
 
-FailureOr<std::unique_ptr<CPUExecutor>>
-CPUExecutor::create(OwningOpRef<ModuleOp> module, StringRef entry,
+FailureOr<std::unique_ptr<JITExecutor>>
+JITExecutor::create(OwningOpRef<ModuleOp> module, StringRef entry,
                     ArrayRef<SmallVector<int64_t>> inputShapes,
                     const ExecutorOptions &options) {
   MLIRContext *context = module->getContext();
@@ -175,7 +175,7 @@ CPUExecutor::create(OwningOpRef<ModuleOp> module, StringRef entry,
 
   // The function is lowered away below; later errors point at it still.
   Location loc = func.getLoc();
-  std::unique_ptr<CPUExecutor> executor(new CPUExecutor());
+  std::unique_ptr<JITExecutor> executor(new JITExecutor());
   executor->device = options.device;
   executor->entry = entry.str();
   for (Type type : func.getArgumentTypes())
@@ -288,7 +288,7 @@ struct MemRefArgs {
 };
 } // namespace
 
-llvm::Error CPUExecutor::run(ArrayRef<const NpyArray *> inputs,
+llvm::Error JITExecutor::run(ArrayRef<const NpyArray *> inputs,
                              SmallVectorImpl<NpyArray> &outputs) {
   if (inputs.size() != inputTypes.size())
     return llvm::createStringError("'%s' takes %zu inputs, got %zu",

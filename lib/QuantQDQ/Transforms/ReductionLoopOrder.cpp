@@ -8,7 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "QuantQDQ/Conversion/Passes.h"
+#include "QuantQDQ/Transforms/Passes.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
@@ -16,7 +16,7 @@
 
 namespace mlir::quant_qdq {
 #define GEN_PASS_DEF_REDUCTIONLOOPORDER
-#include "QuantQDQ/Conversion/Passes.h.inc"
+#include "QuantQDQ/Transforms/Passes.h.inc"
 } // namespace mlir::quant_qdq
 
 using namespace mlir;

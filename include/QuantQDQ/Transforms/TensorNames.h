@@ -1,0 +1,49 @@
+//===- TensorNames.h - one unique, stable name per tensor -------*- C++ -*-===//
+//
+// Calibration tables, reports, TensorRT caches and ONNX export all name
+// tensors. They read the names given here, once, and stored in the IR, so
+// that a name in a calibration table is the name of the same tensor in the
+// exported model, and two tensors never share one.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef QUANTQDQ_TRANSFORMS_TENSORNAMES_H
+#define QUANTQDQ_TRANSFORMS_TENSORNAMES_H
+
+#include "mlir/IR/Value.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "llvm/ADT/StringRef.h"
+
+namespace mlir::quant_qdq {
+
+/// The argument and result attribute holding a graph input's or output's
+/// name (the ONNX importer sets it to the ONNX name).
+inline constexpr llvm::StringLiteral kTensorNameAttr = "quant_qdq.onnx.name";
+
+/// The op attribute holding the names of an op's results, one string per
+/// result.
+inline constexpr llvm::StringLiteral kResultNamesAttr = "quant_qdq.tensor_names";
+
+/// Names every graph tensor of `func` (its arguments and the results of the
+/// ops of its body but constants) that has no name yet, and makes the names
+/// unique:
+/// - an argument: its kTensorNameAttr, else `input_<i>`;
+/// - a returned result: its function result's kTensorNameAttr, else
+///   `output_<i>` (graph outputs keep their names);
+/// - any other result: `<base>_output_<i>`, where `<base>` is the layer's
+///   name made unique among layers (a second `act` is `act_1`, as export
+///   names nodes), else the op's location name (an imported node's name),
+///   else `<class or op>_<k>`; but an unnamed Q/DQ result is named after the
+///   tensor it stands for: `x_quantized`, `x_dequantized` (of
+///   `x_quantized`), `x_fake_quantized`.
+/// Names already stored are kept; of two equal ones the later gets a `_<n>`
+/// suffix. Idempotent. Constants are weights, which export names after
+/// their locations.
+void nameTensors(FunctionOpInterface func);
+
+/// The name nameTensors gave `value`, or an empty string.
+llvm::StringRef getTensorName(Value value);
+
+} // namespace mlir::quant_qdq
+
+#endif // QUANTQDQ_TRANSFORMS_TENSORNAMES_H
