@@ -71,8 +71,13 @@ mlir::quant_qdq::specializeInputShapes(Operation *funcOp,
         continue;
       Type refined = refineResult(op, res.getResultNumber());
       if (!refined) {
-        op->emitError("cannot compute a static result shape here for the "
-                      "given input shapes");
+        // An imported node's location prints as the file alone: name it.
+        InFlightDiagnostic diag = op->emitError("cannot compute a static "
+                                                "result shape of ");
+        diag << op->getName();
+        if (auto name = dyn_cast<NameLoc>(op->getLoc()))
+          diag << " '" << name.getName().getValue() << "'";
+        diag << " for the given input shapes";
         return WalkResult::interrupt();
       }
       res.setType(refined);
