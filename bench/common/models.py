@@ -80,6 +80,9 @@ def vit_b_16(work, calib=16, evaluate=8, seed=0):
     """torchvision's ViT-B/16 at 224 (12 layers, hidden 768, 197 tokens)."""
     torch.manual_seed(seed)
     model = torchvision.models.vit_b_16().eval()
+    # torchvision starts the classifier at zero (fine-tuning starts there):
+    # every output would be 0, and so would every error.
+    nn.init.normal_(model.heads.head.weight, std=0.02)
     path = Path(work) / "vit_b_16.onnx"
     _export(model, torch.rand(1, 3, 224, 224), path, opset=17)
     rng = np.random.RandomState(seed)
@@ -88,7 +91,8 @@ def vit_b_16(work, calib=16, evaluate=8, seed=0):
         calibration=rng.rand(calib, 3, 224, 224).astype(np.float32),
         evaluation=[rng.rand(1, 3, 224, 224).astype(np.float32)
                     for _ in range(evaluate)],
-        notes=["random weights (torchvision initialisation), 224x224"])
+        notes=["random weights (torchvision initialisation, classifier "
+               "N(0, 0.02)), 224x224"])
 
 
 class _BertLayer(nn.Module):

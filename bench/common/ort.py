@@ -42,5 +42,7 @@ def sqnr_db(reference, candidate):
     """10 log10(sum y^2 / sum (y - y_q)^2) over all outputs together."""
     ref = np.concatenate([r.reshape(-1) for r in reference]).astype(np.float64)
     got = np.concatenate([c.reshape(-1) for c in candidate]).astype(np.float64)
-    noise = ((ref - got) ** 2).sum()
-    return float("inf") if noise == 0 else float(10 * np.log10((ref ** 2).sum() / noise))
+    signal, noise = (ref ** 2).sum(), ((ref - got) ** 2).sum()
+    if signal == 0:
+        return float("nan")  # nothing to measure against
+    return float("inf") if noise == 0 else float(10 * np.log10(signal / noise))

@@ -18,6 +18,7 @@ result next to the FP32 model's. A tool that fails gets a row with its error.
 
 usage: bench/peers/run.py [--build build] [--models a,b] [--tools ours,ort,modelopt]
                           [--markdown table.md] [--timeout S] [--work DIR]
+                       [--methods tool:method,...]
        bench/peers/run.py --latency-only DIR [--markdown table.md]
 
 --latency-only measures again, one after the other on a quiet machine, the
@@ -63,35 +64,51 @@ def build_model(name, work):
     raise SystemExit(f"unknown model {name}")
 
 
+# Runs its arguments as a command and prints the command's peak RSS (KiB)
+# and exit status. A process keeps its peak RSS across exec, so a tool
+# started straight from this script (which holds torch and the models, a GiB
+# or more) would report at least this script's size; started from this
+# small interpreter (-S, about 10 MiB), it reports its own.
+_LAUNCHER = """
+import os, sys
+pid = os.fork()
+if pid == 0:
+    os.dup2(os.open(os.devnull, os.O_WRONLY), 1)
+    os.execvp(sys.argv[1], sys.argv[1:])
+_, status, usage = os.wait4(pid, 0)
+print(usage.ru_maxrss, os.waitstatus_to_exitcode(status))
+"""
+
+
 def measured(command, timeout):
     """Runs `command`; returns (exit status, wall seconds, peak RSS MiB, the
-    last line of its stderr). The peak is the child's own (wait4)."""
+    most telling line of its stderr). The peak is the tool's own."""
     start = time.perf_counter()
     with tempfile.TemporaryFile() as err:
-        process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=err)
-        deadline = start + timeout
-        while True:
-            pid, status, usage = os.wait4(process.pid, os.WNOHANG)
-            if pid:
-                break
-            if time.perf_counter() > deadline:
-                process.kill()
-                pid, status, usage = os.wait4(process.pid, 0)
-                process.returncode = -9
-                return -9, time.perf_counter() - start, usage.ru_maxrss / 1024, \
-                    f"timed out after {timeout} s"
-            time.sleep(0.05)
+        process = subprocess.Popen([sys.executable, "-S", "-c", _LAUNCHER, *command],
+                                   stdout=subprocess.PIPE, stderr=err,
+                                   start_new_session=True)
+        try:
+            out, _ = process.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, 9)
+            process.communicate()
+            return -9, time.perf_counter() - start, float("nan"), \
+                f"timed out after {timeout:.0f} s"
         seconds = time.perf_counter() - start
-        process.returncode = os.waitstatus_to_exitcode(status)
         err.seek(0)
         lines = [l for l in err.read().decode(errors="replace").splitlines()
                  if l.strip()]
+    try:
+        rss_kib, status = (int(v) for v in out.split())
+    except ValueError:
+        return process.returncode or 1, seconds, float("nan"), "the launcher failed"
     message = ""
-    if process.returncode:
+    if status:
         # The most telling line: the first error the tool printed, else its last.
         errors = [l for l in lines if "error" in l.lower()]
         message = (errors[0] if errors else lines[-1] if lines else "no output").strip()
-    return process.returncode, seconds, usage.ru_maxrss / 1024, message[:300]
+    return status, seconds, rss_kib / 1024, message[:300]
 
 
 def quantize_command(tool, method, model, calib, out, build):
@@ -157,6 +174,9 @@ def main():
     parser.add_argument("--build", default=str(here.parent.parent / "build"))
     parser.add_argument("--models", default=",".join(ALL_MODELS))
     parser.add_argument("--tools", default="ours,ort,modelopt")
+    parser.add_argument("--methods", help="only these, as tool:method,... "
+                        "(e.g. ours:max,ort:minmax); default: every method of "
+                        "every tool")
     parser.add_argument("--markdown", help="also write the table there")
     parser.add_argument("--timeout", type=float, default=3600,
                         help="seconds one quantization may take")
@@ -196,15 +216,18 @@ def main():
                      if model.labels is not None else "")
         emit([name, "FP32", "", 0, 0, "", fp32_top1, "", "", "", f"{fp32_ms:.2f}",
               "; ".join(model.notes)])
+        chosen = args.methods.split(",") if args.methods else None
         for tool in args.tools.split(","):
             for method in METHODS[tool]:
+                if chosen and f"{tool}:{method}" not in chosen:
+                    continue
                 out = work / f"{name}.{tool}.{method}.onnx"
                 status, seconds, rss, message = measured(
                     quantize_command(tool, method, model, calib, out, build),
                     args.timeout)
                 row = [name, TOOL_NAMES[tool], method]
                 if status != 0 or not out.exists():
-                    emit(row + ["", "", "", "", f"{seconds:.1f}", f"{rss:.0f}", "", "",
+                    emit(row + ["", "", "", "", f"{seconds:.1f}", ("" if rss != rss else f"{rss:.0f}"), "", "",
                                 f"failed: {message}"])
                     continue
                 q, dq = count_qdq(out)
@@ -218,7 +241,7 @@ def main():
                 except Exception as error:  # ORT refuses the model
                     sqnr = accuracy = latency = ""
                     note = f"ORT cannot run it: {str(error).splitlines()[0][:200]}"
-                emit(row + [q, dq, sqnr, accuracy, f"{seconds:.1f}", f"{rss:.0f}",
+                emit(row + [q, dq, sqnr, accuracy, f"{seconds:.1f}", ("" if rss != rss else f"{rss:.0f}"),
                             latency, f"{fp32_ms:.2f}", note])
     if args.markdown:
         Path(args.markdown).write_text("\n".join(rows) + "\n")
