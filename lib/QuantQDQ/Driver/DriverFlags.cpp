@@ -123,7 +123,8 @@ mlir::quant_qdq::expandDriverFlags(ArrayRef<std::string> args,
   if (given.empty())
     return rest;
 
-  // Later occurrences of a flag win, as llvm::cl does for options.
+  // Flags apply in the order given: a flag repeated with another value
+  // contradicts the option its first occurrence wrote.
   for (auto &[flag, value] : given) {
     bool found = false;
     for (std::string &arg : rest) {
@@ -135,8 +136,10 @@ mlir::quant_qdq::expandDriverFlags(ArrayRef<std::string> args,
       // A bare value is the list of the pass's main option.
       if (!options.empty() && !StringRef(options).contains('='))
         options = getBareValueOption(flag->pass).str() + "=" + options;
+      bool present = false;
       for (auto [key, current] : optionEntries(options))
         if (key == flag->option) {
+          present = true;
           StringRef unquoted = current;
           if (unquoted.size() >= 2 &&
               (unquoted.front() == '"' || unquoted.front() == '\'') &&
@@ -149,9 +152,7 @@ mlir::quant_qdq::expandDriverFlags(ArrayRef<std::string> args,
             return failure();
           }
         }
-      if (!llvm::any_of(optionEntries(options), [&](auto entry) {
-            return entry.first == flag->option;
-          }))
+      if (!present)
         options += (options.empty() ? "" : " ") + flag->option.str() + "=" +
                    quoteOptionValue(value);
       arg = "--" + flag->pass.str() + "=" + options;
