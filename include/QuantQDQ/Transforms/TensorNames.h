@@ -13,6 +13,10 @@
 #include "mlir/IR/Value.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/ADT/Twine.h"
+
+#include <string>
 
 namespace mlir::quant_qdq {
 
@@ -23,6 +27,35 @@ inline constexpr llvm::StringLiteral kTensorNameAttr = "quant_qdq.onnx.name";
 /// The op attribute holding the names of an op's results, one string per
 /// result.
 inline constexpr llvm::StringLiteral kResultNamesAttr = "quant_qdq.tensor_names";
+
+/// Hands out names unique within one scope (a function's tensors, a
+/// graph's nodes).
+class UniqueNames {
+public:
+  /// `base` if free, else `base_1`, `base_2`, ...
+  std::string claim(llvm::StringRef base) {
+    std::string name = base.str();
+    for (unsigned i = 1; !used.insert(name).second; ++i)
+      name = (base + "_" + llvm::Twine(i)).str();
+    return name;
+  }
+  /// Sets `name` aside for an owner that claims it later.
+  void reserve(llvm::StringRef name) { reserved.insert(name); }
+  /// Like claim, but a reserved name goes only to its `owner`.
+  std::string claimReserved(llvm::StringRef base, bool owner) {
+    std::string name = base.str();
+    for (unsigned i = 1;
+         (!owner && reserved.contains(name)) || !used.insert(name).second;
+         ++i) {
+      name = (base + "_" + llvm::Twine(i)).str();
+      owner = false;
+    }
+    return name;
+  }
+
+private:
+  llvm::StringSet<> used, reserved;
+};
 
 /// Names every graph tensor of `func` (its arguments and the results of the
 /// ops of its body but constants) that has no name yet, and makes the names

@@ -7,7 +7,6 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/StringMap.h"
-#include "llvm/ADT/StringSet.h"
 
 #include <optional>
 
@@ -18,36 +17,6 @@ namespace mlir::quant_qdq {
 
 using namespace mlir;
 using namespace mlir::quant_qdq;
-
-namespace {
-/// Hands out names unique within one function.
-class NameTable {
-public:
-  /// `base` if free, else `base_1`, `base_2`, ...
-  std::string claim(StringRef base) {
-    std::string name = base.str();
-    for (unsigned i = 1; !used.insert(name).second; ++i)
-      name = (base + "_" + Twine(i)).str();
-    return name;
-  }
-  /// Marks `name` taken without claiming it (a name decided elsewhere).
-  void reserve(StringRef name) { reserved.insert(name); }
-  /// Like claim, but a reserved name is taken only by its owner.
-  std::string claimReserved(StringRef base, bool owner) {
-    std::string name = base.str();
-    for (unsigned i = 1;
-         (!owner && reserved.contains(name)) || !used.insert(name).second;
-         ++i) {
-      name = (base + "_" + Twine(i)).str();
-      owner = false;
-    }
-    return name;
-  }
-
-private:
-  llvm::StringSet<> used, reserved;
-};
-} // namespace
 
 StringRef mlir::quant_qdq::getTensorName(Value value) {
   if (auto arg = dyn_cast<BlockArgument>(value)) {
@@ -100,7 +69,7 @@ void mlir::quant_qdq::nameTensors(FunctionOpInterface func) {
     return;
   Block &body = func.getFunctionBody().front();
   Builder b(func.getContext());
-  NameTable table;
+  UniqueNames table;
 
   // Arguments first: graph inputs keep their names.
   for (BlockArgument arg : body.getArguments()) {
@@ -129,7 +98,7 @@ void mlir::quant_qdq::nameTensors(FunctionOpInterface func) {
   // Op results, in order, on the bases export gives nodes: a layer's name
   // made unique among layers, else the op's location name, else
   // `<class or op>_<k>`.
-  NameTable bases;
+  UniqueNames bases;
   for (Operation &op : body.without_terminator())
     if (auto layer = dyn_cast<QDQLayerOpInterface>(&op))
       if (!layer.getLayerName().empty())

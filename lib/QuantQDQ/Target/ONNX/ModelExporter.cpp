@@ -88,21 +88,13 @@ private:
   /// its producer, `/Relu` + `_1`) never takes a later layer's own name;
   /// `own` claims a layer's reserved name for that layer.
   std::string claimNodeName(StringRef base, bool own = false) {
-    std::string name = base.str();
-    for (unsigned i = 1;
-         (!own && reservedNodeNames.contains(name)) ||
-         !usedNodeNames.insert(name).second;
-         ++i) {
-      name = (base + "_" + Twine(i)).str();
-      own = false;
-    }
-    return name;
+    return nodeNames.claimReserved(base, own);
   }
 
   void reserveLayerNames(func::FuncOp func) {
     func.walk([&](QDQLayerOpInterface layer) {
       if (!layer.getLayerName().empty())
-        reservedNodeNames.insert(layer.getLayerName());
+        nodeNames.reserve(layer.getLayerName());
     });
   }
 
@@ -400,7 +392,8 @@ private:
   onnx::GraphProto *graph = model.mutable_graph();
   int64_t opset = kDefaultOpset;
   llvm::DenseMap<Value, std::string> names;
-  llvm::StringSet<> usedNames, usedNodeNames, reservedNodeNames;
+  llvm::StringSet<> usedNames;
+  UniqueNames nodeNames;
   std::vector<StreamedTensor> streamed;
   std::map<std::tuple<const void *, const void *, bool>,
            std::pair<std::string, std::string>>
