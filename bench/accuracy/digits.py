@@ -31,9 +31,7 @@ qdq_opt = build / "bin" / "qdq-opt"
 
 
 def accuracy(path, model):
-    outputs = ort.outputs(path, model.evaluation)
-    predicted = np.array([int(np.argmax(o)) for o in outputs])
-    return 100.0 * float((predicted == model.labels).mean())
+    return ort.top1_percent(ort.outputs(path, model.evaluation), model.labels)
 
 
 def main():

@@ -38,6 +38,12 @@ def latency_ms(path, x, repeat=20, warmup=3):
     return 1000 * float(np.median(times))
 
 
+def top1_percent(outputs, labels):
+    """Top-1 accuracy, in percent, of per-sample logits against labels."""
+    predicted = np.array([int(np.argmax(o)) for o in outputs])
+    return 100.0 * float((predicted == labels).mean())
+
+
 def sqnr_db(reference, candidate):
     """10 log10(sum y^2 / sum (y - y_q)^2) over all outputs together."""
     ref = np.concatenate([r.reshape(-1) for r in reference]).astype(np.float64)

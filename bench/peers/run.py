@@ -128,11 +128,6 @@ def count_qdq(path):
     return q, dq
 
 
-def top1(outputs, labels):
-    predicted = np.array([int(np.argmax(o)) for o in outputs])
-    return 100.0 * float((predicted == labels).mean())
-
-
 def latency_input(path):
     """A batch-1 input for `path`'s first input: random floats, or token ids
     for an integer input."""
@@ -212,7 +207,7 @@ def main():
         np.save(calib, model.calibration)
         reference = bench_ort.outputs(model.onnx, model.evaluation)
         fp32_ms = bench_ort.latency_ms(model.onnx, model.evaluation[0])
-        fp32_top1 = (f"{top1(reference, model.labels):.2f}"
+        fp32_top1 = (f"{bench_ort.top1_percent(reference, model.labels):.2f}"
                      if model.labels is not None else "")
         emit([name, "FP32", "", 0, 0, "", fp32_top1, "", "", "", f"{fp32_ms:.2f}",
               "; ".join(model.notes)])
@@ -235,7 +230,7 @@ def main():
                     got = bench_ort.outputs(out, model.evaluation)
                     latency = f"{bench_ort.latency_ms(out, model.evaluation[0]):.2f}"
                     sqnr = f"{bench_ort.sqnr_db(reference, got):.1f}"
-                    accuracy = (f"{top1(got, model.labels):.2f}"
+                    accuracy = (f"{bench_ort.top1_percent(got, model.labels):.2f}"
                                 if model.labels is not None else "")
                     note = ""
                 except Exception as error:  # ORT refuses the model
