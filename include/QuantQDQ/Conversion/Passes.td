@@ -5,6 +5,32 @@
 
 include "mlir/Pass/PassBase.td"
 
+def ConvertONNXToQuantQDQ : Pass<"convert-onnx-to-quant-qdq",
+                                  "::mlir::func::FuncOp"> {
+  let summary = "Give translated ONNX nodes their layer ops";
+  let description = [{
+    The ONNX translation (`qdq-translate --import-onnx --onnx-generic`)
+    turns every node into a `quant_qdq.generic`. This pass rewrites each
+    default-domain node whose meaning a layer op carries exactly into that
+    op, by one pattern per op type and opset range (the opset is the
+    module's `quant_qdq.onnx.opset_import`, 17 when absent): Conv to
+    `conv2d`, Gemm and MatMul to `dense`, pools, activations, Clip, Softmax,
+    BatchNormalization, Add/Sum/Mul, Concat, Flatten, Reshape, Transpose,
+    Pad, Identity/Dropout, QuantizeLinear/DequantizeLinear. Constant nodes
+    and shape computations on constants (Shape, Gather, Unsqueeze, Concat,
+    Slice, integer arithmetic, ...) are evaluated to `arith.constant`.
+    Anything else stays generic.
+
+    Nodes are visited in program order, each once, so that every node sees
+    its inputs converted. Then the layer ops' canonicalizations fuse what
+    exporters split (`x * sigmoid(x)` to swish, MatMul + bias Add to one
+    `dense`), and the function's result types follow its new return values.
+    A malformed node (a convolution whose weight does not fit its input, an
+    unknown `auto_pad`) is an error naming the node.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 def ConvertQuantQDQToLinalg : Pass<"convert-quant-qdq-to-linalg"> {
   let summary = "Lower layer and Q/DQ ops to linalg, tensor, arith and math";
   let description = [{

@@ -232,7 +232,12 @@ def QDQ_AddOp : QDQ_ElementwiseOp<"add", "Add"> {
     Sums its inputs with NumPy broadcasting. The residual connection of a
     ResNet block: the `residual` case leaves one convolution-fed input
     unquantized so that TensorRT fuses the addition into that convolution.
+
+    Canonicalization folds the bias of a fully connected layer into it: a
+    bias-free `dense` whose only reader adds a constant vector of its
+    output width becomes one `dense` with that bias (ONNX's MatMul + Add).
   }];
+  let hasCanonicalizer = 1;
 }
 
 def QDQ_MultiplyOp : QDQ_ElementwiseOp<"multiply", "Multiply"> {
@@ -240,8 +245,11 @@ def QDQ_MultiplyOp : QDQ_ElementwiseOp<"multiply", "Multiply"> {
   let description = [{
     Multiplies its inputs with NumPy broadcasting: the squeeze-and-excitation
     scaling of EfficientNet and MobileNet-v3. An activation written as
-    `x * sigmoid(x)` is a `quant_qdq.activation` (`swish`), not a multiply.
+    `x * sigmoid(x)` is a `quant_qdq.activation` (`swish`), not a multiply:
+    canonicalization rewrites it so, and `x * hard_sigmoid(x)` with alpha
+    1/6 and beta 1/2 to `hard_swish`, when the gate has no other reader.
   }];
+  let hasCanonicalizer = 1;
 }
 
 def QDQ_ActivationOp : QDQ_LayerOp<"activation", "Activation", 0, 0,

@@ -1,11 +1,11 @@
-//===- ONNX.h - import and export ONNX models --------------------*- C++
-//-*-===//
+//===- ONNX.h - import and export ONNX models -------------------*- C++ -*-===//
 //
 // The ONNX boundary of quant-qdq: an ONNX ModelProto becomes a module holding
-// one function of quant_qdq layer ops (weights as resource blobs), and such a
-// module, once Q/DQ pairs are placed, becomes a QDQ ONNX model again. The
-// protobuf types stay out of this header so that tools including it need
-// neither ONNX nor protobuf headers.
+// one function of quant_qdq.generic nodes (weights as resource blobs), which
+// the ONNX conversion patterns turn into layer ops; such a module, once Q/DQ
+// pairs are placed, becomes a QDQ ONNX model again. The protobuf types stay
+// out of this header so that tools including it need neither ONNX nor
+// protobuf headers.
 //
 //===----------------------------------------------------------------------===//
 
@@ -25,17 +25,26 @@ class Pass;
 
 namespace mlir::quant_qdq {
 
+/// What import does after translating.
+struct ONNXImportOptions {
+  /// Run convert-onnx-to-quant-qdq on the translated nodes (true), or keep
+  /// every node a quant_qdq.generic: the mechanical translation alone.
+  bool convertNodes = true;
+};
+
 /// Reads the serialized ModelProto in `buffer` into a new module. Every
 /// diagnostic names `buffer`'s identifier as its file; on failure the
 /// diagnostics have been emitted and the result is null.
 OwningOpRef<ModuleOp> importONNX(llvm::MemoryBufferRef buffer,
-                                 MLIRContext *context);
+                                 MLIRContext *context,
+                                 const ONNXImportOptions &options = {});
 
 /// Reads the model file at `path` into a new module. Unlike importONNX of
 /// a mapped buffer, the file's bytes are read in blocks, so the weights are
 /// in memory once, in the module.
 OwningOpRef<ModuleOp> importONNXFile(llvm::StringRef path,
-                                     MLIRContext *context);
+                                     MLIRContext *context,
+                                     const ONNXImportOptions &options = {});
 
 /// How export writes weights and fills in missing quantization scales.
 struct ONNXExportOptions {

@@ -36,9 +36,6 @@ using namespace mlir;
 using namespace mlir::quant_qdq;
 using namespace mlir::quant_qdq::onnx_io;
 
-/// Opset written when the module records none: the newest the linked ONNX
-/// library (1.12) checks.
-static constexpr int64_t kDefaultOpset = 17;
 /// Per-channel QuantizeLinear/DequantizeLinear need opset 13.
 static constexpr int64_t kQDQOpset = 13;
 
@@ -390,7 +387,7 @@ private:
   const ONNXExportOptions &options;
   onnx::ModelProto model;
   onnx::GraphProto *graph = model.mutable_graph();
-  int64_t opset = kDefaultOpset;
+  int64_t opset = kDefaultOpsetVersion;
   llvm::DenseMap<Value, std::string> names;
   llvm::StringSet<> usedNames;
   UniqueNames nodeNames;

@@ -2,13 +2,16 @@
 //
 // Parses the protobuf with the ONNX library's generated classes, checks what
 // a hostile file can get wrong (undefined inputs, duplicate producers,
-// cycles, malformed tensors) before anything relies on it, runs ONNX shape
-// inference for the types of values no layer op computes, and walks the
-// nodes in dependency order.
+// cycles, malformed tensors, nodes against their schema) before anything
+// relies on it, runs ONNX shape inference for the types of node outputs,
+// and translates the nodes in dependency order into quant_qdq.generic ops,
+// mechanically. importONNX then runs the ONNX conversion patterns, which
+// give the nodes their layer ops.
 //
 //===----------------------------------------------------------------------===//
 
 #include "ModelImporter.h"
+#include "QuantQDQ/Conversion/ONNXToQuantQDQ.h"
 #include "QuantQDQ/IR/QuantQDQOps.h"
 #include "QuantQDQ/Target/ONNX/ONNX.h"
 
@@ -28,10 +31,6 @@
 using namespace mlir;
 using namespace mlir::quant_qdq;
 using namespace mlir::quant_qdq::onnx_io;
-
-/// Tensors read as parameters (shapes, scales, clip bounds) are at most this
-/// many elements; larger constants are never read element by element.
-static constexpr int64_t kMaxParameterElements = 1 << 20;
 
 ModelImporter::ModelImporter(MLIRContext *context, StringRef fileName)
     : context(context), fileName(fileName.str()), builder(context),
@@ -60,227 +59,21 @@ int64_t ModelImporter::getOpset(StringRef domain) const {
   return it == opsets.end() ? 0 : it->second;
 }
 
-FailureOr<ElementsAttr> ModelImporter::getConstant(StringRef name) {
-  auto it = constants.find(name);
-  if (it == constants.end())
-    return ElementsAttr();
-  ConstantInfo &info = it->second;
-  if (!info.value) {
-    Location loc = NameLoc::get(StringAttr::get(context, name), fileLoc);
-    FailureOr<ElementsAttr> value = importTensor(*info.proto, loc, name);
-    if (failed(value))
-      return failure();
-    info.value = *value;
-  }
-  return info.value;
-}
-
-void ModelImporter::setConstant(StringRef name, ElementsAttr value) {
-  constants[name] = ConstantInfo{nullptr, value};
-}
-
-/// Raw bytes of a small constant, or nothing.
-static std::optional<std::string> getSmallBytes(ElementsAttr value,
-                                                Location loc) {
-  auto type = cast<ShapedType>(value.getType());
-  if (!type.hasStaticShape() || type.getNumElements() > kMaxParameterElements)
-    return std::nullopt;
-  FailureOr<std::string> bytes = getRawBytes(value, loc);
-  if (failed(bytes))
-    return std::nullopt;
-  return std::move(*bytes);
-}
-
-std::optional<SmallVector<int64_t>>
-ModelImporter::getConstantInts(StringRef name) {
-  FailureOr<ElementsAttr> value = getConstant(name);
-  if (failed(value) || !*value)
-    return std::nullopt;
-  auto intType = dyn_cast<IntegerType>(
-      cast<ShapedType>(value->getType()).getElementType());
-  if (!intType)
-    return std::nullopt;
-  std::optional<std::string> bytes = getSmallBytes(*value, fileLoc);
-  if (!bytes)
-    return std::nullopt;
-  unsigned width = intType.getWidth(), size = width == 1 ? 1 : width / 8;
-  SmallVector<int64_t> ints;
-  for (size_t i = 0; i + size <= bytes->size(); i += size) {
-    uint64_t raw = 0;
-    std::memcpy(&raw, bytes->data() + i, size);
-    llvm::APInt v(size * 8, raw);
-    ints.push_back(intType.isUnsigned() || width == 1
-                       ? int64_t(v.getZExtValue())
-                       : v.getSExtValue());
-  }
-  return ints;
-}
-
-std::optional<SmallVector<float>>
-ModelImporter::getConstantFloats(StringRef name) {
-  FailureOr<ElementsAttr> value = getConstant(name);
-  if (failed(value) || !*value)
-    return std::nullopt;
-  auto floatType =
-      dyn_cast<FloatType>(cast<ShapedType>(value->getType()).getElementType());
-  if (!floatType)
-    return std::nullopt;
-  std::optional<std::string> bytes = getSmallBytes(*value, fileLoc);
-  if (!bytes)
-    return std::nullopt;
-  unsigned size = floatType.getWidth() / 8;
-  SmallVector<float> floats;
-  for (size_t i = 0; i + size <= bytes->size(); i += size) {
-    uint64_t raw = 0;
-    std::memcpy(&raw, bytes->data() + i, size);
-    llvm::APFloat v(floatType.getFloatSemantics(), llvm::APInt(size * 8, raw));
-    bool lost;
-    v.convert(llvm::APFloat::IEEEsingle(), llvm::APFloat::rmNearestTiesToEven,
-              &lost);
-    floats.push_back(v.convertToFloat());
-  }
-  return floats;
-}
-
 Value ModelImporter::getValue(StringRef name) {
   if (name.empty())
     return {};
   if (Value v = values.lookup(name))
     return v;
-  FailureOr<ElementsAttr> constant = getConstant(name);
-  if (failed(constant) || !*constant)
+  onnx::TensorProto *init = initializers.lookup(name);
+  if (!init)
     return {};
   Location loc = NameLoc::get(StringAttr::get(context, name), fileLoc);
-  auto op = arith::ConstantOp::create(builder, loc, cast<TypedAttr>(*constant));
+  FailureOr<ElementsAttr> value = importTensor(*init, loc, name);
+  if (failed(value))
+    return {};
+  auto op = arith::ConstantOp::create(builder, loc, cast<TypedAttr>(*value));
   values[name] = op.getResult();
   return op.getResult();
-}
-
-Value ModelImporter::getInput(const onnx::NodeProto &node, int index) {
-  if (index >= node.input_size())
-    return {};
-  return getValue(node.input(index));
-}
-
-Type ModelImporter::getDeclaredType(StringRef name) {
-  return declaredTypes.lookup(name);
-}
-
-unsigned ModelImporter::getNumUses(StringRef name) const {
-  return useCounts.lookup(name);
-}
-
-const onnx::AttributeProto *ModelImporter::findAttr(const onnx::NodeProto &node,
-                                                    StringRef name) {
-  for (const onnx::AttributeProto &attr : node.attribute())
-    if (attr.name() == name)
-      return &attr;
-  return nullptr;
-}
-
-FailureOr<int64_t> ModelImporter::getIntAttr(const onnx::NodeProto &node,
-                                             StringRef name,
-                                             int64_t defaultValue) {
-  const onnx::AttributeProto *attr = findAttr(node, name);
-  if (!attr)
-    return defaultValue;
-  if (attr->type() != onnx::AttributeProto::INT)
-    return emitNodeError(node)
-           << "attribute '" << name << "' must be an integer";
-  return attr->i();
-}
-
-FailureOr<float> ModelImporter::getFloatAttr(const onnx::NodeProto &node,
-                                             StringRef name,
-                                             float defaultValue) {
-  const onnx::AttributeProto *attr = findAttr(node, name);
-  if (!attr)
-    return defaultValue;
-  if (attr->type() != onnx::AttributeProto::FLOAT)
-    return emitNodeError(node) << "attribute '" << name << "' must be a float";
-  return attr->f();
-}
-
-FailureOr<std::string> ModelImporter::getStringAttr(const onnx::NodeProto &node,
-                                                    StringRef name,
-                                                    StringRef defaultValue) {
-  const onnx::AttributeProto *attr = findAttr(node, name);
-  if (!attr)
-    return defaultValue.str();
-  if (attr->type() != onnx::AttributeProto::STRING)
-    return emitNodeError(node) << "attribute '" << name << "' must be a string";
-  return attr->s();
-}
-
-FailureOr<std::optional<SmallVector<int64_t>>>
-ModelImporter::getIntsAttr(const onnx::NodeProto &node, StringRef name) {
-  const onnx::AttributeProto *attr = findAttr(node, name);
-  if (!attr)
-    return std::optional<SmallVector<int64_t>>();
-  if (attr->type() != onnx::AttributeProto::INTS)
-    return emitNodeError(node)
-           << "attribute '" << name << "' must be a list of integers";
-  return std::optional<SmallVector<int64_t>>(
-      SmallVector<int64_t>(attr->ints().begin(), attr->ints().end()));
-}
-
-StringAttr ModelImporter::getLayerName(const onnx::NodeProto &node) {
-  return node.name().empty() ? StringAttr()
-                             : StringAttr::get(context, node.name());
-}
-
-FailureOr<Value> ModelImporter::createLayer(onnx::NodeProto &node,
-                                            StringRef opName,
-                                            ValueRange operands,
-                                            ArrayRef<NamedAttribute> attrs,
-                                            Type resultType) {
-  Location loc = getNodeLoc(node);
-  OperationState state(loc, opName);
-  state.addOperands(operands);
-  state.addAttributes(attrs);
-  // Layers carry the node name; Q/DQ ops keep it in their location only.
-  if (StringAttr name = getLayerName(node))
-    if (std::optional<RegisteredOperationName> info =
-            state.name.getRegisteredInfo();
-        info && info->hasInterface<QDQLayerOpInterface>())
-      state.addAttribute("name", name);
-  // A placeholder until inference runs on the created op, whose properties
-  // then hold the attributes.
-  state.addTypes(resultType ? resultType : NoneType::get(context));
-  Operation *op = builder.create(state);
-
-  // Shape-function and verifier messages are re-emitted naming the node.
-  std::string message;
-  LogicalResult ok = success();
-  {
-    ScopedDiagnosticHandler handler(context, [&](Diagnostic &diag) {
-      if (message.empty())
-        message = diag.str();
-      return success();
-    });
-    if (!resultType) {
-      SmallVector<Type, 1> types;
-      auto infer = dyn_cast<InferTypeOpInterface>(op);
-      ok = infer ? infer.inferReturnTypes(context, loc, op->getOperands(),
-                                          op->getRawDictionaryAttrs(),
-                                          op->getPropertiesStorage(),
-                                          op->getRegions(), types)
-                 : failure();
-      if (succeeded(ok) && types.size() == 1)
-        op->getResult(0).setType(types.front());
-      else
-        ok = failure();
-    }
-    if (succeeded(ok))
-      ok = verify(op, /*verifyRecursively=*/false);
-  }
-  if (failed(ok)) {
-    op->erase();
-    return emitNodeError(node)
-           << (message.empty() ? std::string("cannot build ") + opName.str()
-                               : message);
-  }
-  return op->getResult(0);
 }
 
 //===----------------------------------------------------------------------===//
@@ -375,7 +168,7 @@ LogicalResult ModelImporter::importGeneric(onnx::NodeProto &node) {
   for (auto [i, name] : llvm::enumerate(node.output())) {
     if (name.empty())
       omittedOutputs.push_back(i);
-    Type type = name.empty() ? Type() : getDeclaredType(name);
+    Type type = name.empty() ? Type() : declaredTypes.lookup(name);
     resultTypes.push_back(type ? type : NoneType::get(context));
   }
 
@@ -383,8 +176,8 @@ LogicalResult ModelImporter::importGeneric(onnx::NodeProto &node) {
   state.addOperands(operands);
   state.addTypes(resultTypes);
   state.addAttribute("op_type", builder.getStringAttr(node.op_type()));
-  if (StringAttr name = getLayerName(node))
-    state.addAttribute("name", name);
+  if (!node.name().empty())
+    state.addAttribute("name", builder.getStringAttr(node.name()));
   if (!node.domain().empty())
     state.addAttribute("domain", builder.getStringAttr(node.domain()));
   if (!layerAttrs.empty())
@@ -401,7 +194,7 @@ LogicalResult ModelImporter::importGeneric(onnx::NodeProto &node) {
   Operation *op = builder.create(state);
   for (auto [i, name] : llvm::enumerate(node.output()))
     if (!name.empty())
-      setValue(name, op->getResult(i));
+      values[name] = op->getResult(i);
   return success();
 }
 
@@ -502,9 +295,6 @@ FailureOr<SmallVector<int>> ModelImporter::sortNodes(onnx::GraphProto &graph) {
     NameSet deps(node.input().begin(), node.input().end());
     for (const std::string &name : getNodeCaptures(node))
       deps.insert(name);
-    for (const std::string &in : node.input())
-      if (!in.empty())
-        ++useCounts[in];
     for (const std::string &in : deps) {
       if (in.empty() || available.count(in))
         continue;
@@ -523,7 +313,6 @@ FailureOr<SmallVector<int>> ModelImporter::sortNodes(onnx::GraphProto &graph) {
     }
   }
   for (const onnx::ValueInfoProto &out : graph.output()) {
-    ++useCounts[out.name()];
     if (!available.count(out.name()) && !producers.count(out.name()))
       return emitError(fileLoc) << "graph output '" << out.name()
                                 << "' is not produced by any node, graph "
@@ -560,29 +349,6 @@ LogicalResult ModelImporter::checkNodeSchema(const onnx::NodeProto &node) {
     return emitNodeError(node) << message;
   }
   return success();
-}
-
-LogicalResult ModelImporter::importNode(onnx::NodeProto &node) {
-  if (node.domain().empty() || node.domain() == "ai.onnx") {
-    FailureOr<std::optional<SmallVector<ElementsAttr>>> folded =
-        foldShapeNode(*this, node);
-    if (failed(folded))
-      return failure();
-    if (*folded) {
-      for (auto [name, value] : llvm::zip(node.output(), **folded))
-        setConstant(name, value);
-      return success();
-    }
-    auto it = getLayerHandlers().find(node.op_type());
-    if (it != getLayerHandlers().end()) {
-      FailureOr<bool> handled = it->second(*this, node);
-      if (failed(handled))
-        return failure();
-      if (*handled)
-        return success();
-    }
-  }
-  return importGeneric(node);
 }
 
 LogicalResult ModelImporter::importMetadata(onnx::ModelProto &model,
@@ -653,7 +419,7 @@ OwningOpRef<ModuleOp> ModelImporter::importModel(onnx::ModelProto &model) {
   for (onnx::TensorProto &init : *graph.mutable_initializer()) {
     if (failed(checkTensor(init, fileLoc)))
       return nullptr;
-    constants[init.name()] = ConstantInfo{&init, {}};
+    initializers[init.name()] = &init;
   }
 
   // No tensor that fits in a 2 GiB file has a dimension beyond 2^31 - 1, and
@@ -687,7 +453,7 @@ OwningOpRef<ModuleOp> ModelImporter::importModel(onnx::ModelProto &model) {
   SmallVector<const onnx::ValueInfoProto *> args;
   Builder b(context);
   for (const onnx::ValueInfoProto &in : graph.input()) {
-    if (constants.count(in.name()))
+    if (initializers.count(in.name()))
       continue;
     SmallVector<Attribute> dimParams;
     FailureOr<Type> type =
@@ -704,9 +470,6 @@ OwningOpRef<ModuleOp> ModelImporter::importModel(onnx::ModelProto &model) {
     argAttrs.push_back(b.getDictionaryAttr(attrs));
     args.push_back(&in);
   }
-  for (const onnx::ValueInfoProto &out : graph.output())
-    graphOutputs.insert(out.name());
-
   builder.setInsertionPointToEnd(module->getBody());
   auto func = func::FuncOp::create(builder, fileLoc, "main",
                                    builder.getFunctionType(argTypes, {}));
@@ -719,7 +482,7 @@ OwningOpRef<ModuleOp> ModelImporter::importModel(onnx::ModelProto &model) {
   builder.setInsertionPointToEnd(body);
 
   for (int index : *order)
-    if (failed(importNode(*graph.mutable_node(index))))
+    if (failed(importGeneric(*graph.mutable_node(index))))
       return nullptr;
 
   SmallVector<Value> results;
@@ -748,10 +511,22 @@ OwningOpRef<ModuleOp> ModelImporter::importModel(onnx::ModelProto &model) {
 // Entry point
 //===----------------------------------------------------------------------===//
 
+/// Gives the translated nodes their layer ops.
+static LogicalResult convertNodes(ModuleOp module) {
+  RewritePatternSet patterns(module.getContext());
+  populateONNXToQuantQDQPatterns(patterns);
+  FrozenRewritePatternSet frozen(std::move(patterns));
+  for (auto func : module.getOps<func::FuncOp>())
+    if (failed(convertONNXToQuantQDQ(func, frozen)))
+      return failure();
+  return verify(module);
+}
+
 /// Parses a ModelProto of `size` bytes from `stream` and imports it.
 static OwningOpRef<ModuleOp>
 parseAndImport(google::protobuf::io::ZeroCopyInputStream &stream, uint64_t size,
-               StringRef fileName, MLIRContext *context) {
+               StringRef fileName, MLIRContext *context,
+               const ONNXImportOptions &options) {
   context
       ->loadDialect<QuantQDQDialect, func::FuncDialect, arith::ArithDialect>();
   Location fileLoc = FileLineColLoc::get(context, fileName, 0, 0);
@@ -779,21 +554,27 @@ parseAndImport(google::protobuf::io::ZeroCopyInputStream &stream, uint64_t size,
     return emitError(fileLoc) << "not an ONNX model: the file is not a valid "
                                  "ModelProto (truncated or not protobuf)",
            nullptr;
-  return ModelImporter(context, fileName).importModel(model);
+  OwningOpRef<ModuleOp> module =
+      ModelImporter(context, fileName).importModel(model);
+  if (module && options.convertNodes && failed(convertNodes(*module)))
+    return nullptr;
+  return module;
 }
 
-OwningOpRef<ModuleOp> mlir::quant_qdq::importONNX(llvm::MemoryBufferRef buffer,
-                                                  MLIRContext *context) {
+OwningOpRef<ModuleOp>
+mlir::quant_qdq::importONNX(llvm::MemoryBufferRef buffer, MLIRContext *context,
+                            const ONNXImportOptions &options) {
   StringRef data = buffer.getBuffer();
   google::protobuf::io::ArrayInputStream stream(
       data.data(),
       int(std::min<size_t>(data.size(), std::numeric_limits<int>::max())));
   return parseAndImport(stream, data.size(), buffer.getBufferIdentifier(),
-                        context);
+                        context, options);
 }
 
-OwningOpRef<ModuleOp> mlir::quant_qdq::importONNXFile(StringRef path,
-                                                      MLIRContext *context) {
+OwningOpRef<ModuleOp>
+mlir::quant_qdq::importONNXFile(StringRef path, MLIRContext *context,
+                                const ONNXImportOptions &options) {
   // Read, not mapped: the parsed tensors are the only copy of the weights
   // in memory, not a second one beside the file's pages.
   int fd;
@@ -808,5 +589,5 @@ OwningOpRef<ModuleOp> mlir::quant_qdq::importONNXFile(StringRef path,
     size = status.getSize();
   google::protobuf::io::FileInputStream stream(fd, /*block_size=*/1 << 20);
   stream.SetCloseOnDelete(true);
-  return parseAndImport(stream, size, path, context);
+  return parseAndImport(stream, size, path, context, options);
 }

@@ -10,6 +10,7 @@
 #define QUANTQDQ_LIB_TARGET_ONNX_ONNXCOMMON_H
 
 #include "QuantQDQ/Target/ONNX/ONNX.h"
+#include "QuantQDQ/Target/ONNX/ONNXAttrNames.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Location.h"
@@ -20,52 +21,6 @@
 #include <string>
 
 namespace mlir::quant_qdq::onnx_io {
-
-//===----------------------------------------------------------------------===//
-// Attribute names
-//===----------------------------------------------------------------------===//
-
-// Module attributes: the ModelProto fields that are not the graph.
-inline constexpr llvm::StringLiteral kOpsetImport =
-    "quant_qdq.onnx.opset_import";
-/// The key of the default domain in kOpsetImport.
-inline constexpr llvm::StringLiteral kDefaultDomain = "ai.onnx";
-inline constexpr llvm::StringLiteral kIrVersion = "quant_qdq.onnx.ir_version";
-inline constexpr llvm::StringLiteral kProducerName =
-    "quant_qdq.onnx.producer_name";
-inline constexpr llvm::StringLiteral kProducerVersion =
-    "quant_qdq.onnx.producer_version";
-inline constexpr llvm::StringLiteral kModelDomain = "quant_qdq.onnx.domain";
-inline constexpr llvm::StringLiteral kModelVersion =
-    "quant_qdq.onnx.model_version";
-inline constexpr llvm::StringLiteral kDocString = "quant_qdq.onnx.doc_string";
-inline constexpr llvm::StringLiteral kMetadataProps =
-    "quant_qdq.onnx.metadata_props";
-inline constexpr llvm::StringLiteral kGraphName = "quant_qdq.onnx.graph_name";
-inline constexpr llvm::StringLiteral kGraphDocString =
-    "quant_qdq.onnx.graph_doc_string";
-
-// Function argument and result attributes: the graph input/output name and
-// the names of its symbolic dimensions ("" for a static one).
-inline constexpr llvm::StringLiteral kValueName = kONNXNameAttr;
-inline constexpr llvm::StringLiteral kDimParams = "quant_qdq.onnx.dim_params";
-
-// quant_qdq.generic: positions of inputs the node leaves out (ONNX writes ""
-// for an absent optional input), and the outer-scope names that a subgraph
-// attribute reads; those values are the generic op's trailing operands.
-inline constexpr llvm::StringLiteral kOmittedInputs =
-    "quant_qdq.onnx.omitted_inputs";
-inline constexpr llvm::StringLiteral kCaptures = "quant_qdq.onnx.captures";
-inline constexpr llvm::StringLiteral kOmittedOutputs =
-    "quant_qdq.onnx.omitted_outputs";
-
-// Keys of the dictionaries that wrap attribute kinds MLIR has no builtin
-// for; the value is the serialized proto.
-inline constexpr llvm::StringLiteral kGraphKey = "onnx.graph";
-inline constexpr llvm::StringLiteral kSparseTensorKey = "onnx.sparse_tensor";
-inline constexpr llvm::StringLiteral kTypeProtoKey = "onnx.type_proto";
-inline constexpr llvm::StringLiteral kRefAttrKey = "onnx.ref_attr_name";
-inline constexpr llvm::StringLiteral kRefAttrTypeKey = "onnx.ref_attr_type";
 
 //===----------------------------------------------------------------------===//
 // Element types and tensors

@@ -59,16 +59,29 @@ bool mlir::quant_qdq::isONNXFilename(llvm::StringRef path) {
   return llvm::sys::path::extension(path).equals_insensitive(".onnx");
 }
 
+/// `--onnx-generic`: import translates only.
+static llvm::cl::opt<bool> &getKeepGenericOption() {
+  static llvm::cl::opt<bool> keepGeneric(
+      "onnx-generic",
+      llvm::cl::desc("With --import-onnx: keep every node a quant_qdq.generic "
+                     "(the translation without convert-onnx-to-quant-qdq)"),
+      llvm::cl::init(false));
+  return keepGeneric;
+}
+
 void mlir::quant_qdq::registerONNXTranslations() {
   registerONNXExportCLOptions();
+  (void)getKeepGenericOption();
   TranslateToMLIRRegistration importRegistration(
       "import-onnx", "Import an ONNX model as a function of quant_qdq layers",
       [](llvm::SourceMgr &sourceMgr,
          MLIRContext *context) -> OwningOpRef<Operation *> {
         const llvm::MemoryBuffer *buffer =
             sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID());
+        ONNXImportOptions options;
+        options.convertNodes = !getKeepGenericOption();
         OwningOpRef<ModuleOp> module =
-            importONNX(buffer->getMemBufferRef(), context);
+            importONNX(buffer->getMemBufferRef(), context, options);
         if (!module)
           return nullptr;
         return OwningOpRef<Operation *>(module.release());

@@ -1,0 +1,197 @@
+//===- Activations.cpp - activations, Clip, Softmax, BatchNormalization ---===//
+//
+// Element-wise activations -> activation (Clip by its bounds: relu6,
+// relu or clip), Softmax -> softmax, inference-mode BatchNormalization ->
+// batch_norm. Clip and Softmax changed meaning across opsets; each range
+// has its own pattern.
+//
+//===----------------------------------------------------------------------===//
+
+#include "PatternUtils.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace mlir::quant_qdq;
+using namespace mlir::quant_qdq::onnx_patterns;
+
+static LogicalResult convertBatchNorm(ONNXNode node,
+                                      PatternRewriter &rewriter) {
+  if (node.getNumInputs() != 5 || !node.onlyFirstOutputUsed())
+    return failure();
+  SmallVector<Value> operands;
+  for (int i = 0; i < 5; ++i) {
+    Value v = node.getInput(i);
+    RankedTensorType type = getFloatTensor(v);
+    if (!type || (i > 0 && type.getRank() != 1) ||
+        (i == 0 && type.getRank() < 2))
+      return failure();
+    operands.push_back(v);
+  }
+  FailureOr<float> epsilon = node.getFloat("epsilon", 1e-5f);
+  FailureOr<int64_t> training = node.getInt("training_mode", 0);
+  FailureOr<int64_t> spatial = node.getInt("spatial", 1);
+  if (failed(epsilon) || failed(training) || failed(spatial) ||
+      *training != 0 || *spatial != 1)
+    return failure();
+  SmallVector<NamedAttribute> attrs;
+  if (*epsilon != 1e-5f)
+    attrs.push_back(
+        rewriter.getNamedAttr("epsilon", rewriter.getF32FloatAttr(*epsilon)));
+  return replaceNode(rewriter, node,
+                     node.createLayer(rewriter,
+                                      BatchNormOp::getOperationName(),
+                                      operands, attrs, operands[0].getType()));
+}
+
+/// Replaces the node by `quant_qdq.activation kind` on `x`.
+static LogicalResult replaceByActivation(ONNXNode node,
+                                         PatternRewriter &rewriter, Value x,
+                                         ActivationKind kind,
+                                         ArrayRef<NamedAttribute> params = {}) {
+  SmallVector<NamedAttribute> attrs(params.begin(), params.end());
+  attrs.push_back(rewriter.getNamedAttr(
+      "kind", ActivationKindAttr::get(rewriter.getContext(), kind)));
+  return replaceNode(rewriter, node,
+                     node.createLayer(rewriter,
+                                      ActivationOp::getOperationName(), {x},
+                                      attrs, x.getType()));
+}
+
+static LogicalResult convertActivation(ONNXNode node,
+                                       PatternRewriter &rewriter) {
+  Value x = node.getInput(0);
+  if (!getFloatTensor(x))
+    return failure();
+  static const llvm::StringMap<ActivationKind> simple = {
+      {"Relu", ActivationKind::Relu},
+      {"Sigmoid", ActivationKind::Sigmoid},
+      {"Tanh", ActivationKind::Tanh},
+      {"Softplus", ActivationKind::Softplus},
+      {"HardSwish", ActivationKind::HardSwish}};
+  StringRef op = node.getOpType();
+  if (auto it = simple.find(op); it != simple.end())
+    return replaceByActivation(node, rewriter, x, it->second);
+
+  SmallVector<NamedAttribute> params;
+  ActivationKind kind;
+  float defaultAlpha;
+  if (op == "LeakyRelu") {
+    kind = ActivationKind::LeakyRelu;
+    defaultAlpha = 0.01f;
+  } else if (op == "Elu") {
+    kind = ActivationKind::Elu;
+    defaultAlpha = 1.0f;
+  } else { // HardSigmoid
+    kind = ActivationKind::HardSigmoid;
+    defaultAlpha = 0.2f;
+    FailureOr<float> beta = node.getFloat("beta", 0.5f);
+    if (failed(beta))
+      return failure();
+    params.push_back(
+        rewriter.getNamedAttr("beta", rewriter.getF32FloatAttr(*beta)));
+  }
+  FailureOr<float> alpha = node.getFloat("alpha", defaultAlpha);
+  if (failed(alpha))
+    return failure();
+  params.push_back(
+      rewriter.getNamedAttr("alpha", rewriter.getF32FloatAttr(*alpha)));
+  return replaceByActivation(node, rewriter, x, kind, params);
+}
+
+/// Clip to [lo, hi] as the narrowest activation that says it.
+static LogicalResult replaceByClip(ONNXNode node, PatternRewriter &rewriter,
+                                   Value x, float lo, float hi) {
+  if (std::isnan(lo) || std::isnan(hi) || lo > hi)
+    return failure();
+  if (lo == 0.0f && hi == 6.0f)
+    return replaceByActivation(node, rewriter, x, ActivationKind::Relu6);
+  if (lo == 0.0f && std::isinf(hi))
+    return replaceByActivation(node, rewriter, x, ActivationKind::Relu);
+  return replaceByActivation(
+      node, rewriter, x, ActivationKind::Clip,
+      {rewriter.getNamedAttr("min", rewriter.getF32FloatAttr(lo)),
+       rewriter.getNamedAttr("max", rewriter.getF32FloatAttr(hi))});
+}
+
+/// Clip-1 and Clip-6: the bounds are attributes.
+static LogicalResult convertClipAttributes(ONNXNode node,
+                                           PatternRewriter &rewriter) {
+  Value x = node.getInput(0);
+  if (!getFloatTensor(x))
+    return failure();
+  FailureOr<float> min = node.getFloat("min", -INFINITY);
+  FailureOr<float> max = node.getFloat("max", INFINITY);
+  if (failed(min) || failed(max))
+    return failure();
+  return replaceByClip(node, rewriter, x, *min, *max);
+}
+
+/// Clip-11 on: the bounds are optional constant inputs.
+static LogicalResult convertClipInputs(ONNXNode node,
+                                       PatternRewriter &rewriter) {
+  Value x = node.getInput(0);
+  if (!getFloatTensor(x))
+    return failure();
+  float bounds[2] = {-INFINITY, INFINITY};
+  for (int i : {1, 2}) {
+    if (!node.hasInput(i))
+      continue;
+    std::optional<SmallVector<float>> bound =
+        getConstantFloats(node.getInput(i));
+    if (!bound || bound->size() != 1)
+      return failure();
+    bounds[i - 1] = bound->front();
+  }
+  return replaceByClip(node, rewriter, x, bounds[0], bounds[1]);
+}
+
+/// Softmax along `axis` (default `defaultAxis`). Before opset 13 the op
+/// flattens at `axis` into 2-D, which is a softmax along one axis only when
+/// `axis` is the last one (`lastAxisOnly`).
+static LogicalResult convertSoftmax(ONNXNode node, PatternRewriter &rewriter,
+                                    int64_t defaultAxis, bool lastAxisOnly) {
+  Value x = node.getInput(0);
+  RankedTensorType type = getFloatTensor(x);
+  if (!type)
+    return failure();
+  FailureOr<int64_t> axis = node.getInt("axis", defaultAxis);
+  if (failed(axis))
+    return failure();
+  int64_t rank = type.getRank();
+  if (*axis < -rank || *axis >= rank)
+    return failure();
+  int64_t normalized = *axis < 0 ? *axis + rank : *axis;
+  if (lastAxisOnly && normalized != rank - 1)
+    return failure();
+  SmallVector<NamedAttribute> attrs;
+  if (normalized != rank - 1)
+    attrs.push_back(
+        rewriter.getNamedAttr("axis", rewriter.getI64IntegerAttr(normalized)));
+  return replaceNode(rewriter, node,
+                     node.createLayer(rewriter, SoftmaxOp::getOperationName(),
+                                      {x}, attrs, x.getType()));
+}
+
+static LogicalResult convertSoftmaxFlattening(ONNXNode node,
+                                              PatternRewriter &rewriter) {
+  return convertSoftmax(node, rewriter, /*defaultAxis=*/1,
+                        /*lastAxisOnly=*/true);
+}
+
+static LogicalResult convertSoftmaxAlongAxis(ONNXNode node,
+                                             PatternRewriter &rewriter) {
+  return convertSoftmax(node, rewriter, /*defaultAxis=*/-1,
+                        /*lastAxisOnly=*/false);
+}
+
+void onnx_patterns::populateActivationPatterns(RewritePatternSet &patterns) {
+  addConversion<convertBatchNorm>(patterns, {"BatchNormalization"});
+  addConversion<convertActivation>(
+      patterns, {"Relu", "Sigmoid", "Tanh", "Softplus", "HardSwish",
+                 "HardSigmoid", "LeakyRelu", "Elu"});
+  addConversion<convertClipAttributes>(patterns, {"Clip"}, 1, 10);
+  addConversion<convertClipInputs>(patterns, {"Clip"}, 11);
+  addConversion<convertSoftmaxFlattening>(patterns, {"Softmax"}, 1, 12);
+  addConversion<convertSoftmaxAlongAxis>(patterns, {"Softmax"}, 13);
+}

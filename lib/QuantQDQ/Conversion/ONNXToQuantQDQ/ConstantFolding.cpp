@@ -1,0 +1,386 @@
+//===- ConstantFolding.cpp - Constant nodes and shape computations --------===//
+//
+// Constant nodes become arith.constant. Exporters write `x.view(x.size(0),
+// -1)` as Shape -> Gather -> Unsqueeze -> Concat -> Reshape; when the shapes
+// are static, those nodes compute a constant, and evaluating them lets the
+// Reshape become a quant_qdq.reshape with a static target instead of a
+// generic node fed by a shape subgraph. Only small integer tensors are
+// evaluated; anything else stays for the layer patterns or generic.
+//
+//===----------------------------------------------------------------------===//
+
+#include "PatternUtils.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+
+using namespace mlir;
+using namespace mlir::quant_qdq;
+using namespace mlir::quant_qdq::onnx_patterns;
+
+/// Tensors larger than this are not evaluated (shape vectors are tiny).
+static constexpr int64_t kMaxFoldedElements = 4096;
+/// TensorProto::INT64, the `to` of a Cast that keeps folded values as they
+/// are.
+static constexpr int64_t kONNXInt64 = 7;
+
+//===----------------------------------------------------------------------===//
+// Constant
+//===----------------------------------------------------------------------===//
+
+/// The tensor a Constant node holds, or null for the kinds MLIR has no
+/// elements attribute for (strings, sparse tensors).
+static TypedAttr getConstantValue(ONNXNode node, Builder &b) {
+  DictionaryAttr attrs = node.getOp().getLayerAttributesAttr();
+  if (!attrs || attrs.size() != 1 || node.getOp().getNumResults() != 1)
+    return {};
+  NamedAttribute attr = *attrs.begin();
+  StringRef name = attr.getName();
+  Attribute value = attr.getValue();
+  if (name == "value")
+    return dyn_cast<ElementsAttr>(value) ? cast<TypedAttr>(value)
+                                         : TypedAttr();
+  if (name == "value_float")
+    if (auto f = dyn_cast<FloatAttr>(value))
+      return DenseElementsAttr::get(RankedTensorType::get({}, b.getF32Type()),
+                                    ArrayRef<float>{float(
+                                        f.getValueAsDouble())});
+  if (name == "value_int")
+    if (auto i = dyn_cast<IntegerAttr>(value))
+      return DenseElementsAttr::get(RankedTensorType::get({}, b.getI64Type()),
+                                    ArrayRef<int64_t>{i.getInt()});
+  if (name == "value_floats")
+    if (auto fs = dyn_cast<DenseF32ArrayAttr>(value))
+      return DenseElementsAttr::get(
+          RankedTensorType::get({fs.size()}, b.getF32Type()),
+          fs.asArrayRef());
+  if (name == "value_ints")
+    if (auto is = dyn_cast<DenseI64ArrayAttr>(value))
+      return DenseElementsAttr::get(
+          RankedTensorType::get({is.size()}, b.getI64Type()),
+          is.asArrayRef());
+  return {};
+}
+
+static LogicalResult convertConstant(ONNXNode node,
+                                     PatternRewriter &rewriter) {
+  TypedAttr value = getConstantValue(node, rewriter);
+  if (!value)
+    return failure();
+  return replaceNode(rewriter, node,
+                     arith::ConstantOp::create(rewriter, node.getOp().getLoc(),
+                                               value)
+                         .getResult());
+}
+
+//===----------------------------------------------------------------------===//
+// Shape computations
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// A small int64 tensor being evaluated.
+struct IntTensor {
+  SmallVector<int64_t> shape;
+  SmallVector<int64_t> values;
+};
+} // namespace
+
+/// The node's input `index` when it is a small constant integer tensor.
+static std::optional<IntTensor> getIntInput(ONNXNode node, unsigned index) {
+  Value value = node.getInput(index);
+  ElementsAttr attr = getConstantAttr(value);
+  if (!attr)
+    return std::nullopt;
+  auto type = cast<ShapedType>(attr.getType());
+  if (!type.hasStaticShape() || type.getNumElements() > kMaxFoldedElements)
+    return std::nullopt;
+  std::optional<SmallVector<int64_t>> values = getConstantInts(value);
+  if (!values)
+    return std::nullopt;
+  return IntTensor{SmallVector<int64_t>(type.getShape()), std::move(*values)};
+}
+
+static int64_t getCount(ArrayRef<int64_t> shape) {
+  int64_t n = 1;
+  for (int64_t d : shape)
+    n *= d;
+  return n;
+}
+
+/// Normalizes `axis` into [0, rank), or nothing.
+static std::optional<int64_t> normalize(int64_t axis, int64_t rank) {
+  if (axis < -rank || axis >= rank)
+    return std::nullopt;
+  return axis < 0 ? axis + rank : axis;
+}
+
+/// Axes from the attribute (old opsets) or the second input (new ones).
+static std::optional<SmallVector<int64_t>> getAxes(ONNXNode node) {
+  if (Attribute attr = node.getAttr("axes")) {
+    auto ints = dyn_cast<DenseI64ArrayAttr>(attr);
+    if (!ints)
+      return std::nullopt;
+    return SmallVector<int64_t>(ints.asArrayRef());
+  }
+  if (std::optional<IntTensor> axes = getIntInput(node, 1))
+    return axes->values;
+  return std::nullopt;
+}
+
+/// An integer attribute, or `defaultValue` when absent or of another kind.
+static int64_t getIntOr(ONNXNode node, StringRef name, int64_t defaultValue) {
+  auto attr = dyn_cast_or_null<IntegerAttr>(node.getAttr(name));
+  return attr ? attr.getInt() : defaultValue;
+}
+
+static std::optional<IntTensor> foldElementwise(StringRef op, IntTensor a,
+                                                IntTensor b) {
+  // Same shape, or one side a single element.
+  bool aScalar = a.values.size() == 1, bScalar = b.values.size() == 1;
+  if (a.shape != b.shape && !aScalar && !bScalar)
+    return std::nullopt;
+  IntTensor result = (aScalar && !bScalar) ? b : a;
+  if (aScalar && bScalar && b.shape.size() > a.shape.size())
+    result.shape = b.shape;
+  for (size_t i = 0; i < result.values.size(); ++i) {
+    int64_t x = a.values[aScalar ? 0 : i], y = b.values[bScalar ? 0 : i], r;
+    if (op == "Add") {
+      if (llvm::AddOverflow(x, y, r))
+        return std::nullopt;
+    } else if (op == "Sub") {
+      if (llvm::SubOverflow(x, y, r))
+        return std::nullopt;
+    } else if (op == "Mul") {
+      if (llvm::MulOverflow(x, y, r))
+        return std::nullopt;
+    } else {
+      if (y == 0 || (x == INT64_MIN && y == -1))
+        return std::nullopt;
+      r = x / y;
+    }
+    result.values[i] = r;
+  }
+  return result;
+}
+
+static std::optional<IntTensor> foldShape(ONNXNode node) {
+  auto type = dyn_cast_or_null<RankedTensorType>(
+      node.getInput(0) ? node.getInput(0).getType() : Type());
+  if (!type || !type.hasStaticShape())
+    return std::nullopt;
+  if (node.getOpType() == "Size")
+    return IntTensor{{}, {type.getNumElements()}};
+  int64_t rank = type.getRank();
+  int64_t start = getIntOr(node, "start", 0), end = getIntOr(node, "end", rank);
+  start = std::clamp<int64_t>(start < 0 ? start + rank : start, 0, rank);
+  end = std::clamp<int64_t>(end < 0 ? end + rank : end, 0, rank);
+  IntTensor t;
+  for (int64_t d = start; d < end; ++d)
+    t.values.push_back(type.getDimSize(d));
+  t.shape = {int64_t(t.values.size())};
+  return t;
+}
+
+static std::optional<IntTensor> foldGather(ONNXNode node,
+                                           const IntTensor &data) {
+  std::optional<IntTensor> indices = getIntInput(node, 1);
+  if (!indices || data.shape.size() != 1 || getIntOr(node, "axis", 0) != 0)
+    return std::nullopt;
+  IntTensor t{indices->shape, {}};
+  int64_t n = data.shape[0];
+  for (int64_t i : indices->values) {
+    std::optional<int64_t> k = normalize(i, n);
+    if (!k)
+      return std::nullopt;
+    t.values.push_back(data.values[*k]);
+  }
+  return t;
+}
+
+static std::optional<IntTensor> foldUnsqueeze(ONNXNode node, IntTensor t) {
+  std::optional<SmallVector<int64_t>> axes = getAxes(node);
+  if (!axes)
+    return std::nullopt;
+  int64_t rank = t.shape.size() + axes->size();
+  SmallVector<int64_t> sorted;
+  for (int64_t a : *axes) {
+    std::optional<int64_t> k = normalize(a, rank);
+    if (!k)
+      return std::nullopt;
+    sorted.push_back(*k);
+  }
+  llvm::sort(sorted);
+  for (int64_t a : sorted)
+    t.shape.insert(t.shape.begin() + std::min<int64_t>(a, t.shape.size()), 1);
+  return t;
+}
+
+static std::optional<IntTensor> foldSqueeze(ONNXNode node, IntTensor t) {
+  std::optional<SmallVector<int64_t>> axes = getAxes(node);
+  SmallVector<int64_t> shape;
+  int64_t rank = t.shape.size();
+  for (int64_t d = 0; d < rank; ++d) {
+    bool drop =
+        axes ? llvm::any_of(*axes,
+                            [&](int64_t a) { return normalize(a, rank) == d; })
+             : t.shape[d] == 1;
+    if (!drop)
+      shape.push_back(t.shape[d]);
+  }
+  t.shape = shape;
+  return t;
+}
+
+static std::optional<IntTensor> foldConcat(ONNXNode node) {
+  IntTensor t{{0}, {}};
+  for (unsigned i = 0, e = node.getNumInputs(); i < e; ++i) {
+    std::optional<IntTensor> part = getIntInput(node, i);
+    if (!part || part->shape.size() != 1)
+      return std::nullopt;
+    llvm::append_range(t.values, part->values);
+  }
+  t.shape[0] = t.values.size();
+  return t;
+}
+
+static std::optional<IntTensor> foldSlice(ONNXNode node,
+                                          const IntTensor &data) {
+  if (data.shape.size() != 1)
+    return std::nullopt;
+  SmallVector<int64_t> starts, ends, steps{1};
+  if (node.getNumInputs() >= 3) {
+    // Slice-10 on: starts, ends, axes and steps are inputs.
+    std::optional<IntTensor> s = getIntInput(node, 1), e = getIntInput(node, 2);
+    if (!s || !e)
+      return std::nullopt;
+    starts = s->values;
+    ends = e->values;
+    if (node.hasInput(3)) {
+      std::optional<IntTensor> ax = getIntInput(node, 3);
+      if (!ax || ax->values.size() != 1 || normalize(ax->values[0], 1) != 0)
+        return std::nullopt;
+    }
+    if (node.hasInput(4)) {
+      std::optional<IntTensor> st = getIntInput(node, 4);
+      if (!st)
+        return std::nullopt;
+      steps = st->values;
+    }
+  } else {
+    auto s = dyn_cast_or_null<DenseI64ArrayAttr>(node.getAttr("starts"));
+    auto e = dyn_cast_or_null<DenseI64ArrayAttr>(node.getAttr("ends"));
+    if (!s || !e || node.getAttr("axes"))
+      return std::nullopt;
+    starts.assign(s.asArrayRef().begin(), s.asArrayRef().end());
+    ends.assign(e.asArrayRef().begin(), e.asArrayRef().end());
+  }
+  if (starts.size() != 1 || ends.size() != 1 || steps.size() != 1 ||
+      steps[0] <= 0)
+    return std::nullopt;
+  int64_t n = data.shape[0];
+  auto clampIndex = [n](int64_t i) {
+    if (i < 0)
+      i += n;
+    return std::clamp<int64_t>(i, 0, n);
+  };
+  IntTensor t{{0}, {}};
+  for (int64_t i = clampIndex(starts[0]), e = clampIndex(ends[0]); i < e;
+       i += steps[0])
+    t.values.push_back(data.values[i]);
+  t.shape[0] = t.values.size();
+  return t;
+}
+
+static std::optional<IntTensor> foldReshape(ONNXNode node,
+                                            const IntTensor &data) {
+  std::optional<IntTensor> shape = getIntInput(node, 1);
+  if (!shape || shape->shape.size() != 1)
+    return std::nullopt;
+  SmallVector<int64_t> newShape;
+  int64_t known = 1, inferred = -1;
+  for (auto [i, d] : llvm::enumerate(shape->values)) {
+    if (d == 0 && i < data.shape.size())
+      d = data.shape[i];
+    if (d == -1) {
+      if (inferred >= 0)
+        return std::nullopt;
+      inferred = i;
+    } else if (d < 0) {
+      return std::nullopt;
+    } else {
+      known *= d;
+    }
+    newShape.push_back(d);
+  }
+  int64_t count = data.values.size();
+  if (inferred >= 0) {
+    if (known == 0 || count % known)
+      return std::nullopt;
+    newShape[inferred] = count / known;
+  } else if (known != count) {
+    return std::nullopt;
+  }
+  return IntTensor{newShape, data.values};
+}
+
+/// Evaluates the node on constant integer inputs.
+static std::optional<IntTensor> foldIntNode(ONNXNode node) {
+  StringRef op = node.getOpType();
+  if (op == "Shape" || op == "Size")
+    return foldShape(node);
+  if (op == "Concat")
+    return foldConcat(node);
+
+  // Everything below needs its first input constant.
+  std::optional<IntTensor> data = getIntInput(node, 0);
+  if (!data)
+    return std::nullopt;
+  if (op == "Identity")
+    return data;
+  if (op == "Cast") {
+    // Folded tensors are int64: a cast to int32 would change the type.
+    if (getIntOr(node, "to", 0) != kONNXInt64)
+      return std::nullopt;
+    return data;
+  }
+  if (op == "Add" || op == "Sub" || op == "Mul" || op == "Div") {
+    std::optional<IntTensor> rhs = getIntInput(node, 1);
+    if (!rhs)
+      return std::nullopt;
+    return foldElementwise(op, *data, *rhs);
+  }
+  if (op == "Gather")
+    return foldGather(node, *data);
+  if (op == "Unsqueeze")
+    return foldUnsqueeze(node, *data);
+  if (op == "Squeeze")
+    return foldSqueeze(node, *data);
+  if (op == "Slice")
+    return foldSlice(node, *data);
+  if (op == "Reshape")
+    return foldReshape(node, *data);
+  return std::nullopt;
+}
+
+static LogicalResult foldShapeComputation(ONNXNode node,
+                                          PatternRewriter &rewriter) {
+  if (node.getOp().getNumResults() != 1)
+    return failure();
+  std::optional<IntTensor> result = foldIntNode(node);
+  if (!result || getCount(result->shape) != int64_t(result->values.size()))
+    return failure();
+  auto type = RankedTensorType::get(result->shape, rewriter.getI64Type());
+  auto value = DenseElementsAttr::get(type, ArrayRef<int64_t>(result->values));
+  return replaceNode(rewriter, node,
+                     arith::ConstantOp::create(rewriter, node.getOp().getLoc(),
+                                               value)
+                         .getResult());
+}
+
+void onnx_patterns::populateConstantFoldingPatterns(
+    RewritePatternSet &patterns) {
+  addConversion<convertConstant>(patterns, {"Constant"});
+  addConversion<foldShapeComputation>(
+      patterns, {"Shape", "Size", "Identity", "Cast", "Add", "Sub", "Mul",
+                 "Div", "Gather", "Unsqueeze", "Squeeze", "Concat", "Slice",
+                 "Reshape"});
+}

@@ -1,0 +1,70 @@
+// RUN: qdq-opt %s --split-input-file --convert-onnx-to-quant-qdq | FileCheck %s
+
+// x.view(x.size(0), -1) as exporters write it: Shape -> Gather ->
+// Unsqueeze -> Concat -> Reshape evaluates to a constant target on a
+// static input, and the Reshape becomes a layer; the shape nodes and the
+// constants only they read are gone.
+module attributes {quant_qdq.onnx.opset_import = {ai.onnx = 13 : i64}} {
+// CHECK-LABEL: func @view
+func.func @view(%x: tensor<2x3x4xf32>) -> tensor<2x12xf32> {
+  // CHECK-NOT: generic
+  // CHECK-NOT: arith.constant
+  // CHECK: quant_qdq.reshape "view" %{{.*}} {shape = array<i64: 2, 12>} : (tensor<2x3x4xf32>) -> tensor<2x12xf32>
+  %shape = quant_qdq.generic "Shape" "shape" %x : (tensor<2x3x4xf32>) -> tensor<3xi64>
+  %zero = quant_qdq.generic "Constant" "zero" {layer_attributes = {value = dense<0> : tensor<i64>}} : () -> tensor<i64>
+  %batch = quant_qdq.generic "Gather" "gather" %shape, %zero {layer_attributes = {axis = 0 : i64}} : (tensor<3xi64>, tensor<i64>) -> tensor<i64>
+  %axes = arith.constant dense<0> : tensor<1xi64>
+  %b1 = quant_qdq.generic "Unsqueeze" "unsqueeze" %batch, %axes : (tensor<i64>, tensor<1xi64>) -> tensor<1xi64>
+  %minus = quant_qdq.generic "Constant" "minus_one" {layer_attributes = {value_ints = array<i64: -1>}} : () -> tensor<1xi64>
+  %target = quant_qdq.generic "Concat" "concat" %b1, %minus {layer_attributes = {axis = 0 : i64}} : (tensor<1xi64>, tensor<1xi64>) -> tensor<2xi64>
+  %y = quant_qdq.generic "Reshape" "view" %x, %target : (tensor<2x3x4xf32>, tensor<2xi64>) -> tensor<2x12xf32>
+  return %y : tensor<2x12xf32>
+}
+}
+
+// -----
+
+// Integer arithmetic, Slice, Gather, Squeeze, Cast to int64 and Size on
+// constants.
+module attributes {quant_qdq.onnx.opset_import = {ai.onnx = 13 : i64}} {
+// CHECK-LABEL: func @arithmetic
+func.func @arithmetic(%x: tensor<2x3x4xf32>) -> (tensor<2xi64>, tensor<2xi64>, tensor<i64>, tensor<2xi64>, tensor<i64>) {
+  // CHECK-DAG: arith.constant dense<[6, 8]> : tensor<2xi64>
+  // CHECK-DAG: arith.constant dense<[3, 4]> : tensor<2xi64>
+  // CHECK-DAG: arith.constant dense<4> : tensor<i64>
+  // CHECK-DAG: arith.constant dense<[1, 2]> : tensor<2xi64>
+  // CHECK-DAG: arith.constant dense<24> : tensor<i64>
+  // CHECK-NOT: generic
+  %shape = quant_qdq.generic "Shape" %x : (tensor<2x3x4xf32>) -> tensor<3xi64>
+  %two = arith.constant dense<2> : tensor<i64>
+  %starts = arith.constant dense<1> : tensor<1xi64>
+  %ends = arith.constant dense<3> : tensor<1xi64>
+  %tail = quant_qdq.generic "Slice" %shape, %starts, %ends : (tensor<3xi64>, tensor<1xi64>, tensor<1xi64>) -> tensor<2xi64>
+  %doubled = quant_qdq.generic "Mul" %tail, %two : (tensor<2xi64>, tensor<i64>) -> tensor<2xi64>
+  %halved = quant_qdq.generic "Div" %doubled, %two : (tensor<2xi64>, tensor<i64>) -> tensor<2xi64>
+  %last = quant_qdq.generic "Gather" %halved, %starts : (tensor<2xi64>, tensor<1xi64>) -> tensor<1xi64>
+  %scalar = quant_qdq.generic "Squeeze" %last : (tensor<1xi64>) -> tensor<i64>
+  %minus = quant_qdq.generic "Sub" %tail, %two : (tensor<2xi64>, tensor<i64>) -> tensor<2xi64>
+  %cast = quant_qdq.generic "Cast" %minus {layer_attributes = {to = 7 : i64}} : (tensor<2xi64>) -> tensor<2xi64>
+  %size = quant_qdq.generic "Size" %x : (tensor<2x3x4xf32>) -> tensor<i64>
+  return %doubled, %halved, %scalar, %cast, %size : tensor<2xi64>, tensor<2xi64>, tensor<i64>, tensor<2xi64>, tensor<i64>
+}
+}
+
+// -----
+
+// Not evaluated: a dynamic shape, a cast to another integer type, a
+// division by zero.
+// CHECK-LABEL: func @kept
+func.func @kept(%x: tensor<?x4xf32>) -> (tensor<2xi64>, tensor<2xi32>, tensor<1xi64>) {
+  %zero = arith.constant dense<0> : tensor<1xi64>
+  %one = arith.constant dense<1> : tensor<1xi64>
+  %c = arith.constant dense<[2, 4]> : tensor<2xi64>
+  // CHECK: quant_qdq.generic "Shape"
+  %0 = quant_qdq.generic "Shape" %x : (tensor<?x4xf32>) -> tensor<2xi64>
+  // CHECK: quant_qdq.generic "Cast"
+  %1 = quant_qdq.generic "Cast" %c {layer_attributes = {to = 6 : i64}} : (tensor<2xi64>) -> tensor<2xi32>
+  // CHECK: quant_qdq.generic "Div"
+  %2 = quant_qdq.generic "Div" %one, %zero : (tensor<1xi64>, tensor<1xi64>) -> tensor<1xi64>
+  return %0, %1, %2 : tensor<2xi64>, tensor<2xi32>, tensor<1xi64>
+}

@@ -1,0 +1,53 @@
+// RUN: qdq-opt %s --split-input-file --canonicalize | FileCheck %s
+
+// x * sigmoid(x) is swish, x * hard_sigmoid(x) with alpha 1/6 and beta 1/2
+// hard_swish; the fused layer takes the multiply's name.
+// CHECK-LABEL: func @gated
+func.func @gated(%x: tensor<1x4xf32>) -> (tensor<1x4xf32>, tensor<1x4xf32>) {
+  // CHECK-DAG: quant_qdq.activation swish "silu" %arg0 : tensor<1x4xf32>
+  // CHECK-DAG: quant_qdq.activation hard_swish "hswish" %arg0 : tensor<1x4xf32>
+  // CHECK-NOT: multiply
+  %s = quant_qdq.activation sigmoid "gate" %x : tensor<1x4xf32>
+  %0 = quant_qdq.multiply "silu" %s, %x : (tensor<1x4xf32>, tensor<1x4xf32>) -> tensor<1x4xf32>
+  %h = quant_qdq.activation hard_sigmoid "hgate" %x {alpha = 0.16666667 : f32, beta = 0.5 : f32} : tensor<1x4xf32>
+  %1 = quant_qdq.multiply "hswish" %x, %h : (tensor<1x4xf32>, tensor<1x4xf32>) -> tensor<1x4xf32>
+  return %0, %1 : tensor<1x4xf32>, tensor<1x4xf32>
+}
+
+// -----
+
+// Kept: a gate of another input, another hard_sigmoid, a gate read twice.
+// CHECK-LABEL: func @gated_kept
+func.func @gated_kept(%x: tensor<1x4xf32>, %y: tensor<1x4xf32>) -> (tensor<1x4xf32>, tensor<1x4xf32>, tensor<1x4xf32>, tensor<1x4xf32>) {
+  // CHECK-COUNT-3: quant_qdq.multiply
+  %s = quant_qdq.activation sigmoid %y : tensor<1x4xf32>
+  %0 = quant_qdq.multiply %x, %s : (tensor<1x4xf32>, tensor<1x4xf32>) -> tensor<1x4xf32>
+  %h = quant_qdq.activation hard_sigmoid %x : tensor<1x4xf32>
+  %1 = quant_qdq.multiply %x, %h : (tensor<1x4xf32>, tensor<1x4xf32>) -> tensor<1x4xf32>
+  %t = quant_qdq.activation sigmoid %x : tensor<1x4xf32>
+  %2 = quant_qdq.multiply %x, %t : (tensor<1x4xf32>, tensor<1x4xf32>) -> tensor<1x4xf32>
+  return %0, %1, %2, %t : tensor<1x4xf32>, tensor<1x4xf32>, tensor<1x4xf32>, tensor<1x4xf32>
+}
+
+// -----
+
+// A bias-free dense plus a constant vector of its width is one dense; a
+// [1, N] bias is read as [N] without copying. Kept: a bias that would
+// broadcast to a larger rank, and a non-constant one.
+// CHECK-LABEL: func @dense_bias
+func.func @dense_bias(%x: tensor<2x8xf32>, %v: tensor<4xf32>) -> (tensor<2x4xf32>, tensor<1x2x4xf32>, tensor<2x4xf32>) {
+  %w = arith.constant dense<0.5> : tensor<8x4xf32>
+  %b = arith.constant dense<[[1.0, 2.0, 3.0, 4.0]]> : tensor<1x4xf32>
+  %b3 = arith.constant dense<1.0> : tensor<1x1x4xf32>
+  // CHECK: %[[B:.*]] = arith.constant dense<[1.000000e+00, 2.000000e+00, 3.000000e+00, 4.000000e+00]> : tensor<4xf32>
+  // CHECK: quant_qdq.dense "fc" %arg0, %{{.*}}, %[[B]] : (tensor<2x8xf32>, tensor<8x4xf32>, tensor<4xf32>) -> tensor<2x4xf32>
+  %d = quant_qdq.dense "fc" %x, %w : (tensor<2x8xf32>, tensor<8x4xf32>) -> tensor<2x4xf32>
+  %0 = quant_qdq.add "bias" %d, %b : (tensor<2x4xf32>, tensor<1x4xf32>) -> tensor<2x4xf32>
+  // CHECK: quant_qdq.add "rank3"
+  %d2 = quant_qdq.dense %x, %w : (tensor<2x8xf32>, tensor<8x4xf32>) -> tensor<2x4xf32>
+  %1 = quant_qdq.add "rank3" %d2, %b3 : (tensor<2x4xf32>, tensor<1x1x4xf32>) -> tensor<1x2x4xf32>
+  // CHECK: quant_qdq.add "runtime"
+  %d3 = quant_qdq.dense %x, %w : (tensor<2x8xf32>, tensor<8x4xf32>) -> tensor<2x4xf32>
+  %2 = quant_qdq.add "runtime" %d3, %v : (tensor<2x4xf32>, tensor<4xf32>) -> tensor<2x4xf32>
+  return %0, %1, %2 : tensor<2x4xf32>, tensor<1x2x4xf32>, tensor<2x4xf32>
+}
