@@ -74,7 +74,9 @@ func.func @epsilon_f64(%x: tensor<2x16xf32>, %p: tensor<16xf32>) {
 // -----
 
 func.func @result_type(%x: tensor<2x16xf32>, %p: tensor<16xf32>) {
-  // expected-error @+1 {{'quant_qdq.batch_norm' op failed to verify that all of {input, output} have same type}}
+  // The result has the input's type (the op infers it).
+  // expected-error @+2 {{'quant_qdq.batch_norm' op inferred type(s) 'tensor<2x16xf32>' are incompatible with return type(s) of operation 'tensor<2x16xf16>'}}
+  // expected-error @+1 {{'quant_qdq.batch_norm' op failed to infer returned types}}
   %y = quant_qdq.batch_norm %x, %p, %p, %p, %p : (tensor<2x16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>) -> tensor<2x16xf16>
   return
 }

@@ -185,7 +185,7 @@ def QDQ_GlobalMaxPool2DOp : QDQ_GlobalPool2DOp<"global_max_pool2d",
 }
 
 def QDQ_BatchNormOp : QDQ_LayerOp<"batch_norm", "BatchNormalization", 0, 0,
-    [Pure, AllTypesMatch<["input", "output"]>]> {
+    [Pure, InferTypeOpAdaptor]> {
   let summary = "batch normalization in inference form";
   let description = [{
     `output = (input - mean) / sqrt(variance + epsilon) * scale + bias`, per
@@ -334,12 +334,13 @@ def QDQ_TransposeOp : QDQ_LayerOp<"transpose", "Permute", 0, 0,
 }
 
 def QDQ_PadOp : QDQ_LayerOp<"pad", "ZeroPadding2D", 0, 0,
-    [QDQ_InferredResult], 0, 1> {
+    [QDQ_InferredResult], 0, 1, ["isPassThrough"]> {
   let summary = "pad every dimension";
   let description = [{
     `pads` holds the amounts before each dimension, then after each dimension
     (ONNX order); `mode` is `constant` (filled with `value`), `reflect` or
-    `edge`.
+    `edge`. Pass-through, except a constant pad with a nonzero `value`: that
+    value need not lie on the input's quantization grid.
   }];
   let arguments = (ins QDQ_FloatTensor:$input, OptionalAttr<StrAttr>:$name,
       DenseI64ArrayAttr:$pads,

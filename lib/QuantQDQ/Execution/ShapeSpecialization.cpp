@@ -24,8 +24,7 @@ static Type refineResult(Operation *op, unsigned index) {
   }
   // Element-wise layers and Q/DQ ops keep their operand's shape.
   if (op->hasTrait<OpTrait::SameOperandsAndResultType>() ||
-      op->hasTrait<OpTrait::SameOperandsAndResultShape>() ||
-      isa<BatchNormOp>(op)) {
+      op->hasTrait<OpTrait::SameOperandsAndResultShape>()) {
     auto operand = cast<RankedTensorType>(op->getOperand(0).getType());
     return operand.clone(getElementTypeOrSelf(old));
   }

@@ -177,6 +177,11 @@ OpFoldResult TransposeOp::fold(FoldAdaptor) {
   return getInput().getType() == getType() ? getInput() : Value();
 }
 
+bool PadOp::isPassThrough() {
+  // A constant fill other than zero need not lie on the quantization grid.
+  return getMode() != PadMode::Constant || getValue().isZero();
+}
+
 OpFoldResult PadOp::fold(FoldAdaptor) {
   if (llvm::all_of(getPads(), [](int64_t p) { return p == 0; }) &&
       getInput().getType() == getType())

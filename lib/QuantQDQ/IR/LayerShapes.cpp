@@ -312,6 +312,15 @@ static LogicalResult inferGlobalPool(std::optional<Location> loc,
   return success();
 }
 
+/// Normalization keeps its input's type (the result type must equal it).
+LogicalResult BatchNormOp::inferReturnTypes(MLIRContext *,
+                                            std::optional<Location>,
+                                            Adaptor adaptor,
+                                            SmallVectorImpl<Type> &inferred) {
+  inferred.push_back(adaptor.getInput().getType());
+  return success();
+}
+
 LogicalResult GlobalAvgPool2DOp::inferReturnTypes(
     MLIRContext *, std::optional<Location> loc, Adaptor adaptor,
     SmallVectorImpl<Type> &inferred) {

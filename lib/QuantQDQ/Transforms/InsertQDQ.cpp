@@ -193,10 +193,6 @@ static OpOperand *getPassThroughSource(Value value) {
   auto layer = value.getDefiningOp<QDQLayerOpInterface>();
   if (!layer || !layer.isPassThrough() || layer->getNumResults() != 1)
     return nullptr;
-  // A pad fills with a value that need not lie on the quantization grid.
-  if (auto pad = dyn_cast<PadOp>(layer.getOperation()))
-    if (pad.getMode() == PadMode::Constant && !pad.getValue().isZero())
-      return nullptr;
   SmallVector<unsigned> inputs = layer.getActivationOperandIndices();
   if (inputs.size() != 1)
     return nullptr;

@@ -50,3 +50,24 @@ func.func @weight_transpose(%x: tensor<1x8xf32>, %w: tensor<10x8xf32>) -> tensor
   %y = quant_qdq.dense "fc" %x, %t : (tensor<1x8xf32>, tensor<8x10xf32>) -> tensor<1x10xf32>
   return %y : tensor<1x10xf32>
 }
+
+// -----
+
+// A zero pad is pass-through: the conv's pair moves above it. A pad that
+// fills with 1.0, a value that need not lie on the grid, keeps it below.
+// CHECK-LABEL: func.func @pad_fill
+// CHECK: %[[Q0:.*]] = quant_qdq.quantize %arg0
+// CHECK-NEXT: %[[DQ0:.*]] = quant_qdq.dequantize %[[Q0]]
+// CHECK: %[[Z:.*]] = quant_qdq.pad "zero" %[[DQ0]]
+// CHECK: quant_qdq.conv2d "c0" %[[Z]],
+// CHECK: %[[O:.*]] = quant_qdq.pad "ones" %arg0
+// CHECK-NEXT: %[[Q1:.*]] = quant_qdq.quantize %[[O]]
+// CHECK-NEXT: %[[DQ1:.*]] = quant_qdq.dequantize %[[Q1]]
+// CHECK: quant_qdq.conv2d "c1" %[[DQ1]],
+func.func @pad_fill(%x: tensor<1x4x8x8xf32>, %w: tensor<4x4x3x3xf32>) -> (tensor<1x4x8x8xf32>, tensor<1x4x8x8xf32>) {
+  %z = quant_qdq.pad "zero" %x {pads = array<i64: 0, 0, 1, 1, 0, 0, 1, 1>} : (tensor<1x4x8x8xf32>) -> tensor<1x4x10x10xf32>
+  %c0 = quant_qdq.conv2d "c0" %z, %w : (tensor<1x4x10x10xf32>, tensor<4x4x3x3xf32>) -> tensor<1x4x8x8xf32>
+  %o = quant_qdq.pad "ones" %x {pads = array<i64: 0, 0, 1, 1, 0, 0, 1, 1>, value = 1.0 : f32} : (tensor<1x4x8x8xf32>) -> tensor<1x4x10x10xf32>
+  %c1 = quant_qdq.conv2d "c1" %o, %w : (tensor<1x4x10x10xf32>, tensor<4x4x3x3xf32>) -> tensor<1x4x8x8xf32>
+  return %c0, %c1 : tensor<1x4x8x8xf32>, tensor<1x4x8x8xf32>
+}

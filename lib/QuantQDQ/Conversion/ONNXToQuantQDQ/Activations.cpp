@@ -41,7 +41,7 @@ static LogicalResult convertBatchNorm(ONNXNode node,
   return replaceNode(rewriter, node,
                      node.createLayer(rewriter,
                                       BatchNormOp::getOperationName(),
-                                      operands, attrs, operands[0].getType()));
+                                      operands, attrs));
 }
 
 /// Replaces the node by `quant_qdq.activation kind` on `x`.
