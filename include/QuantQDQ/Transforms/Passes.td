@@ -117,6 +117,22 @@ def WeightScales : Pass<"qdq-weight-scales", "::mlir::ModuleOp"> {
   ];
 }
 
+def QuantizeWeights : Pass<"qdq-quantize-weights"> {
+  let summary = "Store quantized weights as integer constants";
+  let description = [{
+    Replaces every calibrated 8-bit `quantize` of a floating-point constant
+    whose readers are all `dequantize` ops by the constant's quantized
+    storage: `clamp(round_half_to_even(w / scale) + zero_point, qmin,
+    qmax)` per slice along the quantizer's axis, as an `i8` resource
+    constant. The graph then holds each weight once, in int8, and no
+    quantize runs for it: ONNX export writes it as an int8 (or uint8)
+    initializer read by a `DequantizeLinear` (`--onnx-weights=int8` runs
+    this pass). The constant is named after the quantize's tensor name, or
+    the weight's name with `_quantized`. Other bit widths are left alone.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 def FoldBatchNorm : Pass<"qdq-fold-batch-norm"> {
   let summary = "Fold a BatchNormalization into the convolution before it";
   let description = [{

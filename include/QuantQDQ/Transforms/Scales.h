@@ -14,6 +14,7 @@
 #include "mlir/IR/BuiltinAttributeInterfaces.h"
 #include "mlir/IR/Operation.h"
 #include <optional>
+#include <string>
 
 namespace mlir::quant_qdq {
 
@@ -29,6 +30,15 @@ LogicalResult readFloatConstant(ElementsAttr value,
 FailureOr<SmallVector<float>> computeWeightScales(ElementsAttr weight,
                                                   std::optional<int64_t> axis,
                                                   int64_t qmax);
+
+/// The storage bytes (one per element) of the float constant `value`
+/// quantized with the 8-bit quantizer `q`, `scales` and `zeroPoints` (empty:
+/// all 0): clamp(round_half_to_even(w / s) + zp, qmin, qmax) per slice along
+/// the quantizer's axis. Fails for other bit widths and for values that are
+/// not a floating-point constant of static shape.
+FailureOr<std::string> quantizeConstant(ElementsAttr value, QuantizerAttr q,
+                                        ArrayRef<float> scales,
+                                        ArrayRef<int32_t> zeroPoints);
 
 /// A scale and zero point.
 struct QuantParams {

@@ -42,7 +42,7 @@ func.func @main(%x: tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32> {
 // CHECK-NEXT: node: Conv conv (input_0_dequantized, conv.weight_dequantized) -> (output_0) kernel_shape=[1, 1] strides=[1, 1] pads=[0, 0, 0, 0] dilations=[1, 1] group=1
 
 // INT8: initializer: conv.weight_quantized INT8 [2, 2, 1, 1] = [64, -127, 127, 64]
-// INT8-NOT: QuantizeLinear QuantizeLinear_2
-// INT8: node: DequantizeLinear DequantizeLinear_3 (conv.weight_quantized, DequantizeLinear_3_scale, DequantizeLinear_3_zero_point) -> (conv.weight_dequantized) axis=0
+// INT8-NOT: node: QuantizeLinear {{.*}}(conv.weight,
+// INT8: node: DequantizeLinear DequantizeLinear_2 (conv.weight_quantized, DequantizeLinear_2_scale, DequantizeLinear_2_zero_point) -> (conv.weight_dequantized) axis=0
 
 // AMAX: initializer: QuantizeLinear_0_scale FLOAT [] = 0.1

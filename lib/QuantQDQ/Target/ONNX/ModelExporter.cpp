@@ -16,13 +16,14 @@
 #include "ONNXCommon.h"
 #include "QuantQDQ/IR/QuantQDQOps.h"
 #include "QuantQDQ/Target/ONNX/ONNX.h"
-#include "QuantQDQ/Transforms/Scales.h"
+#include "QuantQDQ/Transforms/Passes.h"
 #include "QuantQDQ/Transforms/TensorNames.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/Pass/PassManager.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/TypeSwitch.h"
 
@@ -196,11 +197,9 @@ private:
   }
 
   /// Adds an initializer whose bytes the exporter computed.
-  /// `exact`: `base` is the tensor's own name, reserved for it.
   std::string addOwnedInitializer(StringRef base, ArrayRef<int64_t> shape,
-                                  int32_t dataType, std::string bytes,
-                                  bool exact = false) {
-    std::string name = exact ? base.str() : claimName(base);
+                                  int32_t dataType, std::string bytes) {
+    std::string name = claimName(base);
     onnx::TensorProto &t = *graph->add_initializer();
     t.set_name(name);
     t.set_data_type(dataType);
@@ -233,9 +232,14 @@ private:
         loc);
   }
 
-  /// The name of `value`, writing its constant as an initializer on first
-  /// use.
-  FailureOr<std::string> getName(Value value) {
+  /// The ONNX type of quantized storage: int8 or uint8 by the quantizer.
+  static int32_t getStorageType(QuantizerAttr q) {
+    return q.getIsSigned() ? onnx::TensorProto::INT8 : onnx::TensorProto::UINT8;
+  }
+
+  /// The name of `value`, writing its constant as an initializer (of ONNX
+  /// type `onnxType`, when set) on first use.
+  FailureOr<std::string> getName(Value value, int32_t onnxType = 0) {
     auto it = names.find(value);
     if (it != names.end())
       return it->second;
@@ -243,8 +247,9 @@ private:
     if (matchPattern(value, m_Constant(&constant))) {
       Operation *def = value.getDefiningOp();
       StringRef base = getLocName(def->getLoc());
-      FailureOr<std::string> name = addInitializer(
-          base.empty() ? StringRef("const") : base, constant, def->getLoc());
+      FailureOr<std::string> name =
+          addInitializer(base.empty() ? StringRef("const") : base, constant,
+                         def->getLoc(), onnxType);
       if (failed(name))
         return failure();
       names[value] = *name;
@@ -352,8 +357,7 @@ private:
   /// int8 or uint8 by its quantizer.
   int32_t getWireType(Value v) {
     if (auto q = v.getDefiningOp<QuantizeOp>())
-      return q.getQuantizer().getIsSigned() ? onnx::TensorProto::INT8
-                                            : onnx::TensorProto::UINT8;
+      return getStorageType(q.getQuantizer());
     return getONNXElementType(getElementTypeOrSelf(v.getType()));
   }
 
@@ -773,8 +777,7 @@ FailureOr<std::pair<std::string, std::string>> ModelExporter::getQuantParams(
     zpBytes.push_back(char(uint8_t((zps ? (*zps)[i] : 0) & 0xff)));
   std::string zpName = addOwnedInitializer(
       base.str() + "_zero_point", shape,
-      q.getIsSigned() ? onnx::TensorProto::INT8 : onnx::TensorProto::UINT8,
-      zpBytes);
+      getStorageType(q), zpBytes);
   return quantParams[key] = {scaleName, zpName};
 }
 
@@ -922,38 +925,16 @@ LogicalResult ModelExporter::exportOp(Operation *op) {
       .Case<GenericOp>([&](auto generic) { return exportGeneric(generic); })
       .Case<QuantizeOp>([&](QuantizeOp q) -> LogicalResult {
         std::string nodeName = getNodeName(q, "QuantizeLinear");
-        ElementsAttr weight;
-        bool allDequantized = llvm::all_of(
-            q->getUsers(), [](Operation *u) { return isa<DequantizeOp>(u); });
-        if (options.integerWeights && q.getScale() && allDequantized &&
-            matchPattern(q.getInput(), m_Constant(&weight))) {
-          // The weight is stored quantized: no QuantizeLinear at run time.
-          FailureOr<std::string> bytes =
-              quantizeConstant(weight, q.getQuantizer(), *q.getScale(),
-                               q.getZeroPoint().value_or(ArrayRef<int32_t>()));
-          if (failed(bytes))
-            return q.emitError("cannot quantize this weight to 8 bits");
-          // The quantized weight is the Q's own tensor.
-          StringRef given = getTensorName(q.getOutput());
-          StringRef base = getLocName(q.getInput().getDefiningOp()->getLoc());
-          std::string name = addOwnedInitializer(
-              !given.empty() ? given.str()
-                             : (base.empty() ? StringRef(nodeName) : base).str() +
-                                   "_quantized",
-              cast<ShapedType>(weight.getType()).getShape(),
-              q.getQuantizer().getIsSigned() ? onnx::TensorProto::INT8
-                                             : onnx::TensorProto::UINT8,
-              std::move(*bytes), /*exact=*/!given.empty());
-          names[q.getOutput()] = name;
-          return success();
-        }
         SmallVector<std::string> outs = nameResults(q, nodeName);
         return exportQuantize(q, q.getInput(), q.getQuantizer(), q.getScale(),
                               q.getZeroPoint(), nodeName, outs.front());
       })
       .Case<DequantizeOp>([&](DequantizeOp dq) -> LogicalResult {
         std::string nodeName = getNodeName(dq, "DequantizeLinear");
-        FailureOr<std::string> in = getName(dq.getInput());
+        // Storage held as a constant (qdq-quantize-weights) is int8 or
+        // uint8 by the quantizer.
+        FailureOr<std::string> in =
+            getName(dq.getInput(), getStorageType(dq.getQuantizer()));
         if (failed(in))
           return failure();
         SmallVector<std::string> outs = nameResults(dq, nodeName);
@@ -1193,11 +1174,17 @@ LogicalResult mlir::quant_qdq::exportONNX(ModuleOp module,
     func = defined.front();
   }
 
-  // Default scales go on a copy: export does not change its input. The
-  // copy shares the weights' resource blobs.
+  // The passes that prepare a module for ONNX run on a copy: export does
+  // not change its input. The copy shares the weights' resource blobs.
+  // Names first, so that a weight stored quantized keeps its tensor's name.
   OwningOpRef<ModuleOp> copy = module.clone();
   func::FuncOp copyFunc = copy->lookupSymbol<func::FuncOp>(func.getName());
-  if (failed(assignDefaultScales(copyFunc, options.activationAmax)))
+  PassManager pm(module.getContext());
+  pm.addPass(createNameTensors());
+  pm.addPass(createWeightScales(WeightScalesOptions{options.activationAmax}));
+  if (options.integerWeights)
+    pm.addPass(createQuantizeWeights());
+  if (failed(pm.run(*copy)))
     return failure();
 
   // Every check happens before the first byte is written: on failure `os`

@@ -65,13 +65,6 @@ LogicalResult exportTensor(ElementsAttr value, onnx::TensorProto &tensor,
 /// per element.
 FailureOr<std::string> getRawBytes(ElementsAttr value, Location loc);
 
-/// The storage bytes (one per element) of float constant `value` quantized
-/// with `quantizer`, `scales` and `zeroPoints` (empty: all 0):
-/// clamp(round_half_to_even(w / s) + zp, qmin, qmax). 8-bit quantizers only.
-FailureOr<std::string> quantizeConstant(ElementsAttr value, Attribute quantizer,
-                                        llvm::ArrayRef<float> scales,
-                                        llvm::ArrayRef<int32_t> zeroPoints);
-
 //===----------------------------------------------------------------------===//
 // Node attributes
 //===----------------------------------------------------------------------===//

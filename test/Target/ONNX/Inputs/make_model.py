@@ -183,6 +183,22 @@ def qdq():
                  [value("y", [1, 4, 4, 4])], inits)
 
 
+def qdq_uint8_weight():
+    """A per-channel uint8 weight with zero points, stored as an integer
+    initializer: its storage type must survive a round trip."""
+    wq = rng.integers(0, 256, size=(2, 3, 1, 1)).astype(np.uint8)
+    nodes = [
+        helper.make_node("DequantizeLinear", ["wq", "ws", "wz"], ["w"],
+                         name="wdq", axis=0),
+        helper.make_node("Conv", ["x", "w"], ["y"], name="conv"),
+    ]
+    inits = [tensor("wq", wq),
+             tensor("ws", np.array([0.1, 0.2], np.float32)),
+             tensor("wz", np.array([128, 120], np.uint8))]
+    return model(nodes, [value("x", [1, 3, 4, 4])],
+                 [value("y", [1, 2, 4, 4])], inits)
+
+
 def metadata():
     """Dynamic batch, metadata and doc strings."""
     nodes = [helper.make_node("Relu", ["x"], ["y"], name="relu")]
@@ -297,7 +313,7 @@ def valid_bytes():
 
 
 MODELS = {f.__name__: f for f in [
-    conv_block, activations, matmul_bias, shape_subgraph, generic, qdq,
+    conv_block, activations, matmul_bias, shape_subgraph, generic, qdq, qdq_uint8_weight,
     metadata, cycle, undefined_input, duplicate_output, bad_initializer_size,
     huge_dimension, huge_input_dimension, overflowing_dimension, missing_attribute,
     wrong_attribute_type, extra_output, zero_stride, external_data, no_graph]}
