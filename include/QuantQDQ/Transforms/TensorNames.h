@@ -77,6 +77,10 @@ void nameTensors(FunctionOpInterface func);
 /// The name nameTensors gave `value`, or an empty string.
 llvm::StringRef getTensorName(Value value);
 
+/// The name a location carries (a NameLoc, possibly inside a FusedLoc): an
+/// imported node's or initializer's name. Empty when it has none.
+llvm::StringRef getLocationName(Location loc);
+
 } // namespace mlir::quant_qdq
 
 #endif // QUANTQDQ_TRANSFORMS_TENSORNAMES_H

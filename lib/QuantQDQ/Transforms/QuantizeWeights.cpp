@@ -61,17 +61,6 @@ mlir::quant_qdq::quantizeConstant(ElementsAttr value, QuantizerAttr q,
   return bytes;
 }
 
-/// The name a location gives (a NameLoc, possibly inside a FusedLoc).
-static StringRef getLocName(Location loc) {
-  if (auto name = dyn_cast<NameLoc>(loc))
-    return name.getName().getValue();
-  if (auto fused = dyn_cast<FusedLoc>(loc))
-    for (Location inner : fused.getLocations())
-      if (StringRef name = getLocName(inner); !name.empty())
-        return name;
-  return {};
-}
-
 /// Replaces `q` by its quantized constant; false when it does not apply.
 static FailureOr<bool> quantizeWeight(QuantizeOp q) {
   ElementsAttr weight;
@@ -89,7 +78,7 @@ static FailureOr<bool> quantizeWeight(QuantizeOp q) {
   // The storage is the quantize's own tensor: its name, or the weight's.
   std::string name = getTensorName(q.getOutput()).str();
   if (name.empty()) {
-    StringRef base = getLocName(q.getInput().getDefiningOp()->getLoc());
+    StringRef base = getLocationName(q.getInput().getDefiningOp()->getLoc());
     name = (base.empty() ? StringRef("weight") : base).str() + "_quantized";
   }
   MLIRContext *context = q.getContext();

@@ -157,3 +157,13 @@ struct NameTensorsPass
   }
 };
 } // namespace
+
+StringRef mlir::quant_qdq::getLocationName(Location loc) {
+  if (auto name = dyn_cast<NameLoc>(loc))
+    return name.getName().getValue();
+  if (auto fused = dyn_cast<FusedLoc>(loc))
+    for (Location inner : fused.getLocations())
+      if (StringRef name = getLocationName(inner); !name.empty())
+        return name;
+  return {};
+}

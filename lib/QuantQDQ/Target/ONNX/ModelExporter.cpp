@@ -96,17 +96,6 @@ private:
     });
   }
 
-  /// The name a location gives (NameLoc, possibly inside a FusedLoc).
-  static StringRef getLocName(Location loc) {
-    if (auto name = dyn_cast<NameLoc>(loc))
-      return name.getName().getValue();
-    if (auto fused = dyn_cast<FusedLoc>(loc))
-      for (Location inner : fused.getLocations())
-        if (StringRef name = getLocName(inner); !name.empty())
-          return name;
-    return {};
-  }
-
   /// A node name for `op`: its layer name, its location's name, or the ONNX
   /// op type numbered.
   std::string getNodeName(Operation *op, StringRef opType) {
@@ -115,7 +104,7 @@ private:
       base = layer.getLayerName();
     if (!base.empty())
       return claimNodeName(base, /*own=*/true);
-    base = getLocName(op->getLoc());
+    base = getLocationName(op->getLoc());
     if (base.empty())
       return claimNodeName((opType + "_" + Twine(nodeCounter++)).str());
     return claimNodeName(base);
@@ -246,7 +235,7 @@ private:
     ElementsAttr constant;
     if (matchPattern(value, m_Constant(&constant))) {
       Operation *def = value.getDefiningOp();
-      StringRef base = getLocName(def->getLoc());
+      StringRef base = getLocationName(def->getLoc());
       FailureOr<std::string> name =
           addInitializer(base.empty() ? StringRef("const") : base, constant,
                          def->getLoc(), onnxType);
