@@ -79,41 +79,49 @@ double TensorStatistics::amaxFromPercentile(double percentile) const {
 /// edge from `levels` bins on), the histogram below it with the outliers
 /// folded into its last bin is the reference P; Q is the histogram below it
 /// merged into `levels` buckets and spread back over the non-empty bins of
-/// each bucket. The threshold with the least KL(P || Q) wins.
+/// each bucket. The threshold with the least KL(P || Q) wins; of equal
+/// ones, the largest.
+///
+/// As in TensorRT, the first bin counts as its neighbour does: after a
+/// ReLU it holds every zero, a spike that would otherwise dominate the
+/// divergence and push the threshold down to where the first bucket is
+/// narrowest (the first ReLU of a digits CNN got amax 0.98 instead of 3.2).
 double TensorStatistics::amaxFromEntropy(unsigned levels) const {
   size_t bins = histogram.size();
   if (bins <= levels)
     return histogramMax;
+  std::vector<double> counts(histogram.begin(), histogram.end());
+  counts[0] = counts[1];
   double bestDivergence = std::numeric_limits<double>::infinity();
   size_t bestEnd = bins;
-  std::vector<double> p, q;
+  std::vector<double> p, q, sums;
+  std::vector<size_t> nonEmpty;
   double tail = 0; // values at or above the candidate threshold
   for (size_t i = levels; i < bins; ++i)
-    tail += histogram[i];
+    tail += counts[i];
   for (size_t end = levels; end <= bins; ++end) {
     if (end > levels)
-      tail -= histogram[end - 1];
-    p.assign(histogram.begin(), histogram.begin() + end);
+      tail -= counts[end - 1];
+    p.assign(counts.begin(), counts.begin() + end);
     p.back() += tail;
 
     // Q is what `levels` buckets keep of the values below the threshold
-    // (outliers excluded: clipping them is the error being weighed).
+    // (outliers excluded: clipping them is the error being weighed). Bin i
+    // falls in bucket floor(i * levels / end), TensorRT's split of [0, end)
+    // into `levels` equal parts.
     q.assign(end, 0.0);
-    double perBucket = double(end) / levels;
-    for (unsigned bucket = 0; bucket < levels; ++bucket) {
-      size_t first = size_t(bucket * perBucket);
-      size_t stop =
-          bucket + 1 == levels ? end : size_t((bucket + 1) * perBucket);
-      double sum = 0;
-      size_t nonEmpty = 0;
-      for (size_t i = first; i < stop; ++i) {
-        sum += histogram[i];
-        nonEmpty += histogram[i] != 0;
-      }
-      for (size_t i = first; i < stop; ++i)
-        if (histogram[i] != 0)
-          q[i] = sum / nonEmpty;
+    sums.assign(levels, 0.0);
+    nonEmpty.assign(levels, 0);
+    for (size_t i = 0; i < end; ++i) {
+      size_t bucket = i * levels / end;
+      sums[bucket] += counts[i];
+      nonEmpty[bucket] += counts[i] != 0;
     }
+    for (size_t i = 0; i < end; ++i)
+      if (counts[i] != 0) {
+        size_t bucket = i * levels / end;
+        q[i] = sums[bucket] / nonEmpty[bucket];
+      }
 
     double pTotal = 0, qTotal = 0;
     for (size_t i = 0; i < end; ++i) {
@@ -130,9 +138,10 @@ double TensorStatistics::amaxFromEntropy(unsigned levels) const {
       if (q[i] == 0)
         infinite = true;
       else
-        divergence += p[i] / pTotal * std::log((p[i] / pTotal) / (q[i] / qTotal));
+        divergence +=
+            p[i] / pTotal * std::log((p[i] / pTotal) / (q[i] / qTotal));
     }
-    if (!infinite && divergence < bestDivergence) {
+    if (!infinite && divergence <= bestDivergence) {
       bestDivergence = divergence;
       bestEnd = end;
     }
