@@ -22,3 +22,29 @@ func.func @attribute_of_another_type(%x: tensor<4xf32>) -> tensor<4xf32> {
   %0 = quant_qdq.generic "LeakyRelu" "leaky" %x {layer_attributes = {alpha = 1 : i64}} : (tensor<4xf32>) -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }
+
+// -----
+
+// Window lists of the wrong length are malformed (ONNX accepts them at the
+// schema level): one value of pads for a 2-D kernel.
+func.func @pads_length(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>) -> tensor<1x4x8x8xf32> {
+  // expected-error @+1 {{node 'conv' (Conv): 'pads' has 1 values; a window over 2 spatial dimensions needs 4}}
+  %0 = quant_qdq.generic "Conv" "conv" %x, %w {layer_attributes = {pads = array<i64: 1>}} : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<1x4x8x8xf32>
+  return %0 : tensor<1x4x8x8xf32>
+}
+
+// -----
+
+func.func @pool_strides_length(%x: tensor<1x3x8x8xf32>) -> tensor<1x3x4x4xf32> {
+  // expected-error @+1 {{node 'pool' (MaxPool): 'strides' has 3 values; a window over 2 spatial dimensions needs 2}}
+  %0 = quant_qdq.generic "MaxPool" "pool" %x {layer_attributes = {kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2, 2>}} : (tensor<1x3x8x8xf32>) -> tensor<1x3x4x4xf32>
+  return %0 : tensor<1x3x4x4xf32>
+}
+
+// -----
+
+func.func @kernel_shape_mismatch(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>) -> tensor<1x4x6x6xf32> {
+  // expected-error @+1 {{node 'conv' (Conv): 'kernel_shape' [5, 5] is not the weight's [3, 3]}}
+  %0 = quant_qdq.generic "Conv" "conv" %x, %w {layer_attributes = {kernel_shape = array<i64: 5, 5>}} : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<1x4x6x6xf32>
+  return %0 : tensor<1x4x6x6xf32>
+}

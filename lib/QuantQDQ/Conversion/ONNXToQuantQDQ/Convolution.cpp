@@ -21,8 +21,9 @@ struct Window {
 };
 } // namespace
 
-/// Reads the window attributes; false when they are not 2-D or auto_pad
-/// needs a shape that is unknown.
+/// Reads the window attributes of a node on a 4-D (two spatial dimensions)
+/// input; false when auto_pad needs a shape that is unknown. A list of the
+/// wrong length is malformed, an error.
 static FailureOr<bool> readWindow(ONNXNode node, RankedTensorType input,
                                   Window &w) {
   FailureOr<std::optional<SmallVector<int64_t>>> kernel =
@@ -44,9 +45,16 @@ static FailureOr<bool> readWindow(ONNXNode node, RankedTensorType input,
     w.pads = **pads;
   if (*dilations)
     w.dilations = **dilations;
-  if (w.kernel.size() != 2 || w.strides.size() != 2 || w.pads.size() != 4 ||
-      w.dilations.size() != 2)
-    return false;
+  for (auto [name, values, expected] :
+       {std::make_tuple("kernel_shape", &w.kernel, 2),
+        std::make_tuple("strides", &w.strides, 2),
+        std::make_tuple("pads", &w.pads, 4),
+        std::make_tuple("dilations", &w.dilations, 2)})
+    if (values->size() != size_t(expected))
+      return node.emitError()
+             << "'" << name << "' has " << values->size()
+             << " values; a window over 2 spatial dimensions needs "
+             << expected;
   if (*autoPad == "NOTSET")
     return true;
   if (*autoPad == "VALID") {
@@ -97,10 +105,15 @@ static LogicalResult convertConv(ONNXNode node, PatternRewriter &rewriter) {
   FailureOr<bool> ok = readWindow(node, xType, window);
   FailureOr<int64_t> group = node.getInt("group", 1);
   if (failed(ok) || failed(group) || !*ok ||
-      ShapedType::isDynamic(window.kernel[0]) ||
-      window.kernel[0] != wType.getDimSize(2) ||
-      window.kernel[1] != wType.getDimSize(3))
+      ShapedType::isDynamic(wType.getDimSize(2)) ||
+      ShapedType::isDynamic(wType.getDimSize(3)))
     return failure();
+  if (window.kernel[0] != wType.getDimSize(2) ||
+      window.kernel[1] != wType.getDimSize(3))
+    return node.emitError() << "'kernel_shape' [" << window.kernel[0] << ", "
+                            << window.kernel[1] << "] is not the weight's ["
+                            << wType.getDimSize(2) << ", "
+                            << wType.getDimSize(3) << "]";
   SmallVector<Value> operands{x, w};
   if (bias)
     operands.push_back(bias);

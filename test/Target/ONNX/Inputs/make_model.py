@@ -274,6 +274,15 @@ def extra_output():
                  [tensor("w", weights(2, 2, 1, 1))])
 
 
+def short_pads():
+    # Passes the schema check (pads is a list of ints), but a 2-D Conv needs
+    # four pads.
+    nodes = [helper.make_node("Conv", ["x", "w"], ["y"], name="conv",
+                              pads=[1])]
+    return model(nodes, [value("x", [1, 2, 4, 4])], [value("y", None)],
+                 [tensor("w", weights(2, 2, 1, 1))])
+
+
 def zero_stride():
     # Passes the schema check, but ONNX 1.12's shape inference divides by the
     # stride (SIGFPE): the importer survives it and reports the node.
@@ -316,7 +325,7 @@ MODELS = {f.__name__: f for f in [
     conv_block, activations, matmul_bias, shape_subgraph, generic, qdq, qdq_uint8_weight,
     metadata, cycle, undefined_input, duplicate_output, bad_initializer_size,
     huge_dimension, huge_input_dimension, overflowing_dimension, missing_attribute,
-    wrong_attribute_type, extra_output, zero_stride, external_data, no_graph]}
+    wrong_attribute_type, extra_output, short_pads, zero_stride, external_data, no_graph]}
 
 RAW = {
     "empty": lambda: b"",
