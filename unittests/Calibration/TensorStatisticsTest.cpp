@@ -84,6 +84,38 @@ TEST(TensorStatistics, EntropyKeepsUniformRange) {
   EXPECT_GT(stats.computeAmax(CalibrationMethod::Entropy, 127, 99.99), 0.9);
 }
 
+// Values in a band far from 0, like the average pool before a classifier:
+// the KL criterion alone puts amax at the band's lower edge and clips
+// nearly everything; the choice is bounded at the 99th percentile and says
+// so.
+TEST(TensorStatistics, EntropyNeverCollapsesABand) {
+  std::vector<float> values(100000);
+  for (size_t i = 0; i < values.size(); ++i)
+    values[i] = 0.35f + 1.0f * float(i) / values.size();
+  TensorStatistics stats = observe(values);
+  TensorStatistics::AmaxChoice choice =
+      stats.chooseAmax(CalibrationMethod::Entropy, 127, 99.99);
+  ASSERT_TRUE(choice.unboundedAmax.has_value());
+  EXPECT_LT(*choice.unboundedAmax, 0.5);
+  EXPECT_GT(choice.unboundedClipping, 0.5);
+  EXPECT_NEAR(choice.amax, 0.35 + 0.99, 0.002);
+  EXPECT_LE(stats.getClippedFraction(choice.amax),
+            TensorStatistics::kMaxEntropyClipping + 0.001);
+}
+
+// The bound leaves a ReLU output alone: its KL threshold clips little.
+TEST(TensorStatistics, EntropyBoundLeavesReLUAlone) {
+  std::vector<float> values;
+  for (float v : gaussianWithOutliers())
+    values.push_back(std::max(v, 0.0f));
+  TensorStatistics stats = observe(values);
+  TensorStatistics::AmaxChoice choice =
+      stats.chooseAmax(CalibrationMethod::Entropy, 127, 99.99);
+  EXPECT_FALSE(choice.unboundedAmax.has_value());
+  EXPECT_LE(stats.getClippedFraction(choice.amax),
+            TensorStatistics::kMaxEntropyClipping);
+}
+
 TEST(TensorStatistics, AllZerosGiveZeroAmax) {
   TensorStatistics stats = observe(std::vector<float>(1000, 0.0f));
   for (CalibrationMethod method :

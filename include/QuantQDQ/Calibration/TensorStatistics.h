@@ -14,6 +14,7 @@
 #include "mlir/Support/LLVM.h"
 #include "llvm/ADT/ArrayRef.h"
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 namespace mlir::quant_qdq {
@@ -32,10 +33,34 @@ public:
   /// on the first call.
   void observeHistogram(ArrayRef<float> values, unsigned bins);
 
+  /// The fraction of the values entropy calibration may clip. TensorRT's
+  /// KL criterion collapses a tensor whose values sit in a band far from 0
+  /// (the average pool before a classifier: amax at the band's lower edge,
+  /// nearly every value clipped); its threshold is raised to the
+  /// (1 - kMaxEntropyClipping) percentile when it would clip more.
+  static constexpr double kMaxEntropyClipping = 0.01;
+
+  /// An amax and how it was chosen.
+  struct AmaxChoice {
+    double amax = 0;
+    /// Entropy's own threshold when it clipped more than
+    /// kMaxEntropyClipping and `amax` is the percentile bound instead.
+    std::optional<double> unboundedAmax;
+    /// The fraction of values the unbounded threshold clips.
+    double unboundedClipping = 0;
+  };
+
   /// The amax a symmetric quantizer with `levels` positive levels (127 for
   /// int8) should use. Percentile takes `percentile` (e.g. 99.99).
+  AmaxChoice chooseAmax(CalibrationMethod method, unsigned levels,
+                        double percentile) const;
   double computeAmax(CalibrationMethod method, unsigned levels,
-                     double percentile) const;
+                     double percentile) const {
+    return chooseAmax(method, levels, percentile).amax;
+  }
+
+  /// The fraction of the histogram's values above `amax`, to a bin.
+  double getClippedFraction(double amax) const;
 
   double getMin() const { return min; }
   double getMax() const { return max; }

@@ -9,7 +9,7 @@
 #include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
 #include <chrono>
 
@@ -285,7 +285,15 @@ LogicalResult mlir::quant_qdq::collectCalibrationTable(
     TensorRange range;
     range.min = stat.getMin();
     range.max = stat.getMax();
-    range.amax = stat.computeAmax(options.method, 127, options.percentile);
+    TensorStatistics::AmaxChoice choice =
+        stat.chooseAmax(options.method, 127, options.percentile);
+    range.amax = choice.amax;
+    if (choice.unboundedAmax)
+      emitWarning(loc) << llvm::formatv(
+          "entropy calibration of '{0}' would clip {1:F1}% of its values "
+          "(amax {2}); using the {3:F0}th percentile, amax {4}",
+          name, 100.0 * choice.unboundedClipping, *choice.unboundedAmax,
+          100.0 * (1.0 - TensorStatistics::kMaxEntropyClipping), choice.amax);
     table.ranges[name] = range;
   }
   return success();

@@ -40,23 +40,50 @@ void TensorStatistics::observeHistogram(ArrayRef<float> values,
   }
 }
 
-double TensorStatistics::computeAmax(CalibrationMethod method,
-                                     unsigned levels,
-                                     double percentile) const {
-  if (absMax == 0 || histogram.empty() || method == CalibrationMethod::Max)
-    return absMax;
+TensorStatistics::AmaxChoice
+TensorStatistics::chooseAmax(CalibrationMethod method, unsigned levels,
+                             double percentile) const {
+  AmaxChoice choice;
+  choice.amax = absMax;
+  if (absMax == 0 || histogram.empty())
+    return choice;
   switch (method) {
-  case CalibrationMethod::Percentile:
-    return amaxFromPercentile(percentile);
-  case CalibrationMethod::Entropy:
-    // TensorRT merges into 2^(bits-1) buckets: 128 for int8.
-    return amaxFromEntropy(levels + 1);
-  case CalibrationMethod::MSE:
-    return amaxFromMSE(levels);
   case CalibrationMethod::Max:
     break;
+  case CalibrationMethod::Percentile:
+    choice.amax = amaxFromPercentile(percentile);
+    break;
+  case CalibrationMethod::Entropy: {
+    // TensorRT merges into 2^(bits-1) buckets: 128 for int8.
+    choice.amax = amaxFromEntropy(levels + 1);
+    double clipped = getClippedFraction(choice.amax);
+    if (clipped > kMaxEntropyClipping) {
+      double bound = amaxFromPercentile(100.0 * (1.0 - kMaxEntropyClipping));
+      if (bound > choice.amax) {
+        choice.unboundedAmax = choice.amax;
+        choice.unboundedClipping = clipped;
+        choice.amax = bound;
+      }
+    }
+    break;
   }
-  return absMax;
+  case CalibrationMethod::MSE:
+    choice.amax = amaxFromMSE(levels);
+    break;
+  }
+  return choice;
+}
+
+double TensorStatistics::getClippedFraction(double amax) const {
+  uint64_t total = 0, above = 0;
+  // Bins that start at or beyond amax hold clipped values.
+  size_t first = size_t(std::ceil(amax / binWidth()));
+  for (size_t i = 0; i < histogram.size(); ++i) {
+    total += histogram[i];
+    if (i >= first)
+      above += histogram[i];
+  }
+  return total ? double(above) / double(total) : 0.0;
 }
 
 /// The upper edge of the bin where the cumulative count reaches the
