@@ -14,7 +14,6 @@ compare two versions side by side). Best of three runs. Figures only.
 """
 
 import os
-import subprocess
 import sys
 import tempfile
 import time
@@ -22,6 +21,9 @@ import time
 import numpy as np
 import onnx
 from onnx import TensorProto, helper, numpy_helper
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from bench_onnx import measure  # noqa: E402
 
 
 def chain(nodes):
@@ -46,18 +48,6 @@ def chain(nodes):
                              opset_imports=[helper.make_opsetid("", 13)])
 
 
-def run(argv):
-    start = time.perf_counter()
-    proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.PIPE)
-    _, status, usage = os.wait4(proc.pid, 0)
-    elapsed = time.perf_counter() - start
-    if os.waitstatus_to_exitcode(status) != 0:
-        sys.exit("failed: %s\n%s" % (" ".join(argv),
-                                     proc.stderr.read().decode()))
-    return elapsed, usage.ru_maxrss / 1024  # MiB
-
-
 def main():
     builds = [os.path.abspath(b) for b in sys.argv[1:3]]
     work = tempfile.mkdtemp()
@@ -69,12 +59,12 @@ def main():
         load = min(time_load(path) for _ in range(3))
         for i, build in enumerate(builds):
             out = os.path.join(work, "out.mlirbc")
-            best = min((run([os.path.join(build, "bin", "qdq-opt"), path,
-                             "-o", out, "--emit-bytecode"])
+            best = min((measure([os.path.join(build, "bin", "qdq-opt"),
+                                 path, "-o", out, "--emit-bytecode"])
                         for _ in range(3)), key=lambda r: r[0])
             print("%8d %-10s %12.2f %14.2f %10.0f" %
                   (nodes, "build%d" % (i + 1) if len(builds) > 1 else "build",
-                   best[0] * 1e6 / nodes, best[0] / load, best[1]))
+                   best[0] * 1e6 / nodes, best[0] / load, best[1] / 2**20))
 
 
 def time_load(path):
