@@ -10,6 +10,7 @@
 
 #include "QuantQDQ/Calibration/Passes.h"
 #include "QuantQDQ/Conversion/Passes.h"
+#include "QuantQDQ/Conversion/Pipelines.h"
 #include "QuantQDQ/IR/QuantQDQDialect.h"
 #include "QuantQDQ/Transforms/Passes.h"
 #include "mlir/IR/DialectRegistry.h"

@@ -1,4 +1,10 @@
-//===- Passes.h - lowering passes of quant_qdq ------------------*- C++ -*-===//
+//===- Passes.h - conversion passes of quant_qdq ----------------*- C++ -*-===//
+//
+// The passes' declarations and registration. Their patterns and pipelines
+// have headers of their own: ONNXToQuantQDQ.h, QuantQDQToLinalg.h,
+// Pipelines.h.
+//
+//===----------------------------------------------------------------------===//
 
 #ifndef QUANTQDQ_CONVERSION_PASSES_H
 #define QUANTQDQ_CONVERSION_PASSES_H
@@ -14,7 +20,6 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Pass/Pass.h"
-#include "mlir/Pass/PassOptions.h"
 #include "mlir/Transforms/DialectConversion.h"
 
 namespace mlir::quant_qdq {
@@ -22,60 +27,8 @@ namespace mlir::quant_qdq {
 #define GEN_PASS_DECL
 #include "QuantQDQ/Conversion/Passes.h.inc"
 
-/// Patterns lowering layer ops to linalg/tensor/arith/math.
-void populateLayerToLinalgPatterns(RewritePatternSet &patterns);
-/// Patterns lowering quantize, dequantize and fake_quant to linalg.
-void populateQDQToLinalgPatterns(RewritePatternSet &patterns);
-
 #define GEN_PASS_REGISTRATION
 #include "QuantQDQ/Conversion/Passes.h.inc"
-
-/// The passes of `qdq-cpu-pipeline`: quant_qdq on tensors down to the LLVM
-/// dialect, with function results turned into out-parameters, ready for the
-/// JIT (qdq-run).
-void buildCPUPipeline(OpPassManager &pm);
-/// Its three stages, for pipelines that extend it: quant_qdq to linalg on
-/// tensors; bufferization with out-parameters and deallocation; loops down
-/// to the LLVM dialect, with hooks before the conversions to LLVM and before
-/// the final cast reconciliation.
-void buildCPUTensorPipeline(OpPassManager &pm);
-void buildCPUBufferPipeline(OpPassManager &pm);
-void buildCPULoweringPipeline(
-    OpPassManager &pm, function_ref<void(OpPassManager &)> beforeLLVM = {},
-    function_ref<void(OpPassManager &)> beforeReconcile = {});
-/// Registers `qdq-cpu-pipeline`.
-void registerCPUPipeline();
-
-/// Options of `qdq-gpu-pipeline`.
-struct GPUPipelineOptions : public PassPipelineOptions<GPUPipelineOptions> {
-  Option<std::string> chip{*this, "chip",
-                           llvm::cl::desc("NVIDIA target, e.g. sm_80, sm_90"),
-                           llvm::cl::init("sm_90")};
-  Option<std::string> features{
-      *this, "features",
-      llvm::cl::desc("PTX features; sm_90 needs PTX 7.8 or later"),
-      llvm::cl::init("+ptx80")};
-  Option<std::string> format{
-      *this, "format",
-      llvm::cl::desc("What the kernels become: isa (PTX text), bin (cubin, "
-                     "runs ptxas), fatbin (cubin and PTX), llvm (NVVM IR)"),
-      llvm::cl::init("fatbin")};
-  Option<unsigned> optLevel{*this, "opt-level",
-                            llvm::cl::desc("LLVM and ptxas optimization level"),
-                            llvm::cl::init(3)};
-  Option<std::string> toolkit{
-      *this, "toolkit",
-      llvm::cl::desc("CUDA toolkit root holding bin/ptxas and bin/fatbinary"),
-      llvm::cl::init("")};
-};
-
-/// The passes of `qdq-gpu-pipeline`: Q/DQ ops become GPU kernels
-/// (convert-quant-qdq-to-gpu) launched from host code; layers take the CPU
-/// path; kernels are compiled to `options.format` in a `gpu.binary`, and the
-/// host code calls the mgpu* runtime ABI (see Execution/CUDARuntime.h).
-void buildGPUPipeline(OpPassManager &pm, const GPUPipelineOptions &options);
-/// Registers `qdq-gpu-pipeline`.
-void registerGPUPipeline();
 
 } // namespace mlir::quant_qdq
 

@@ -7,6 +7,7 @@
 
 #include "QuantQDQ/Config.h"
 #include "QuantQDQ/Conversion/Passes.h"
+#include "QuantQDQ/Conversion/Pipelines.h"
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"

@@ -1,6 +1,7 @@
 //===- Pipelines.cpp - registration and the CPU pipeline ------------------===//
 
 #include "QuantQDQ/Conversion/Passes.h"
+#include "QuantQDQ/Conversion/Pipelines.h"
 #include "QuantQDQ/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"

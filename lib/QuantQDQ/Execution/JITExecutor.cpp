@@ -3,6 +3,7 @@
 #include "QuantQDQ/Execution/JITExecutor.h"
 #include "QuantQDQ/Config.h"
 #include "QuantQDQ/Conversion/Passes.h"
+#include "QuantQDQ/Conversion/Pipelines.h"
 #include "QuantQDQ/IR/QuantQDQOps.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"

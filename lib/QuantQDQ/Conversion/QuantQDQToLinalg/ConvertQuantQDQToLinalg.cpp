@@ -2,6 +2,7 @@
 
 #include "LoweringUtils.h"
 #include "QuantQDQ/Conversion/Passes.h"
+#include "QuantQDQ/Conversion/QuantQDQToLinalg.h"
 #include "QuantQDQ/IR/QuantQDQOps.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"

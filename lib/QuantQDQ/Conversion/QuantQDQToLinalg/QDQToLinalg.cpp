@@ -10,6 +10,7 @@
 #include "../QDQArithmetic.h"
 #include "LoweringUtils.h"
 #include "QuantQDQ/Conversion/Passes.h"
+#include "QuantQDQ/Conversion/QuantQDQToLinalg.h"
 #include "QuantQDQ/IR/QuantQDQOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"

@@ -1,0 +1,22 @@
+//===- QuantQDQToLinalg.h - layer and Q/DQ ops to linalg --------*- C++ -*-===//
+//
+// The patterns of convert-quant-qdq-to-linalg, for pipelines that lower
+// quant_qdq together with other dialects.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef QUANTQDQ_CONVERSION_QUANTQDQTOLINALG_H
+#define QUANTQDQ_CONVERSION_QUANTQDQTOLINALG_H
+
+#include "mlir/IR/PatternMatch.h"
+
+namespace mlir::quant_qdq {
+
+/// Patterns lowering layer ops to linalg/tensor/arith/math.
+void populateLayerToLinalgPatterns(RewritePatternSet &patterns);
+/// Patterns lowering quantize, dequantize and fake_quant to linalg.
+void populateQDQToLinalgPatterns(RewritePatternSet &patterns);
+
+} // namespace mlir::quant_qdq
+
+#endif // QUANTQDQ_CONVERSION_QUANTQDQTOLINALG_H
