@@ -48,3 +48,20 @@ func.func @kernel_shape_mismatch(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32
   %0 = quant_qdq.generic "Conv" "conv" %x, %w {layer_attributes = {kernel_shape = array<i64: 5, 5>}} : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<1x4x6x6xf32>
   return %0 : tensor<1x4x6x6xf32>
 }
+
+// -----
+
+// Axes outside the input's rank.
+func.func @softmax_axis(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  // expected-error @+1 {{node 'sm' (Softmax): axis 2 is outside [-2, 1]}}
+  %0 = quant_qdq.generic "Softmax" "sm" %x {layer_attributes = {axis = 2 : i64}} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}
+
+// -----
+
+func.func @flatten_axis(%x: tensor<2x3xf32>) -> tensor<6x1xf32> {
+  // expected-error @+1 {{node 'flat' (Flatten): axis -3 is outside [-2, 2]}}
+  %0 = quant_qdq.generic "Flatten" "flat" %x {layer_attributes = {axis = -3 : i64}} : (tensor<2x3xf32>) -> tensor<6x1xf32>
+  return %0 : tensor<6x1xf32>
+}

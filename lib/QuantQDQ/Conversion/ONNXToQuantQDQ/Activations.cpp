@@ -160,7 +160,8 @@ static LogicalResult convertSoftmax(ONNXNode node, PatternRewriter &rewriter,
     return failure();
   int64_t rank = type.getRank();
   if (*axis < -rank || *axis >= rank)
-    return failure();
+    return node.emitError() << "axis " << *axis << " is outside [" << -rank
+                            << ", " << rank - 1 << "]";
   int64_t normalized = *axis < 0 ? *axis + rank : *axis;
   if (lastAxisOnly && normalized != rank - 1)
     return failure();

@@ -21,7 +21,8 @@ static LogicalResult convertFlatten(ONNXNode node, PatternRewriter &rewriter) {
     return failure();
   int64_t rank = type.getRank();
   if (*axis < -rank || *axis > rank)
-    return failure();
+    return node.emitError() << "axis " << *axis << " is outside [" << -rank
+                            << ", " << rank << "]";
   int64_t normalized = *axis < 0 ? *axis + rank : *axis;
   SmallVector<NamedAttribute> attrs;
   if (normalized != 1)
