@@ -82,9 +82,11 @@ std::optional<SmallVector<int64_t>> getConstantInts(Value value);
 std::optional<SmallVector<float>> getConstantFloats(Value value);
 
 /// Rewrites the generic ops of some default-domain ONNX op types, for the
-/// opsets in [sinceVersion, untilVersion]. `convert` returns failure when
-/// the node keeps its generic form; a malformed node emits an error first
-/// (convert-onnx-to-quant-qdq fails on any error).
+/// opsets in [sinceVersion, untilVersion], whose outputs beyond the first
+/// are unread (a MaxPool's indices, a Dropout's mask): `convert` replaces
+/// the first. It returns failure when the node keeps its generic form; a
+/// malformed node emits an error first (convert-onnx-to-quant-qdq fails on
+/// any error).
 class ONNXOpPattern : public OpRewritePattern<GenericOp> {
 public:
   static constexpr int64_t kNoUpperBound = std::numeric_limits<int64_t>::max();

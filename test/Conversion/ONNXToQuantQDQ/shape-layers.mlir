@@ -70,3 +70,13 @@ func.func @pad_13(%x: tensor<1x1x2x2xf32>) -> (tensor<1x1x4x4xf32>, tensor<1x1x1
   return %0, %1 : tensor<1x1x4x4xf32>, tensor<1x1x1x1xf32>
 }
 }
+
+// -----
+
+// A node whose second output is read stays generic, whatever its op type.
+// CHECK-LABEL: func @second_output_read
+func.func @second_output_read(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xi1>) {
+  // CHECK: quant_qdq.generic "Dropout" "drop"
+  %0:2 = quant_qdq.generic "Dropout" "drop" %x : (tensor<4xf32>) -> (tensor<4xf32>, tensor<4xi1>)
+  return %0#0, %0#1 : tensor<4xf32>, tensor<4xi1>
+}

@@ -17,7 +17,7 @@ using namespace mlir::quant_qdq::onnx_patterns;
 
 static LogicalResult convertBatchNorm(ONNXNode node,
                                       PatternRewriter &rewriter) {
-  if (node.getNumInputs() != 5 || !node.onlyFirstOutputUsed())
+  if (node.getNumInputs() != 5)
     return failure();
   SmallVector<Value> operands;
   for (int i = 0; i < 5; ++i) {

@@ -131,7 +131,7 @@ static LogicalResult convertPool(ONNXNode node, PatternRewriter &rewriter) {
   bool isMax = node.getOpType() == "MaxPool";
   Value x = node.getInput(0);
   RankedTensorType xType = getFloatTensor(x);
-  if (!xType || xType.getRank() != 4 || !node.onlyFirstOutputUsed())
+  if (!xType || xType.getRank() != 4)
     return failure();
   Window window;
   FailureOr<bool> ok = readWindow(node, xType, window);

@@ -296,7 +296,8 @@ LogicalResult ONNXOpPattern::matchAndRewrite(GenericOp op,
     return failure();
   ONNXNode node(op);
   int64_t opset = node.getOpset();
-  if (opset < sinceVersion || opset > untilVersion)
+  if (opset < sinceVersion || opset > untilVersion ||
+      !node.onlyFirstOutputUsed())
     return failure();
   return convert(node, rewriter);
 }

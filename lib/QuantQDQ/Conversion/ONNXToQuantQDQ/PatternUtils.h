@@ -32,8 +32,9 @@ inline bool isAll(ArrayRef<int64_t> values, int64_t x) {
   return llvm::all_of(values, [x](int64_t v) { return v == x; });
 }
 
-/// Replaces the node's first result by `value` and erases the node (whose
-/// other results must be unused). Returns success, for the patterns' tails.
+/// Replaces the node's first result by `value` and erases the node (its
+/// other results are unread: ONNXOpPattern checks). Returns success, for
+/// the patterns' tails.
 inline LogicalResult replaceNode(PatternRewriter &rewriter, ONNXNode node,
                                  Value value) {
   rewriter.replaceAllUsesWith(node.getOp()->getResult(0), value);

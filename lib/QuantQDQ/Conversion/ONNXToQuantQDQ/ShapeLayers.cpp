@@ -155,7 +155,7 @@ static LogicalResult convertPadInputs(ONNXNode node,
 static LogicalResult convertIdentity(ONNXNode node,
                                      PatternRewriter &rewriter) {
   Value x = node.getInput(0);
-  if (!x || !node.onlyFirstOutputUsed())
+  if (!x)
     return failure();
   if (node.getOpType() == "Dropout" && node.hasInput(2)) {
     std::optional<SmallVector<int64_t>> training =
