@@ -3,10 +3,8 @@
 #include "PatternUtils.h"
 #include "QuantQDQ/Target/ONNX/ONNXAttrNames.h"
 
-#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
-#include "mlir/IR/Matchers.h"
 #include "mlir/IR/Verifier.h"
 
 #include <cstring>
@@ -185,20 +183,13 @@ FailureOr<Value> ONNXNode::createLayer(RewriterBase &rewriter,
 // Constants
 //===----------------------------------------------------------------------===//
 
-/// Calls `fn` with each element's little-endian bytes, for a small static
-/// constant of `width`-bit elements; false when it is not one.
-static bool forEachElement(Value value, unsigned &width,
+/// Calls `fn` with each element's little-endian bytes (`width` bits), for a
+/// small constant of static shape; false when `attr` is not one.
+static bool forEachElement(ElementsAttr attr, unsigned width,
                            function_ref<void(uint64_t)> fn) {
-  ElementsAttr attr = getConstantAttr(value);
-  if (!attr)
-    return false;
   auto type = cast<ShapedType>(attr.getType());
   if (!type.hasStaticShape() || type.getNumElements() > kMaxParameterElements)
     return false;
-  Type elementType = type.getElementType();
-  if (!elementType.isIntOrFloat())
-    return false;
-  width = elementType.getIntOrFloatBitWidth();
   unsigned size = width == 1 ? 1 : width / 8;
   if (size == 0 || size > 8 || (width != 1 && width % 8 != 0))
     return false;
@@ -218,7 +209,7 @@ static bool forEachElement(Value value, unsigned &width,
   auto dense = dyn_cast<DenseElementsAttr>(attr);
   if (!dense)
     return false;
-  if (auto intType = dyn_cast<IntegerType>(elementType)) {
+  if (isa<IntegerType>(type.getElementType())) {
     for (const APInt &v : dense.getValues<APInt>())
       fn(v.getZExtValue());
     return true;
@@ -228,18 +219,24 @@ static bool forEachElement(Value value, unsigned &width,
   return true;
 }
 
+/// The element type of the constant `attr` as T (IntegerType, FloatType),
+/// or null.
+template <typename T>
+static T getElementTypeAs(ElementsAttr attr) {
+  return attr ? dyn_cast<T>(cast<ShapedType>(attr.getType()).getElementType())
+              : T();
+}
+
 std::optional<SmallVector<int64_t>>
 mlir::quant_qdq::getConstantInts(Value value) {
   ElementsAttr attr = getConstantAttr(value);
-  auto intType = attr ? dyn_cast<IntegerType>(
-                            cast<ShapedType>(attr.getType()).getElementType())
-                      : IntegerType();
+  auto intType = getElementTypeAs<IntegerType>(attr);
   if (!intType)
     return std::nullopt;
+  unsigned width = intType.getWidth();
+  bool isSigned = !intType.isUnsigned() && width != 1;
   SmallVector<int64_t> ints;
-  unsigned width;
-  bool isSigned = !intType.isUnsigned() && intType.getWidth() != 1;
-  if (!forEachElement(value, width, [&](uint64_t raw) {
+  if (!forEachElement(attr, width, [&](uint64_t raw) {
         llvm::APInt v(width, raw);
         ints.push_back(isSigned ? v.getSExtValue() : int64_t(v.getZExtValue()));
       }))
@@ -250,14 +247,12 @@ mlir::quant_qdq::getConstantInts(Value value) {
 std::optional<SmallVector<float>>
 mlir::quant_qdq::getConstantFloats(Value value) {
   ElementsAttr attr = getConstantAttr(value);
-  auto floatType = attr ? dyn_cast<FloatType>(
-                              cast<ShapedType>(attr.getType()).getElementType())
-                        : FloatType();
+  auto floatType = getElementTypeAs<FloatType>(attr);
   if (!floatType)
     return std::nullopt;
+  unsigned width = floatType.getWidth();
   SmallVector<float> floats;
-  unsigned width;
-  if (!forEachElement(value, width, [&](uint64_t raw) {
+  if (!forEachElement(attr, width, [&](uint64_t raw) {
         llvm::APFloat v(floatType.getFloatSemantics(), llvm::APInt(width, raw));
         bool lost;
         v.convert(llvm::APFloat::IEEEsingle(),
