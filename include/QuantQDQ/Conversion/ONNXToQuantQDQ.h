@@ -8,7 +8,7 @@
 // protobuf, so every mapping is tested on .mlir text.
 //
 // Adding an ONNX op: derive from ONNXOpPattern in the file of its layer
-// family under lib/QuantQDQ/Conversion/ONNXToQuantQDQ/, add it to that
+// family under lib/QuantQDQ/Conversion/ONNX/, add it to that
 // file's populate function, and write its lit test.
 //
 //===----------------------------------------------------------------------===//

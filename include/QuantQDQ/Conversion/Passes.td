@@ -31,6 +31,28 @@ def ConvertONNXToQuantQDQ : Pass<"convert-onnx-to-quant-qdq",
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
+def ConvertQuantQDQToONNX : Pass<"convert-quant-qdq-to-onnx",
+                                  "::mlir::ModuleOp"> {
+  let summary = "Rewrite layer and Q/DQ ops into the ONNX nodes export writes";
+  let description = [{
+    The inverse of `convert-onnx-to-quant-qdq`, and the last step of ONNX
+    export: each layer op and Q/DQ op becomes the `quant_qdq.generic` ops of
+    the ONNX nodes that compute it, by one pattern per op beside its import
+    pattern. The node that computes a layer keeps the layer's name and its
+    result's tensor name; helper nodes and constants are named after it
+    (`<layer>_gate`, `<layer>_min`). Q/DQ take their scale and zero point as
+    constants, of the quantizer's storage type (int8 or uint8); equal ones
+    are shared. The writer (`qdq-translate --export-onnx`) then translates
+    generic ops and constants only.
+
+    A module holding Q/DQ ops that imports an opset below 13 is raised to 13
+    (per-axis QuantizeLinear needs it), with a warning. An op with no ONNX
+    form (an `arith` op, an NHWC layer, a 4-bit quantizer, a quantizer
+    without scales) is an error at that op.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 def ConvertQuantQDQToLinalg : Pass<"convert-quant-qdq-to-linalg"> {
   let summary = "Lower layer and Q/DQ ops to linalg, tensor, arith and math";
   let description = [{

@@ -29,20 +29,20 @@ func.func @main(%x: tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32> {
 // CHECK: graph: main
 // CHECK: input: input_0 FLOAT[1,2,4,4]
 // CHECK: output: output_0 FLOAT[1,2,4,4]
-// CHECK-DAG: initializer: QuantizeLinear_0_scale FLOAT [] = 0.0472441
-// CHECK-DAG: initializer: QuantizeLinear_0_zero_point INT8 [] = 0
+// CHECK-DAG: initializer: input_0_scale FLOAT [] = 0.0472441
+// CHECK-DAG: initializer: input_0_zero_point INT8 [] = 0
 // CHECK-DAG: initializer: conv.weight FLOAT [2, 2, 1, 1] = [1.0, -2.0, 0.5, 0.25]
-// CHECK-DAG: initializer: QuantizeLinear_2_scale FLOAT [2] = [0.015748, 0.00393701]
-// CHECK-DAG: initializer: QuantizeLinear_2_zero_point INT8 [2] = [0, 0]
+// CHECK-DAG: initializer: conv.weight_scale FLOAT [2] = [0.015748, 0.00393701]
+// CHECK-DAG: initializer: conv.weight_zero_point INT8 [2] = [0, 0]
 // Q/DQ outputs are named after the tensor they stand for (qdq-name-tensors).
-// CHECK: node: QuantizeLinear QuantizeLinear_0 (input_0, QuantizeLinear_0_scale, QuantizeLinear_0_zero_point) -> (input_0_quantized)
-// CHECK-NEXT: node: DequantizeLinear DequantizeLinear_1 (input_0_quantized, QuantizeLinear_0_scale, QuantizeLinear_0_zero_point) -> (input_0_dequantized)
-// CHECK-NEXT: node: QuantizeLinear QuantizeLinear_2 (conv.weight, QuantizeLinear_2_scale, QuantizeLinear_2_zero_point) -> (conv.weight_quantized) axis=0
-// CHECK-NEXT: node: DequantizeLinear DequantizeLinear_3 (conv.weight_quantized, QuantizeLinear_2_scale, QuantizeLinear_2_zero_point) -> (conv.weight_dequantized) axis=0
-// CHECK-NEXT: node: Conv conv (input_0_dequantized, conv.weight_dequantized) -> (output_0) kernel_shape=[1, 1] strides=[1, 1] pads=[0, 0, 0, 0] dilations=[1, 1] group=1
+// CHECK: node: QuantizeLinear QuantizeLinear_0 (input_0, input_0_scale, input_0_zero_point) -> (input_0_quantized)
+// CHECK-NEXT: node: DequantizeLinear DequantizeLinear_1 (input_0_quantized, input_0_scale, input_0_zero_point) -> (input_0_dequantized)
+// CHECK-NEXT: node: QuantizeLinear QuantizeLinear_2 (conv.weight, conv.weight_scale, conv.weight_zero_point) -> (conv.weight_quantized) axis=0
+// CHECK-NEXT: node: DequantizeLinear DequantizeLinear_3 (conv.weight_quantized, conv.weight_scale, conv.weight_zero_point) -> (conv.weight_dequantized) axis=0
+// CHECK-NEXT: node: Conv conv (input_0_dequantized, conv.weight_dequantized) -> (output_0) dilations=[1, 1] group=1 kernel_shape=[1, 1] pads=[0, 0, 0, 0] strides=[1, 1]
 
 // INT8: initializer: conv.weight_quantized INT8 [2, 2, 1, 1] = [64, -127, 127, 64]
 // INT8-NOT: node: QuantizeLinear {{.*}}(conv.weight,
-// INT8: node: DequantizeLinear DequantizeLinear_2 (conv.weight_quantized, DequantizeLinear_2_scale, DequantizeLinear_2_zero_point) -> (conv.weight_dequantized) axis=0
+// INT8: node: DequantizeLinear DequantizeLinear_2 (conv.weight_quantized, conv.weight_quantized_scale, conv.weight_quantized_zero_point) -> (conv.weight_dequantized) axis=0
 
-// AMAX: initializer: QuantizeLinear_0_scale FLOAT [] = 0.1
+// AMAX: initializer: input_0_scale FLOAT [] = 0.1

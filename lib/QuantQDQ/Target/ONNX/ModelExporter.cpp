@@ -1,19 +1,21 @@
 //===- ModelExporter.cpp - a quant_qdq function to an ONNX ModelProto -----===//
 //
-// Writes each layer op as the ONNX node(s) the importer maps to it, each
-// quantize/dequantize as QuantizeLinear/DequantizeLinear with its scale and
-// zero point as initializers, and each generic op back as the node it came
-// from. Weights are not copied into the proto: the graph is serialized
-// without their data, and the resource bytes are streamed after it as
-// additional `initializer` fields, which protobuf merges into the same
-// repeated field. Tensor and node names are unique; graph tensors carry the
-// names qdq-name-tensors gave them (the ones calibration tables use), and
-// tensors export makes up (initializers, the insides of decomposed layers)
-// get fresh ones.
+// The writer's half of export, a translation: after the passes that
+// prepare a module (names, weight scales, integer weights,
+// convert-quant-qdq-to-onnx), every op is a quant_qdq.generic, written as
+// the node it stands for, or a constant, written as an initializer when
+// first read. Weights are not copied into the proto: the graph is
+// serialized without their data, and the resource bytes are streamed after
+// it as additional `initializer` fields, which protobuf merges into the
+// same repeated field. Tensor and node names are unique; graph tensors
+// carry the names qdq-name-tensors gave them (the ones calibration tables
+// use), and tensors the conversion made up (initializers, the insides of
+// decomposed layers) get fresh ones.
 //
 //===----------------------------------------------------------------------===//
 
 #include "ONNXCommon.h"
+#include "QuantQDQ/Conversion/Passes.h"
 #include "QuantQDQ/IR/QuantQDQOps.h"
 #include "QuantQDQ/Target/ONNX/ONNX.h"
 #include "QuantQDQ/Transforms/Passes.h"
@@ -25,20 +27,14 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/Pass/PassManager.h"
 #include "llvm/ADT/StringSet.h"
-#include "llvm/ADT/TypeSwitch.h"
 
 #include <google/protobuf/io/coded_stream.h>
 #include <google/protobuf/io/zero_copy_stream_impl_lite.h>
 
-#include <cmath>
-#include <map>
 
 using namespace mlir;
 using namespace mlir::quant_qdq;
 using namespace mlir::quant_qdq::onnx_io;
-
-/// Per-channel QuantizeLinear/DequantizeLinear need opset 13.
-static constexpr int64_t kQDQOpset = 13;
 
 namespace {
 /// An initializer whose data is streamed after the graph.
@@ -63,8 +59,7 @@ private:
 
 class ModelExporter {
 public:
-  ModelExporter(ModuleOp module, const ONNXExportOptions &options)
-      : module(module), options(options) {}
+  explicit ModelExporter(ModuleOp module) : module(module) {}
 
   LogicalResult exportFunction(func::FuncOp func);
   LogicalResult write(llvm::raw_ostream &os);
@@ -123,50 +118,21 @@ private:
     return node;
   }
 
-  static void addIntAttr(onnx::NodeProto &node, StringRef name, int64_t v) {
-    onnx::AttributeProto &a = *node.add_attribute();
-    a.set_name(name.str());
-    a.set_type(onnx::AttributeProto::INT);
-    a.set_i(v);
-  }
-  static void addFloatAttr(onnx::NodeProto &node, StringRef name, float v) {
-    onnx::AttributeProto &a = *node.add_attribute();
-    a.set_name(name.str());
-    a.set_type(onnx::AttributeProto::FLOAT);
-    a.set_f(v);
-  }
-  static void addStringAttr(onnx::NodeProto &node, StringRef name,
-                            StringRef v) {
-    onnx::AttributeProto &a = *node.add_attribute();
-    a.set_name(name.str());
-    a.set_type(onnx::AttributeProto::STRING);
-    a.set_s(v.str());
-  }
-  static void addIntsAttr(onnx::NodeProto &node, StringRef name,
-                          ArrayRef<int64_t> v) {
-    onnx::AttributeProto &a = *node.add_attribute();
-    a.set_name(name.str());
-    a.set_type(onnx::AttributeProto::INTS);
-    for (int64_t x : v)
-      a.add_ints(x);
-  }
-
   /// Adds an initializer holding `value`; resource data is streamed later.
   FailureOr<std::string> addInitializer(StringRef base, ElementsAttr value,
-                                        Location loc, int32_t onnxType = 0) {
+                                        Location loc) {
     std::string name = claimName(base);
     auto resource = dyn_cast<DenseResourceElementsAttr>(value);
     if (!resource) {
       onnx::TensorProto &t = *graph->add_initializer();
       t.set_name(name);
-      if (failed(exportTensor(value, t, loc, onnxType)))
+      if (failed(exportTensor(value, t, loc)))
         return failure();
       return name;
     }
     auto type = cast<ShapedType>(value.getType());
     AsmResourceBlob *blob = resource.getRawHandle().getBlob();
-    int32_t dataType =
-        onnxType ? onnxType : getONNXElementType(type.getElementType());
+    int32_t dataType = getONNXElementType(type.getElementType());
     if (!blob || !dataType)
       return emitError(loc)
              << "constant '" << name << "' has no data or no ONNX type";
@@ -185,60 +151,28 @@ private:
     return name;
   }
 
-  /// Adds an initializer whose bytes the exporter computed.
-  std::string addOwnedInitializer(StringRef base, ArrayRef<int64_t> shape,
-                                  int32_t dataType, std::string bytes) {
-    std::string name = claimName(base);
-    onnx::TensorProto &t = *graph->add_initializer();
-    t.set_name(name);
-    t.set_data_type(dataType);
-    for (int64_t d : shape)
-      t.add_dims(d);
-    *t.mutable_raw_data() = std::move(bytes);
-    return name;
-  }
-
-  std::string addInt64s(StringRef base, ArrayRef<int64_t> values) {
-    std::string bytes(reinterpret_cast<const char *>(values.data()),
-                      values.size() * sizeof(int64_t));
-    return addOwnedInitializer(base, {int64_t(values.size())},
-                               onnx::TensorProto::INT64, std::move(bytes));
-  }
-
-  /// A scalar initializer of element type `type` (a float type) holding v.
-  FailureOr<std::string> addFloatScalar(StringRef base, float v, Type type,
-                                        Location loc) {
-    auto tensorType = RankedTensorType::get({}, type);
-    auto floatType = dyn_cast<FloatType>(type);
-    if (!floatType)
-      return emitError(loc) << "expected a floating-point type, got " << type;
-    APFloat value(v);
-    bool lost;
-    value.convert(floatType.getFloatSemantics(), APFloat::rmNearestTiesToEven,
-                  &lost);
-    return addInitializer(
-        base, cast<ElementsAttr>(DenseElementsAttr::get(tensorType, value)),
-        loc);
-  }
-
-  /// The ONNX type of quantized storage: int8 or uint8 by the quantizer.
-  static int32_t getStorageType(QuantizerAttr q) {
-    return q.getIsSigned() ? onnx::TensorProto::INT8 : onnx::TensorProto::UINT8;
-  }
-
-  /// The name of `value`, writing its constant as an initializer (of ONNX
-  /// type `onnxType`, when set) on first use.
-  FailureOr<std::string> getName(Value value, int32_t onnxType = 0) {
+  /// The name of `value`, writing its constant as an initializer on first
+  /// use: named after its location, else after the input `slot` of node
+  /// `reader` that reads it (`Clip_3_min`).
+  FailureOr<std::string> getName(Value value, StringRef reader = {},
+                                 StringRef readerType = {}, unsigned slot = 0) {
     auto it = names.find(value);
     if (it != names.end())
       return it->second;
     ElementsAttr constant;
     if (matchPattern(value, m_Constant(&constant))) {
       Operation *def = value.getDefiningOp();
-      StringRef base = getLocationName(def->getLoc());
-      FailureOr<std::string> name =
-          addInitializer(base.empty() ? StringRef("const") : base, constant,
-                         def->getLoc(), onnxType);
+      std::string base = getLocationName(def->getLoc()).str();
+      if (base.empty() && !reader.empty()) {
+        std::string input =
+            getSchemaInputName(readerType, /*domain=*/{}, opset, slot);
+        base = (reader + "_" +
+                (input.empty() ? "input_" + std::to_string(slot) : input))
+                   .str();
+      }
+      FailureOr<std::string> name = addInitializer(
+          base.empty() ? StringRef("const") : StringRef(base), constant,
+          def->getLoc());
       if (failed(name))
         return failure();
       names[value] = *name;
@@ -272,87 +206,16 @@ private:
     return out;
   }
 
-  /// `result` is `input` (an op export drops, such as dropout): shares the
-  /// name, or writes an Identity when `result` already has its own (a graph
-  /// output).
-  LogicalResult alias(Operation *op, Value result, Value input) {
-    FailureOr<std::string> in = getName(input);
-    if (failed(in))
-      return failure();
-    auto it = names.find(result);
-    if (it == names.end()) {
-      names[result] = *in;
-      return success();
-    }
-    addNode("Identity", getNodeName(op, "Identity"), {*in}, {it->second});
-    return success();
-  }
-
-  FailureOr<SmallVector<std::string>> getNames(ValueRange values) {
-    SmallVector<std::string> out;
-    for (Value v : values) {
-      FailureOr<std::string> n = getName(v);
-      if (failed(n))
-        return failure();
-      out.push_back(*n);
-    }
-    return out;
-  }
-
   //===------------------------------------------------------------------===//
   // Ops
   //===------------------------------------------------------------------===//
 
   LogicalResult exportOp(Operation *op);
-  LogicalResult exportConv(Conv2DOp op);
-  LogicalResult exportDense(DenseOp op);
-  LogicalResult exportPool(Operation *op);
-  LogicalResult exportGlobalPool(Operation *op, StringRef opType,
-                                 bool keepDims);
-  LogicalResult exportActivation(ActivationOp op);
-  LogicalResult exportPad(PadOp op);
   LogicalResult exportGeneric(GenericOp op);
-  LogicalResult exportQuantize(Operation *op, Value input, QuantizerAttr q,
-                               std::optional<ArrayRef<float>> scales,
-                               std::optional<ArrayRef<int32_t>> zps,
-                               StringRef nodeName, StringRef output);
-  LogicalResult exportDequantize(Operation *op, StringRef input,
-                                 QuantizerAttr q,
-                                 std::optional<ArrayRef<float>> scales,
-                                 std::optional<ArrayRef<int32_t>> zps,
-                                 StringRef nodeName, StringRef output);
-  FailureOr<std::pair<std::string, std::string>>
-  getQuantParams(Operation *op, QuantizerAttr q,
-                 std::optional<ArrayRef<float>> scales,
-                 std::optional<ArrayRef<int32_t>> zps, StringRef base);
-
-  /// Writes `opType` with `op`'s operands as inputs and results as outputs.
-  FailureOr<onnx::NodeProto *> exportSimple(Operation *op, StringRef opType) {
-    FailureOr<SmallVector<std::string>> inputs = getNames(op->getOperands());
-    if (failed(inputs))
-      return failure();
-    std::string nodeName = getNodeName(op, opType);
-    return &addNode(opType, nodeName, *inputs, nameResults(op, nodeName));
-  }
-
-  LogicalResult requireNCHW(Operation *op, Layout layout) {
-    if (layout != Layout::NCHW)
-      return op->emitError("ONNX is NCHW: cannot export a layer in nhwc "
-                           "layout");
-    return success();
-  }
-
-  /// The ONNX element type a value has on the wire: quantized storage is
-  /// int8 or uint8 by its quantizer.
-  int32_t getWireType(Value v) {
-    if (auto q = v.getDefiningOp<QuantizeOp>())
-      return getStorageType(q.getQuantizer());
-    return getONNXElementType(getElementTypeOrSelf(v.getType()));
-  }
 
   LogicalResult setValueInfo(onnx::ValueInfoProto &info, Value v,
                              ArrayAttr dimParams, Location loc) {
-    int32_t elemType = getWireType(v);
+    int32_t elemType = getONNXElementType(getElementTypeOrSelf(v.getType()));
     if (!elemType)
       return emitError(loc) << "graph input or output of type " << v.getType()
                             << " has no ONNX tensor type";
@@ -377,7 +240,6 @@ private:
   }
 
   ModuleOp module;
-  const ONNXExportOptions &options;
   onnx::ModelProto model;
   onnx::GraphProto *graph = model.mutable_graph();
   int64_t opset = kDefaultOpsetVersion;
@@ -385,272 +247,9 @@ private:
   llvm::StringSet<> usedNames;
   UniqueNames nodeNames;
   std::vector<StreamedTensor> streamed;
-  std::map<std::tuple<const void *, const void *, bool>,
-           std::pair<std::string, std::string>>
-      quantParams;
   unsigned nodeCounter = 0;
 };
 } // namespace
-
-//===----------------------------------------------------------------------===//
-// Layers
-//===----------------------------------------------------------------------===//
-
-LogicalResult ModelExporter::exportConv(Conv2DOp op) {
-  if (failed(requireNCHW(op, op.getLayout())))
-    return failure();
-  FailureOr<onnx::NodeProto *> node = exportSimple(op, "Conv");
-  if (failed(node))
-    return failure();
-  auto wType = op.getWeight().getType();
-  addIntsAttr(**node, "kernel_shape",
-              {wType.getDimSize(2), wType.getDimSize(3)});
-  addIntsAttr(**node, "strides", op.getStrides());
-  addIntsAttr(**node, "pads", op.getPads());
-  addIntsAttr(**node, "dilations", op.getDilations());
-  addIntAttr(**node, "group", op.getGroups());
-  return success();
-}
-
-LogicalResult ModelExporter::exportDense(DenseOp op) {
-  std::string nodeName = getNodeName(op, "Gemm");
-  FailureOr<std::string> input = getName(op.getInput());
-  FailureOr<std::string> weight = getName(op.getWeight());
-  if (failed(input) || failed(weight))
-    return failure();
-  std::optional<std::string> bias;
-  if (op.getBias()) {
-    FailureOr<std::string> b = getName(op.getBias());
-    if (failed(b))
-      return failure();
-    bias = *b;
-  }
-  SmallVector<std::string> outputs = nameResults(op, nodeName);
-  if (op.getInput().getType().getRank() == 2) {
-    SmallVector<std::string> inputs{*input, *weight};
-    if (bias)
-      inputs.push_back(*bias);
-    onnx::NodeProto &node = addNode("Gemm", nodeName, inputs, outputs);
-    if (op.getTransposeWeight())
-      addIntAttr(node, "transB", 1);
-    return success();
-  }
-  // MatMul broadcasts over leading dimensions; Gemm does not.
-  std::string w = *weight;
-  if (op.getTransposeWeight()) {
-    std::string t = claimName(nodeName + "_weight_t");
-    onnx::NodeProto &transpose =
-        addNode("Transpose", claimNodeName(nodeName + "_transpose"), {w}, {t});
-    addIntsAttr(transpose, "perm", {1, 0});
-    w = t;
-  }
-  if (!bias) {
-    addNode("MatMul", nodeName, {*input, w}, outputs);
-    return success();
-  }
-  std::string product = claimName(nodeName + "_matmul");
-  addNode("MatMul", nodeName, {*input, w}, {product});
-  addNode("Add", claimNodeName(nodeName + "_bias"), {product, *bias}, outputs);
-  return success();
-}
-
-LogicalResult ModelExporter::exportPool(Operation *op) {
-  auto avg = dyn_cast<AvgPool2DOp>(op);
-  auto max = dyn_cast<MaxPool2DOp>(op);
-  Layout layout = avg ? avg.getLayout() : max.getLayout();
-  if (failed(requireNCHW(op, layout)))
-    return failure();
-  bool ceil = avg ? avg.getCeilMode() : max.getCeilMode();
-  if (ceil && opset < 10)
-    return op->emitError("ceil_mode pooling needs opset >= 10, the model "
-                         "imports ")
-           << opset;
-  FailureOr<onnx::NodeProto *> node =
-      exportSimple(op, avg ? "AveragePool" : "MaxPool");
-  if (failed(node))
-    return failure();
-  addIntsAttr(**node, "kernel_shape",
-              avg ? avg.getKernelShape() : max.getKernelShape());
-  addIntsAttr(**node, "strides", avg ? avg.getStrides() : max.getStrides());
-  addIntsAttr(**node, "pads", avg ? avg.getPads() : max.getPads());
-  if (ceil)
-    addIntAttr(**node, "ceil_mode", 1);
-  if (avg && avg.getCountIncludePad())
-    addIntAttr(**node, "count_include_pad", 1);
-  if (max) {
-    ArrayRef<int64_t> dilations = max.getDilations();
-    if (llvm::any_of(dilations, [](int64_t d) { return d != 1; })) {
-      if (opset < 10)
-        return op->emitError("dilated max pooling needs opset >= 10");
-      addIntsAttr(**node, "dilations", dilations);
-    }
-  }
-  return success();
-}
-
-LogicalResult ModelExporter::exportGlobalPool(Operation *op, StringRef opType,
-                                              bool keepDims) {
-  if (keepDims)
-    return exportSimple(op, opType);
-  // N x C: pool to N x C x 1 x 1, then flatten.
-  std::string nodeName = getNodeName(op, opType);
-  FailureOr<std::string> input = getName(op->getOperand(0));
-  if (failed(input))
-    return failure();
-  std::string pooled = claimName(nodeName + "_pooled");
-  addNode(opType, nodeName, {*input}, {pooled});
-  onnx::NodeProto &flatten =
-      addNode("Flatten", claimNodeName(nodeName + "_flatten"), {pooled},
-              nameResults(op, nodeName));
-  addIntAttr(flatten, "axis", 1);
-  return success();
-}
-
-LogicalResult ModelExporter::exportActivation(ActivationOp op) {
-  auto fattr = [](std::optional<APFloat> v, float d) {
-    return v ? v->convertToFloat() : d;
-  };
-  Type elementType = op.getInput().getType().getElementType();
-  auto clip = [&](float lo, float hi) -> LogicalResult {
-    if (opset < 11) {
-      FailureOr<onnx::NodeProto *> node = exportSimple(op, "Clip");
-      if (failed(node))
-        return failure();
-      addFloatAttr(**node, "min", lo);
-      addFloatAttr(**node, "max", hi);
-      return success();
-    }
-    std::string nodeName = getNodeName(op, "Clip");
-    FailureOr<std::string> in = getName(op.getInput());
-    FailureOr<std::string> min =
-        addFloatScalar(nodeName + "_min", lo, elementType, op.getLoc());
-    FailureOr<std::string> max =
-        addFloatScalar(nodeName + "_max", hi, elementType, op.getLoc());
-    if (failed(in) || failed(min) || failed(max))
-      return failure();
-    addNode("Clip", nodeName, {*in, *min, *max}, nameResults(op, nodeName));
-    return success();
-  };
-  /// x * gate(x), the gate written by `writeGate` into a fresh tensor.
-  auto gated =
-      [&](StringRef gateType,
-          function_ref<void(onnx::NodeProto &)> setAttrs) -> LogicalResult {
-    std::string nodeName = getNodeName(op, gateType);
-    FailureOr<std::string> in = getName(op.getInput());
-    if (failed(in))
-      return failure();
-    std::string gate = claimName(nodeName + "_gate");
-    onnx::NodeProto &g =
-        addNode(gateType, claimNodeName(nodeName + "_gate"), {*in}, {gate});
-    setAttrs(g);
-    addNode("Mul", nodeName, {*in, gate}, nameResults(op, nodeName));
-    return success();
-  };
-
-  switch (op.getKind()) {
-  case ActivationKind::Relu:
-    return exportSimple(op, "Relu");
-  case ActivationKind::Sigmoid:
-    return exportSimple(op, "Sigmoid");
-  case ActivationKind::Tanh:
-    return exportSimple(op, "Tanh");
-  case ActivationKind::Softplus:
-    return exportSimple(op, "Softplus");
-  case ActivationKind::Linear:
-    return alias(op, op.getOutput(), op.getInput());
-  case ActivationKind::Relu6:
-    return clip(0.0f, 6.0f);
-  case ActivationKind::Clip:
-    return clip(fattr(op.getMin(), -INFINITY), fattr(op.getMax(), INFINITY));
-  case ActivationKind::LeakyRelu:
-  case ActivationKind::Elu: {
-    bool leaky = op.getKind() == ActivationKind::LeakyRelu;
-    FailureOr<onnx::NodeProto *> node =
-        exportSimple(op, leaky ? "LeakyRelu" : "Elu");
-    if (failed(node))
-      return failure();
-    addFloatAttr(**node, "alpha", fattr(op.getAlpha(), leaky ? 0.01f : 1.0f));
-    return success();
-  }
-  case ActivationKind::HardSigmoid: {
-    FailureOr<onnx::NodeProto *> node = exportSimple(op, "HardSigmoid");
-    if (failed(node))
-      return failure();
-    addFloatAttr(**node, "alpha", fattr(op.getAlpha(), 0.2f));
-    addFloatAttr(**node, "beta", fattr(op.getBeta(), 0.5f));
-    return success();
-  }
-  case ActivationKind::Swish:
-    return gated("Sigmoid", [](onnx::NodeProto &) {});
-  case ActivationKind::HardSwish:
-    if (opset >= 14)
-      return exportSimple(op, "HardSwish");
-    return gated("HardSigmoid", [](onnx::NodeProto &n) {
-      addFloatAttr(n, "alpha", 1.0f / 6.0f);
-      addFloatAttr(n, "beta", 0.5f);
-    });
-  case ActivationKind::Gelu: {
-    // gelu(x) = x * 0.5 * (1 + erf(x / sqrt(2))); ONNX has Gelu from opset
-    // 20 only.
-    std::string nodeName = getNodeName(op, "Gelu");
-    FailureOr<std::string> in = getName(op.getInput());
-    FailureOr<std::string> sqrt2 = addFloatScalar(
-        nodeName + "_sqrt2", float(M_SQRT2), elementType, op.getLoc());
-    FailureOr<std::string> one =
-        addFloatScalar(nodeName + "_one", 1.0f, elementType, op.getLoc());
-    FailureOr<std::string> half =
-        addFloatScalar(nodeName + "_half", 0.5f, elementType, op.getLoc());
-    if (failed(in) || failed(sqrt2) || failed(one) || failed(half))
-      return failure();
-    auto step = [&](StringRef type, StringRef suffix,
-                    ArrayRef<std::string> inputs) {
-      std::string base = nodeName + "_" + suffix.str();
-      std::string out = claimName(base);
-      addNode(type, claimNodeName(base), inputs, {out});
-      return out;
-    };
-    std::string scaled = step("Div", "scaled", {*in, *sqrt2});
-    std::string erf = step("Erf", "erf", {scaled});
-    std::string plus = step("Add", "plus_one", {erf, *one});
-    std::string gate = step("Mul", "gate", {plus, *half});
-    addNode("Mul", nodeName, {*in, gate}, nameResults(op, nodeName));
-    return success();
-  }
-  }
-  return op.emitError("activation has no ONNX form");
-}
-
-LogicalResult ModelExporter::exportPad(PadOp op) {
-  std::string nodeName = getNodeName(op, "Pad");
-  FailureOr<std::string> in = getName(op.getInput());
-  if (failed(in))
-    return failure();
-  StringRef mode = stringifyPadMode(op.getMode());
-  float value = op.getValue().convertToFloat();
-  if (opset < 11) {
-    onnx::NodeProto &node =
-        addNode("Pad", nodeName, {*in}, nameResults(op, nodeName));
-    addStringAttr(node, "mode", mode);
-    addIntsAttr(node, "pads", op.getPads());
-    if (value != 0.0f)
-      addFloatAttr(node, "value", value);
-    return success();
-  }
-  SmallVector<std::string> inputs{*in,
-                                  addInt64s(nodeName + "_pads", op.getPads())};
-  if (value != 0.0f) {
-    FailureOr<std::string> v =
-        addFloatScalar(nodeName + "_value", value,
-                       op.getInput().getType().getElementType(), op.getLoc());
-    if (failed(v))
-      return failure();
-    inputs.push_back(*v);
-  }
-  onnx::NodeProto &node =
-      addNode("Pad", nodeName, inputs, nameResults(op, nodeName));
-  addStringAttr(node, "mode", mode);
-  return success();
-}
 
 LogicalResult ModelExporter::exportGeneric(GenericOp op) {
   std::string nodeName = getNodeName(op, op.getOpType());
@@ -675,7 +274,8 @@ LogicalResult ModelExporter::exportGeneric(GenericOp op) {
       inputs.push_back("");
       continue;
     }
-    FailureOr<std::string> n = getName(op.getInputs()[next++]);
+    FailureOr<std::string> n =
+        getName(op.getInputs()[next++], nodeName, op.getOpType(), slot);
     if (failed(n))
       return failure();
     inputs.push_back(*n);
@@ -725,229 +325,16 @@ LogicalResult ModelExporter::exportGeneric(GenericOp op) {
   return success();
 }
 
-//===----------------------------------------------------------------------===//
-// Quantize and dequantize
-//===----------------------------------------------------------------------===//
-
-FailureOr<std::pair<std::string, std::string>> ModelExporter::getQuantParams(
-    Operation *op, QuantizerAttr q, std::optional<ArrayRef<float>> scales,
-    std::optional<ArrayRef<int32_t>> zps, StringRef base) {
-  if (!scales)
-    return op->emitError("quantize/dequantize has no scale: calibrate the "
-                         "model, or export computes weight scales only for "
-                         "constant inputs");
-  if (q.getBits() != 8)
-    return op->emitError("ONNX QuantizeLinear/DequantizeLinear store 8 "
-                         "bits; this quantizer has ")
-           << q.getBits();
-  if (q.getAxis() && opset < kQDQOpset)
-    return op->emitError("per-axis quantization needs opset >= 13");
-  Builder b(op->getContext());
-  auto scaleAttr = b.getDenseF32ArrayAttr(*scales);
-  DenseI32ArrayAttr zpAttr =
-      zps ? b.getDenseI32ArrayAttr(*zps) : DenseI32ArrayAttr();
-  auto key = std::make_tuple(scaleAttr.getAsOpaquePointer(),
-                             zpAttr ? zpAttr.getAsOpaquePointer() : nullptr,
-                             bool(q.getIsSigned()));
-  auto it = quantParams.find(key);
-  if (it != quantParams.end())
-    return it->second;
-
-  // Per-tensor parameters are scalars; per-axis ones are vectors.
-  SmallVector<int64_t> shape;
-  if (q.getAxis())
-    shape.push_back(scales->size());
-  std::string scaleBytes(reinterpret_cast<const char *>(scales->data()),
-                         scales->size() * sizeof(float));
-  std::string scaleName = addOwnedInitializer(
-      base.str() + "_scale", shape, onnx::TensorProto::FLOAT, scaleBytes);
-  std::string zpBytes;
-  for (size_t i = 0; i < scales->size(); ++i)
-    zpBytes.push_back(char(uint8_t((zps ? (*zps)[i] : 0) & 0xff)));
-  std::string zpName = addOwnedInitializer(
-      base.str() + "_zero_point", shape,
-      getStorageType(q), zpBytes);
-  return quantParams[key] = {scaleName, zpName};
-}
-
-LogicalResult
-ModelExporter::exportQuantize(Operation *op, Value input, QuantizerAttr q,
-                              std::optional<ArrayRef<float>> scales,
-                              std::optional<ArrayRef<int32_t>> zps,
-                              StringRef nodeName, StringRef output) {
-  FailureOr<std::string> in = getName(input);
-  FailureOr<std::pair<std::string, std::string>> params =
-      getQuantParams(op, q, scales, zps, nodeName);
-  if (failed(in) || failed(params))
-    return failure();
-  onnx::NodeProto &node =
-      addNode("QuantizeLinear", nodeName, {*in, params->first, params->second},
-              {output.str()});
-  if (q.getAxis())
-    addIntAttr(node, "axis", *q.getAxis());
-  return success();
-}
-
-LogicalResult
-ModelExporter::exportDequantize(Operation *op, StringRef input, QuantizerAttr q,
-                                std::optional<ArrayRef<float>> scales,
-                                std::optional<ArrayRef<int32_t>> zps,
-                                StringRef nodeName, StringRef output) {
-  FailureOr<std::pair<std::string, std::string>> params =
-      getQuantParams(op, q, scales, zps, nodeName);
-  if (failed(params))
-    return failure();
-  onnx::NodeProto &node =
-      addNode("DequantizeLinear", nodeName,
-              {input.str(), params->first, params->second}, {output.str()});
-  if (q.getAxis())
-    addIntAttr(node, "axis", *q.getAxis());
-  return success();
-}
-
-//===----------------------------------------------------------------------===//
-// Dispatch
-//===----------------------------------------------------------------------===//
-
 LogicalResult ModelExporter::exportOp(Operation *op) {
-  return llvm::TypeSwitch<Operation *, LogicalResult>(op)
-      .Case<arith::ConstantOp>([](auto) {
-        // Written as initializers when first read.
-        return success();
-      })
-      .Case<Conv2DOp>([&](auto conv) { return exportConv(conv); })
-      .Case<DenseOp>([&](auto dense) { return exportDense(dense); })
-      .Case<AvgPool2DOp, MaxPool2DOp>(
-          [&](Operation *pool) { return exportPool(pool); })
-      .Case<GlobalAvgPool2DOp>([&](auto pool) -> LogicalResult {
-        if (failed(requireNCHW(pool, pool.getLayout())))
-          return failure();
-        return exportGlobalPool(pool, "GlobalAveragePool", pool.getKeepDims());
-      })
-      .Case<GlobalMaxPool2DOp>([&](auto pool) -> LogicalResult {
-        if (failed(requireNCHW(pool, pool.getLayout())))
-          return failure();
-        return exportGlobalPool(pool, "GlobalMaxPool", pool.getKeepDims());
-      })
-      .Case<BatchNormOp>([&](auto bn) -> LogicalResult {
-        if (failed(requireNCHW(bn, bn.getLayout())))
-          return failure();
-        FailureOr<onnx::NodeProto *> node =
-            exportSimple(bn, "BatchNormalization");
-        if (failed(node))
-          return failure();
-        addFloatAttr(**node, "epsilon", bn.getEpsilon().convertToFloat());
-        return success();
-      })
-      .Case<ConcatOp>([&](auto concat) -> LogicalResult {
-        FailureOr<onnx::NodeProto *> node = exportSimple(concat, "Concat");
-        if (failed(node))
-          return failure();
-        addIntAttr(**node, "axis", concat.getAxis());
-        return success();
-      })
-      .Case<AddOp>([&](auto add) -> LogicalResult {
-        return exportSimple(add, add.getInputs().size() == 2 ? "Add" : "Sum");
-      })
-      .Case<MultiplyOp>([&](auto mul) -> LogicalResult {
-        if (mul.getInputs().size() == 2)
-          return exportSimple(mul, "Mul");
-        // Mul takes two inputs: multiply left to right.
-        std::string nodeName = getNodeName(mul, "Mul");
-        FailureOr<SmallVector<std::string>> ins = getNames(mul.getInputs());
-        if (failed(ins))
-          return failure();
-        std::string acc = (*ins)[0];
-        for (size_t i = 1; i + 1 < ins->size(); ++i) {
-          std::string out = claimName(nodeName + "_partial");
-          addNode("Mul", claimNodeName(nodeName + "_partial"), {acc, (*ins)[i]},
-                  {out});
-          acc = out;
-        }
-        addNode("Mul", nodeName, {acc, ins->back()},
-                nameResults(mul, nodeName));
-        return success();
-      })
-      .Case<ActivationOp>([&](auto act) { return exportActivation(act); })
-      .Case<SoftmaxOp>([&](auto softmax) -> LogicalResult {
-        int64_t rank = softmax.getInput().getType().getRank();
-        int64_t axis = softmax.getAxis() < 0 ? softmax.getAxis() + rank
-                                             : softmax.getAxis();
-        if (opset < 13 && axis != rank - 1)
-          return softmax.emitError("before opset 13 ONNX Softmax works on "
-                                   "the last axis only");
-        FailureOr<onnx::NodeProto *> node = exportSimple(softmax, "Softmax");
-        if (failed(node))
-          return failure();
-        addIntAttr(**node, "axis", axis);
-        return success();
-      })
-      .Case<DropoutOp>([&](auto dropout) {
-        return alias(dropout, dropout.getOutput(), dropout.getInput());
-      })
-      .Case<FlattenOp>([&](auto flatten) -> LogicalResult {
-        FailureOr<onnx::NodeProto *> node = exportSimple(flatten, "Flatten");
-        if (failed(node))
-          return failure();
-        addIntAttr(**node, "axis", flatten.getAxis());
-        return success();
-      })
-      .Case<ReshapeOp>([&](auto reshape) -> LogicalResult {
-        std::string nodeName = getNodeName(reshape, "Reshape");
-        FailureOr<std::string> in = getName(reshape.getInput());
-        if (failed(in))
-          return failure();
-        std::string shape = addInt64s(nodeName + "_shape", reshape.getShape());
-        addNode("Reshape", nodeName, {*in, shape},
-                nameResults(reshape, nodeName));
-        return success();
-      })
-      .Case<TransposeOp>([&](auto transpose) -> LogicalResult {
-        FailureOr<onnx::NodeProto *> node =
-            exportSimple(transpose, "Transpose");
-        if (failed(node))
-          return failure();
-        addIntsAttr(**node, "perm", transpose.getPerm());
-        return success();
-      })
-      .Case<PadOp>([&](auto pad) { return exportPad(pad); })
-      .Case<GenericOp>([&](auto generic) { return exportGeneric(generic); })
-      .Case<QuantizeOp>([&](QuantizeOp q) -> LogicalResult {
-        std::string nodeName = getNodeName(q, "QuantizeLinear");
-        SmallVector<std::string> outs = nameResults(q, nodeName);
-        return exportQuantize(q, q.getInput(), q.getQuantizer(), q.getScale(),
-                              q.getZeroPoint(), nodeName, outs.front());
-      })
-      .Case<DequantizeOp>([&](DequantizeOp dq) -> LogicalResult {
-        std::string nodeName = getNodeName(dq, "DequantizeLinear");
-        // Storage held as a constant (qdq-quantize-weights) is int8 or
-        // uint8 by the quantizer.
-        FailureOr<std::string> in =
-            getName(dq.getInput(), getStorageType(dq.getQuantizer()));
-        if (failed(in))
-          return failure();
-        SmallVector<std::string> outs = nameResults(dq, nodeName);
-        return exportDequantize(dq, *in, dq.getQuantizer(), dq.getScale(),
-                                dq.getZeroPoint(), nodeName, outs.front());
-      })
-      .Case<FakeQuantOp>([&](FakeQuantOp fq) -> LogicalResult {
-        std::string nodeName = getNodeName(fq, "QuantizeLinear");
-        std::string quantized = claimName(nodeName + "_quantized");
-        SmallVector<std::string> outs = nameResults(fq, nodeName);
-        if (failed(exportQuantize(fq, fq.getInput(), fq.getQuantizer(),
-                                  fq.getScale(), fq.getZeroPoint(),
-                                  claimNodeName(nodeName + "_q"), quantized)))
-          return failure();
-        return exportDequantize(fq, quantized, fq.getQuantizer(), fq.getScale(),
-                                fq.getZeroPoint(),
-                                claimNodeName(nodeName + "_dq"), outs.front());
-      })
-      .Default([](Operation *op) {
-        return op->emitError("'") << op->getName()
-                                  << "' has no ONNX form; export supports "
-                                     "quant_qdq layer and Q/DQ ops and "
-                                     "arith.constant";
-      });
+  // Constants are written as initializers when first read.
+  if (isa<arith::ConstantOp>(op))
+    return success();
+  if (auto generic = dyn_cast<GenericOp>(op))
+    return exportGeneric(generic);
+  return op->emitError("'") << op->getName()
+                            << "' has no ONNX form; export supports "
+                               "quant_qdq layer and Q/DQ ops and "
+                               "arith.constant";
 }
 
 //===----------------------------------------------------------------------===//
@@ -967,23 +354,17 @@ LogicalResult ModelExporter::exportFunction(func::FuncOp func) {
       if (StringRef name = getTensorName(result); !name.empty())
         usedNames.insert(name);
 
-  // Opsets: the imported ones, raised to 13 when Q/DQ ops need it.
+  // Opsets: the module's (convert-quant-qdq-to-onnx raised the default
+  // domain's where Q/DQ need it).
   auto opsets = module->getAttrOfType<DictionaryAttr>(kOpsetImport);
   if (opsets)
     if (auto v = opsets.getAs<IntegerAttr>(kDefaultDomain))
       opset = v.getInt();
   bool hasQDQ = false;
-  func.walk([&](Operation *op) {
-    hasQDQ |= isa<QuantizeOp, DequantizeOp, FakeQuantOp>(op);
+  func.walk([&](GenericOp op) {
+    hasQDQ |= !op.getDomain() && (op.getOpType() == "QuantizeLinear" ||
+                                  op.getOpType() == "DequantizeLinear");
   });
-  if (hasQDQ && opset < kQDQOpset) {
-    emitWarning(func.getLoc())
-        << "raising the default-domain opset from " << opset << " to "
-        << kQDQOpset
-        << " for QuantizeLinear/DequantizeLinear; generic "
-           "nodes are written unchanged";
-    opset = kQDQOpset;
-  }
   llvm::StringMap<int64_t> domains;
   if (opsets)
     for (NamedAttribute entry : opsets)
@@ -1064,7 +445,8 @@ LogicalResult ModelExporter::exportFunction(func::FuncOp func) {
     std::string want =
         name ? name.getValue().str() : "output_" + std::to_string(i);
     bool carried = getTensorName(v) == want &&
-                   llvm::count(outputNames, want) == 0 && !isa<BlockArgument>(v);
+                   llvm::count(outputNames, want) == 0 &&
+                   !isa<BlockArgument>(v);
     outputNames.push_back(carried ? want : claimName(want));
   }
 
@@ -1173,12 +555,13 @@ LogicalResult mlir::quant_qdq::exportONNX(ModuleOp module,
   pm.addPass(createWeightScales(WeightScalesOptions{options.activationAmax}));
   if (options.integerWeights)
     pm.addPass(createQuantizeWeights());
+  pm.addPass(createConvertQuantQDQToONNX());
   if (failed(pm.run(*copy)))
     return failure();
 
   // Every check happens before the first byte is written: on failure `os`
   // is untouched.
-  ModelExporter exporter(*copy, options);
+  ModelExporter exporter(*copy);
   if (failed(exporter.exportFunction(copyFunc)))
     return failure();
   return exporter.write(os);

@@ -57,9 +57,8 @@ FailureOr<ElementsAttr> importTensor(onnx::TensorProto &tensor, Location loc,
                                      Type elementType = {});
 
 /// Writes `value` into `tensor` (dims, data type and raw_data).
-/// `onnxType` overrides the data type derived from the element type.
 LogicalResult exportTensor(ElementsAttr value, onnx::TensorProto &tensor,
-                           Location loc, int32_t onnxType = 0);
+                           Location loc);
 
 /// The raw little-endian bytes of `value`, splats expanded; i1 as one byte
 /// per element.
@@ -98,6 +97,11 @@ std::string verifyNode(const onnx::NodeProto &node, int64_t opset);
 /// `opset` declares for `attrName`; 0 when unknown.
 int getSchemaAttributeType(llvm::StringRef opType, llvm::StringRef domain,
                            int64_t opset, llvm::StringRef attrName);
+
+/// The name that the schema of `opType` in `domain` at `opset` gives input
+/// `index` (`min` for Clip's second); empty when unknown or variadic.
+std::string getSchemaInputName(llvm::StringRef opType, llvm::StringRef domain,
+                               int64_t opset, unsigned index);
 
 } // namespace mlir::quant_qdq::onnx_io
 

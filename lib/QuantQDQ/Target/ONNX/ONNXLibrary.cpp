@@ -172,3 +172,15 @@ int onnx_io::getSchemaAttributeType(llvm::StringRef opType,
   auto it = schema->attributes().find(attrName.str());
   return it == schema->attributes().end() ? 0 : int(it->second.type);
 }
+
+std::string onnx_io::getSchemaInputName(llvm::StringRef opType,
+                                        llvm::StringRef domain, int64_t opset,
+                                        unsigned index) {
+  const onnx::OpSchema *schema = findSchema(opType, domain, opset);
+  if (!schema || index >= schema->inputs().size())
+    return {};
+  const onnx::OpSchema::FormalParameter &input = schema->inputs()[index];
+  if (input.GetOption() == onnx::OpSchema::Variadic)
+    return {};
+  return input.GetName();
+}

@@ -334,12 +334,11 @@ FailureOr<std::string> onnx_io::getRawBytes(ElementsAttr value, Location loc) {
 }
 
 LogicalResult onnx_io::exportTensor(ElementsAttr value, TensorProto &tensor,
-                                    Location loc, int32_t onnxType) {
+                                    Location loc) {
   auto type = cast<ShapedType>(value.getType());
   if (!type.hasStaticShape())
     return emitError(loc) << "cannot write a constant of dynamic shape";
-  if (!onnxType)
-    onnxType = getONNXElementType(type.getElementType());
+  int32_t onnxType = getONNXElementType(type.getElementType());
   if (!onnxType)
     return emitError(loc) << "ONNX has no tensor type for "
                           << type.getElementType();

@@ -1,14 +1,19 @@
 //===- Elementwise.cpp - Add, Sum, Mul and Concat -------------------------===//
 //
-// Add/Sum -> add, Mul -> multiply, Concat -> concat, on float inputs of one
-// element type. Integer arithmetic (shape computations) stays generic or is
-// evaluated by the constant folding patterns. x * Sigmoid(x) and MatMul +
-// Add become one layer afterwards, by the multiply's and add's
+// Import: Add/Sum -> add, Mul -> multiply, Concat -> concat, on float
+// inputs of one element type. Integer arithmetic (shape computations) stays
+// generic or is evaluated by the constant folding patterns. x * Sigmoid(x)
+// and MatMul + Add become one layer afterwards, by the multiply's and add's
 // canonicalizations.
+//
+// Export: add of two inputs is Add, of more Sum; multiply is Mul, of more
+// than two a chain of Muls (ONNX has no n-ary product).
 //
 //===----------------------------------------------------------------------===//
 
 #include "PatternUtils.h"
+
+#include "mlir/Dialect/Traits.h"
 
 using namespace mlir;
 using namespace mlir::quant_qdq;
@@ -60,6 +65,42 @@ static LogicalResult convertConcat(ONNXNode node, PatternRewriter &rewriter) {
           rewriter, ConcatOp::getOperationName(), inputs,
           {rewriter.getNamedAttr("axis", rewriter.getI64IntegerAttr(*axis))}));
 }
+
+//===----------------------------------------------------------------------===//
+// Export
+//===----------------------------------------------------------------------===//
+
+static LogicalResult exportAdd(AddOp op, ONNXNodeBuilder &b) {
+  return b.replaceWith(op.getInputs().size() == 2 ? "Add" : "Sum",
+                       op.getInputs());
+}
+
+static LogicalResult exportMultiply(MultiplyOp op, ONNXNodeBuilder &b) {
+  ValueRange inputs = op.getInputs();
+  Value product = inputs.front();
+  for (Value input : inputs.drop_front().drop_back()) {
+    Type type = OpTrait::util::getBroadcastedType(product.getType(),
+                                                  input.getType());
+    product = b.create("Mul", {product, input}, type ? type : op.getType(),
+                       {}, "partial");
+  }
+  return b.replaceWith("Mul", {product, inputs.back()});
+}
+
+static LogicalResult exportConcat(ConcatOp op, ONNXNodeBuilder &b) {
+  return b.replaceWith("Concat", op.getInputs(),
+                       {b.getIntAttr("axis", op.getAxis())});
+}
+
+void onnx_patterns::populateElementwiseExports(RewritePatternSet &patterns) {
+  addExport<AddOp, exportAdd>(patterns);
+  addExport<MultiplyOp, exportMultiply>(patterns);
+  addExport<ConcatOp, exportConcat>(patterns);
+}
+
+//===----------------------------------------------------------------------===//
+// Import
+//===----------------------------------------------------------------------===//
 
 void onnx_patterns::populateElementwisePatterns(RewritePatternSet &patterns) {
   addConversion<convertElementwise>(patterns, {"Add", "Sum", "Mul"});

@@ -1,9 +1,15 @@
 //===- Activations.cpp - activations, Clip, Softmax, BatchNormalization ---===//
 //
-// Element-wise activations -> activation (Clip by its bounds: relu6,
-// relu or clip), Softmax -> softmax, inference-mode BatchNormalization ->
-// batch_norm. Clip and Softmax changed meaning across opsets; each range
-// has its own pattern.
+// Import: element-wise activations -> activation (Clip by its bounds:
+// relu6, relu or clip), Softmax -> softmax, inference-mode
+// BatchNormalization -> batch_norm. Clip and Softmax changed meaning across
+// opsets; each range has its own pattern.
+//
+// Export: the same nodes back, in the form of the module's opset (Clip's
+// bounds as attributes before 11, inputs from it on); activations ONNX has
+// no node for at that opset are written as the nodes that compute them:
+// swish as x * Sigmoid(x), hard swish before 14 as x * HardSigmoid(x),
+// gelu as x * 0.5 * (1 + Erf(x / sqrt 2)).
 //
 //===----------------------------------------------------------------------===//
 
@@ -185,6 +191,126 @@ static LogicalResult convertSoftmaxAlongAxis(ONNXNode node,
   return convertSoftmax(node, rewriter, /*defaultAxis=*/-1,
                         /*lastAxisOnly=*/false);
 }
+
+//===----------------------------------------------------------------------===//
+// Export
+//===----------------------------------------------------------------------===//
+
+static LogicalResult exportBatchNorm(BatchNormOp op, ONNXNodeBuilder &b) {
+  if (failed(requireNCHW(b, op.getLayout())))
+    return failure();
+  return b.replaceWith(
+      "BatchNormalization", op->getOperands(),
+      {b.getFloatAttr("epsilon", op.getEpsilon().convertToFloat())});
+}
+
+static LogicalResult exportSoftmax(SoftmaxOp op, ONNXNodeBuilder &b) {
+  int64_t rank = op.getInput().getType().getRank();
+  // I64Attr accessors return uint64_t: compare as int64_t.
+  int64_t axis = op.getAxis();
+  if (axis < 0)
+    axis += rank;
+  if (b.getOpset() < 13 && axis != rank - 1)
+    return b.emitError() << "before opset 13 ONNX Softmax works on the last "
+                            "axis only";
+  return b.replaceWith("Softmax", op.getInput(), {b.getIntAttr("axis", axis)});
+}
+
+/// Clip to [lo, hi]: attributes before opset 11, inputs from it on.
+static LogicalResult exportClip(ActivationOp op, ONNXNodeBuilder &b, float lo,
+                                float hi) {
+  if (b.getOpset() < 11)
+    return b.replaceWith(
+        "Clip", op.getInput(),
+        {b.getFloatAttr("min", lo), b.getFloatAttr("max", hi)});
+  Type elementType = op.getInput().getType().getElementType();
+  return b.replaceWith("Clip",
+                       {op.getInput(), b.createScalar(lo, elementType, "min"),
+                        b.createScalar(hi, elementType, "max")});
+}
+
+/// x * gate(x).
+static LogicalResult exportGated(ActivationOp op, ONNXNodeBuilder &b,
+                                 StringRef gateType,
+                                 ArrayRef<NamedAttribute> gateAttrs = {}) {
+  Value x = op.getInput();
+  Value gate = b.create(gateType, x, x.getType(), gateAttrs, "gate");
+  return b.replaceWith("Mul", {x, gate});
+}
+
+/// gelu(x) = x * 0.5 * (1 + erf(x / sqrt(2))); ONNX has Gelu from opset 20
+/// only.
+static LogicalResult exportGelu(ActivationOp op, ONNXNodeBuilder &b) {
+  Value x = op.getInput();
+  Type type = x.getType();
+  Type elementType = op.getInput().getType().getElementType();
+  Value scaled = b.create(
+      "Div", {x, b.createScalar(M_SQRT2, elementType, "sqrt2")}, type, {},
+      "scaled");
+  Value erf = b.create("Erf", scaled, type, {}, "erf");
+  Value plusOne = b.create(
+      "Add", {erf, b.createScalar(1.0, elementType, "one")}, type, {},
+      "plus_one");
+  Value gate = b.create(
+      "Mul", {plusOne, b.createScalar(0.5, elementType, "half")}, type, {},
+      "gate");
+  return b.replaceWith("Mul", {x, gate});
+}
+
+static LogicalResult exportActivation(ActivationOp op, ONNXNodeBuilder &b) {
+  auto param = [](std::optional<APFloat> v, float d) {
+    return v ? v->convertToFloat() : d;
+  };
+  Value x = op.getInput();
+  switch (op.getKind()) {
+  case ActivationKind::Relu:
+    return b.replaceWith("Relu", x);
+  case ActivationKind::Sigmoid:
+    return b.replaceWith("Sigmoid", x);
+  case ActivationKind::Tanh:
+    return b.replaceWith("Tanh", x);
+  case ActivationKind::Softplus:
+    return b.replaceWith("Softplus", x);
+  case ActivationKind::Linear:
+    return b.forward(x);
+  case ActivationKind::Relu6:
+    return exportClip(op, b, 0.0f, 6.0f);
+  case ActivationKind::Clip:
+    return exportClip(op, b, param(op.getMin(), -INFINITY),
+                      param(op.getMax(), INFINITY));
+  case ActivationKind::LeakyRelu:
+    return b.replaceWith(
+        "LeakyRelu", x, {b.getFloatAttr("alpha", param(op.getAlpha(), 0.01f))});
+  case ActivationKind::Elu:
+    return b.replaceWith("Elu", x,
+                         {b.getFloatAttr("alpha", param(op.getAlpha(), 1.0f))});
+  case ActivationKind::HardSigmoid:
+    return b.replaceWith("HardSigmoid", x,
+                         {b.getFloatAttr("alpha", param(op.getAlpha(), 0.2f)),
+                          b.getFloatAttr("beta", param(op.getBeta(), 0.5f))});
+  case ActivationKind::Swish:
+    return exportGated(op, b, "Sigmoid");
+  case ActivationKind::HardSwish:
+    if (b.getOpset() >= 14)
+      return b.replaceWith("HardSwish", x);
+    return exportGated(op, b, "HardSigmoid",
+                       {b.getFloatAttr("alpha", 1.0 / 6.0),
+                        b.getFloatAttr("beta", 0.5)});
+  case ActivationKind::Gelu:
+    return exportGelu(op, b);
+  }
+  return b.emitError() << "activation has no ONNX form";
+}
+
+void onnx_patterns::populateActivationExports(RewritePatternSet &patterns) {
+  addExport<BatchNormOp, exportBatchNorm>(patterns);
+  addExport<SoftmaxOp, exportSoftmax>(patterns);
+  addExport<ActivationOp, exportActivation>(patterns);
+}
+
+//===----------------------------------------------------------------------===//
+// Import
+//===----------------------------------------------------------------------===//
 
 void onnx_patterns::populateActivationPatterns(RewritePatternSet &patterns) {
   addConversion<convertBatchNorm>(patterns, {"BatchNormalization"});

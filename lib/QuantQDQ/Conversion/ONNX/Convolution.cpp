@@ -1,9 +1,12 @@
 //===- Convolution.cpp - Conv, pooling and spatial means ------------------===//
 //
-// Conv -> conv2d, MaxPool/AveragePool -> max_pool2d/avg_pool2d,
+// Import: Conv -> conv2d, MaxPool/AveragePool -> max_pool2d/avg_pool2d,
 // GlobalAveragePool/GlobalMaxPool -> global_*_pool2d, and ReduceMean over H
 // and W -> global_avg_pool2d. Only 2-D windows map; auto_pad is resolved to
 // explicit pads when the spatial dimensions are static.
+//
+// Export: the same nodes back, with explicit pads; a global pooling that
+// drops the spatial dimensions is the pooling and a Flatten.
 //
 //===----------------------------------------------------------------------===//
 
@@ -199,6 +202,83 @@ static LogicalResult convertReduceMean(ONNXNode node,
                        {rewriter.getNamedAttr(
                            "keep_dims", rewriter.getBoolAttr(*keepDims))}));
 }
+
+//===----------------------------------------------------------------------===//
+// Export
+//===----------------------------------------------------------------------===//
+
+static LogicalResult exportConv(Conv2DOp op, ONNXNodeBuilder &b) {
+  if (failed(requireNCHW(b, op.getLayout())))
+    return failure();
+  auto wType = op.getWeight().getType();
+  SmallVector<int64_t> kernel{wType.getDimSize(2), wType.getDimSize(3)};
+  return b.replaceWith(
+      "Conv", op->getOperands(),
+      {b.getIntsAttr("kernel_shape", kernel),
+       b.getIntsAttr("strides", op.getStrides()),
+       b.getIntsAttr("pads", op.getPads()),
+       b.getIntsAttr("dilations", op.getDilations()),
+       b.getIntAttr("group", op.getGroups())});
+}
+
+template <typename PoolOp>
+static LogicalResult exportPool(PoolOp op, ONNXNodeBuilder &b) {
+  if (failed(requireNCHW(b, op.getLayout())))
+    return failure();
+  constexpr bool isMax = std::is_same_v<PoolOp, MaxPool2DOp>;
+  if (op.getCeilMode() && b.getOpset() < 10)
+    return b.emitError() << "ceil_mode pooling needs opset >= 10, the model "
+                            "imports "
+                         << b.getOpset();
+  SmallVector<NamedAttribute> attrs{
+      b.getIntsAttr("kernel_shape", op.getKernelShape()),
+      b.getIntsAttr("strides", op.getStrides()),
+      b.getIntsAttr("pads", op.getPads())};
+  if (op.getCeilMode())
+    attrs.push_back(b.getIntAttr("ceil_mode", 1));
+  if constexpr (isMax) {
+    if (!isAll(op.getDilations(), 1)) {
+      if (b.getOpset() < 10)
+        return b.emitError() << "dilated max pooling needs opset >= 10";
+      attrs.push_back(b.getIntsAttr("dilations", op.getDilations()));
+    }
+  } else if (op.getCountIncludePad()) {
+    attrs.push_back(b.getIntAttr("count_include_pad", 1));
+  }
+  return b.replaceWith(isMax ? "MaxPool" : "AveragePool", op.getInput(),
+                       attrs);
+}
+
+template <typename PoolOp>
+static LogicalResult exportGlobalPool(PoolOp op, ONNXNodeBuilder &b) {
+  if (failed(requireNCHW(b, op.getLayout())))
+    return failure();
+  StringRef opType = std::is_same_v<PoolOp, GlobalMaxPool2DOp>
+                         ? "GlobalMaxPool"
+                         : "GlobalAveragePool";
+  if (op.getKeepDims())
+    return b.replaceWith(opType, op.getInput());
+  // N x C: pool to N x C x 1 x 1, then flatten.
+  auto inputType = op.getInput().getType();
+  auto pooledType = RankedTensorType::get(
+      {inputType.getDimSize(0), inputType.getDimSize(1), 1, 1},
+      inputType.getElementType());
+  Value pooled = b.create(opType, op.getInput(), pooledType);
+  return b.replaceWithValue(b.create("Flatten", pooled, op.getType(),
+                                     {b.getIntAttr("axis", 1)}, "flatten"));
+}
+
+void onnx_patterns::populateConvolutionExports(RewritePatternSet &patterns) {
+  addExport<Conv2DOp, exportConv>(patterns);
+  addExport<AvgPool2DOp, exportPool<AvgPool2DOp>>(patterns);
+  addExport<MaxPool2DOp, exportPool<MaxPool2DOp>>(patterns);
+  addExport<GlobalAvgPool2DOp, exportGlobalPool<GlobalAvgPool2DOp>>(patterns);
+  addExport<GlobalMaxPool2DOp, exportGlobalPool<GlobalMaxPool2DOp>>(patterns);
+}
+
+//===----------------------------------------------------------------------===//
+// Import
+//===----------------------------------------------------------------------===//
 
 void onnx_patterns::populateConvolutionPatterns(RewritePatternSet &patterns) {
   addConversion<convertConv>(patterns, {"Conv"});

@@ -1,8 +1,13 @@
 //===- Dense.cpp - Gemm and MatMul ----------------------------------------===//
 //
-// Gemm -> dense (transB as transpose_weight, a [N] or [1, N] bias), and
-// MatMul by a constant 2-D weight -> dense without bias; the bias Add that
-// usually follows joins it by AddOp's canonicalization.
+// Import: Gemm -> dense (transB as transpose_weight, a [N] or [1, N]
+// bias), and MatMul by a constant 2-D weight -> dense without bias; the
+// bias Add that usually follows joins it by AddOp's canonicalization.
+//
+// Export: a dense on a 2-D input is a Gemm; on more dimensions, MatMul
+// (which broadcasts over the leading ones, Gemm does not) and an Add for
+// the bias, the weight transposed by a Transpose node when it is stored
+// [N, K].
 //
 //===----------------------------------------------------------------------===//
 
@@ -56,6 +61,32 @@ static LogicalResult convertMatMul(ONNXNode node, PatternRewriter &rewriter) {
   return replaceNode(rewriter, node,
                      node.createLayer(rewriter, DenseOp::getOperationName(),
                                       {a, weight}, {}));
+}
+
+static LogicalResult exportDense(DenseOp op, ONNXNodeBuilder &b) {
+  if (op.getInput().getType().getRank() == 2) {
+    SmallVector<NamedAttribute> attrs;
+    if (op.getTransposeWeight())
+      attrs.push_back(b.getIntAttr("transB", 1));
+    return b.replaceWith("Gemm", op->getOperands(), attrs);
+  }
+  Value weight = op.getWeight();
+  if (op.getTransposeWeight()) {
+    auto wType = op.getWeight().getType();
+    auto transposed = RankedTensorType::get(
+        {wType.getDimSize(1), wType.getDimSize(0)}, wType.getElementType());
+    weight = b.create("Transpose", weight, transposed,
+                      {b.getIntsAttr("perm", {1, 0})}, "transpose");
+  }
+  if (!op.getBias())
+    return b.replaceWith("MatMul", {op.getInput(), weight});
+  Value product = b.create("MatMul", {op.getInput(), weight}, op.getType());
+  return b.replaceWithValue(
+      b.create("Add", {product, op.getBias()}, op.getType(), {}, "bias"));
+}
+
+void onnx_patterns::populateDenseExports(RewritePatternSet &patterns) {
+  addExport<DenseOp, exportDense>(patterns);
 }
 
 void onnx_patterns::populateDensePatterns(RewritePatternSet &patterns) {

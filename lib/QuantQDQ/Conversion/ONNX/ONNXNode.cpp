@@ -22,8 +22,9 @@ static constexpr int64_t kMaxParameterElements = 1 << 20;
 // Inputs and attributes
 //===----------------------------------------------------------------------===//
 
-int64_t ONNXNode::getOpset() const {
-  auto module = op->getParentOfType<ModuleOp>();
+int64_t onnx_patterns::getDefaultDomainOpset(Operation *op) {
+  auto module = isa<ModuleOp>(op) ? cast<ModuleOp>(op)
+                                  : op->getParentOfType<ModuleOp>();
   auto opsets =
       module ? module->getAttrOfType<DictionaryAttr>(kOpsetImport) : nullptr;
   if (auto version =
@@ -31,6 +32,8 @@ int64_t ONNXNode::getOpset() const {
     return version.getInt();
   return kDefaultOpsetVersion;
 }
+
+int64_t ONNXNode::getOpset() const { return getDefaultDomainOpset(op); }
 
 /// The ONNX input positions left out, sorted.
 static ArrayRef<int64_t> getOmittedInputs(GenericOp op) {

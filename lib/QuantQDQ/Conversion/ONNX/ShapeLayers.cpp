@@ -1,9 +1,13 @@
 //===- ShapeLayers.cpp - Flatten, Reshape, Transpose, Pad, Identity -------===//
 //
-// Layers that move data without computing: Flatten -> flatten, Reshape with
-// a constant target -> reshape (ONNX's 0 and -1 resolved where the input
-// shape allows), Transpose -> transpose, Pad with constant pads -> pad, and
-// Identity / inference-mode Dropout dropped (the output is the input).
+// Layers that move data without computing. Import: Flatten -> flatten,
+// Reshape with a constant target -> reshape (ONNX's 0 and -1 resolved
+// where the input shape allows), Transpose -> transpose, Pad with constant
+// pads -> pad, and Identity / inference-mode Dropout dropped (the output is
+// the input).
+//
+// Export: the same nodes back (Pad in its opset's form: attributes before
+// 11, inputs from it on); a dropout is dropped.
 //
 //===----------------------------------------------------------------------===//
 
@@ -165,6 +169,59 @@ static LogicalResult convertIdentity(ONNXNode node,
   }
   return replaceNode(rewriter, node, x);
 }
+
+//===----------------------------------------------------------------------===//
+// Export
+//===----------------------------------------------------------------------===//
+
+static LogicalResult exportFlatten(FlattenOp op, ONNXNodeBuilder &b) {
+  return b.replaceWith("Flatten", op.getInput(),
+                       {b.getIntAttr("axis", op.getAxis())});
+}
+
+static LogicalResult exportReshape(ReshapeOp op, ONNXNodeBuilder &b) {
+  return b.replaceWith("Reshape",
+                       {op.getInput(), b.createInt64s(op.getShape(), "shape")});
+}
+
+static LogicalResult exportTranspose(TransposeOp op, ONNXNodeBuilder &b) {
+  return b.replaceWith("Transpose", op.getInput(),
+                       {b.getIntsAttr("perm", op.getPerm())});
+}
+
+static LogicalResult exportPad(PadOp op, ONNXNodeBuilder &b) {
+  NamedAttribute mode = b.getStringAttr("mode", stringifyPadMode(op.getMode()));
+  float value = op.getValue().convertToFloat();
+  if (b.getOpset() < 11) {
+    SmallVector<NamedAttribute> attrs{mode,
+                                      b.getIntsAttr("pads", op.getPads())};
+    if (value != 0.0f)
+      attrs.push_back(b.getFloatAttr("value", value));
+    return b.replaceWith("Pad", op.getInput(), attrs);
+  }
+  SmallVector<Value> inputs{op.getInput(),
+                            b.createInt64s(op.getPads(), "pads")};
+  if (value != 0.0f)
+    inputs.push_back(b.createScalar(
+        value, op.getInput().getType().getElementType(), "value"));
+  return b.replaceWith("Pad", inputs, {mode});
+}
+
+static LogicalResult exportDropout(DropoutOp op, ONNXNodeBuilder &b) {
+  return b.forward(op.getInput());
+}
+
+void onnx_patterns::populateShapeLayerExports(RewritePatternSet &patterns) {
+  addExport<FlattenOp, exportFlatten>(patterns);
+  addExport<ReshapeOp, exportReshape>(patterns);
+  addExport<TransposeOp, exportTranspose>(patterns);
+  addExport<PadOp, exportPad>(patterns);
+  addExport<DropoutOp, exportDropout>(patterns);
+}
+
+//===----------------------------------------------------------------------===//
+// Import
+//===----------------------------------------------------------------------===//
 
 void onnx_patterns::populateShapeLayerPatterns(RewritePatternSet &patterns) {
   addConversion<convertFlatten>(patterns, {"Flatten"});

@@ -1,0 +1,147 @@
+//===- ConvertQuantQDQToONNX.cpp - the export pass and its driver ---------===//
+//
+// Rewrites every layer and Q/DQ op into ONNX nodes (quant_qdq.generic), in
+// program order (see ProgramOrder.cpp), after fixing the opset the
+// patterns write for. What is left for the ONNX writer is a mechanical
+// translation of generic ops and constants.
+//
+//===----------------------------------------------------------------------===//
+
+#include "PatternUtils.h"
+#include "QuantQDQ/Conversion/Passes.h"
+#include "QuantQDQ/Target/ONNX/ONNXAttrNames.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+
+namespace mlir::quant_qdq {
+#define GEN_PASS_DEF_CONVERTQUANTQDQTOONNX
+#include "QuantQDQ/Conversion/Passes.h.inc"
+} // namespace mlir::quant_qdq
+
+using namespace mlir;
+using namespace mlir::quant_qdq;
+using namespace mlir::quant_qdq::onnx_io;
+using namespace mlir::quant_qdq::onnx_patterns;
+
+/// Per-axis QuantizeLinear/DequantizeLinear need opset 13.
+static constexpr int64_t kQDQOpset = 13;
+
+void mlir::quant_qdq::populateQuantQDQToONNXPatterns(
+    RewritePatternSet &patterns) {
+  populateConvolutionExports(patterns);
+  populateDenseExports(patterns);
+  populateActivationExports(patterns);
+  populateElementwiseExports(patterns);
+  populateShapeLayerExports(patterns);
+  populateQuantizeLinearExports(patterns);
+}
+
+/// Raises the default-domain opset the module imports to 13 when it holds
+/// Q/DQ ops; nodes kept generic are written unchanged (a warning says so).
+static void raiseOpsetForQDQ(ModuleOp module) {
+  auto opsets = module->getAttrOfType<DictionaryAttr>(kOpsetImport);
+  int64_t opset = getDefaultDomainOpset(module);
+  if (!opsets || opset >= kQDQOpset)
+    return;
+  WalkResult found = module.walk([](Operation *op) {
+    return isa<QuantizeOp, DequantizeOp, FakeQuantOp>(op)
+               ? WalkResult::interrupt()
+               : WalkResult::advance();
+  });
+  if (!found.wasInterrupted())
+    return;
+  emitWarning(module.getLoc())
+      << "raising the default-domain opset from " << opset << " to "
+      << kQDQOpset
+      << " for QuantizeLinear/DequantizeLinear; generic nodes are written "
+         "unchanged";
+  NamedAttrList entries(opsets);
+  entries.set(kDefaultDomain,
+              IntegerAttr::get(IntegerType::get(module.getContext(), 64),
+                               kQDQOpset));
+  module->setAttr(kOpsetImport, entries.getDictionary(module.getContext()));
+}
+
+/// Whether every reader of `constant` reads it as the scale or zero point
+/// of a QuantizeLinear/DequantizeLinear node.
+static bool isQuantizationParameter(arith::ConstantOp constant) {
+  return llvm::all_of(constant->getUses(), [](OpOperand &use) {
+    auto node = dyn_cast<GenericOp>(use.getOwner());
+    return node && !node.getDomain() &&
+           (node.getOpType() == "QuantizeLinear" ||
+            node.getOpType() == "DequantizeLinear") &&
+           (use.getOperandNumber() == 1 || use.getOperandNumber() == 2);
+  });
+}
+
+/// Q/DQ nodes with equal scales (a pair; every pair of one calibrated
+/// tensor's readers) read one initializer, not one each.
+static void shareQuantizationParameters(func::FuncOp func) {
+  llvm::DenseMap<Attribute, arith::ConstantOp> first;
+  for (auto constant :
+       llvm::make_early_inc_range(func.getOps<arith::ConstantOp>())) {
+    if (isa<DenseResourceElementsAttr>(constant.getValue()) ||
+        !isQuantizationParameter(constant))
+      continue;
+    auto [it, inserted] = first.try_emplace(constant.getValue(), constant);
+    if (inserted)
+      continue;
+    constant.replaceAllUsesWith(it->second.getResult());
+    constant.erase();
+  }
+}
+
+LogicalResult mlir::quant_qdq::convertQuantQDQToONNX(
+    ModuleOp module, const FrozenRewritePatternSet &patterns) {
+  MLIRContext *context = module.getContext();
+  raiseOpsetForQDQ(module);
+
+  bool hadError = false;
+  ScopedDiagnosticHandler errors(context, [&](Diagnostic &diag) {
+    hadError |= diag.getSeverity() == DiagnosticSeverity::Error;
+    return failure(); // Passed on to the handlers outside.
+  });
+  auto isONNX = [](Operation &op) {
+    return isa<GenericOp, arith::ConstantOp>(op) ||
+           op.hasTrait<OpTrait::IsTerminator>();
+  };
+  for (auto func : module.getOps<func::FuncOp>()) {
+    if (func.isExternal())
+      continue;
+    applyInProgramOrder(
+        func, patterns, [&](Operation &op) { return !isONNX(op); },
+        [&] { return hadError; });
+    if (hadError)
+      return failure();
+    for (Operation &op : func.getBody().getOps())
+      if (!isONNX(op))
+        return op.emitError("'")
+               << op.getName()
+               << "' has no ONNX form; export supports quant_qdq layer and "
+                  "Q/DQ ops and arith.constant";
+    shareQuantizationParameters(func);
+    eraseUnreadConstants(func);
+    refreshFunctionType(func);
+  }
+  return success();
+}
+
+namespace {
+struct ConvertQuantQDQToONNXPass
+    : quant_qdq::impl::ConvertQuantQDQToONNXBase<ConvertQuantQDQToONNXPass> {
+  LogicalResult initialize(MLIRContext *context) override {
+    RewritePatternSet set(context);
+    populateQuantQDQToONNXPatterns(set);
+    patterns = FrozenRewritePatternSet(std::move(set));
+    return success();
+  }
+
+  void runOnOperation() override {
+    if (failed(convertQuantQDQToONNX(getOperation(), patterns)))
+      signalPassFailure();
+  }
+
+  FrozenRewritePatternSet patterns;
+};
+} // namespace

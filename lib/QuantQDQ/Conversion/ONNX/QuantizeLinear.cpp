@@ -1,0 +1,282 @@
+//===- QuantizeLinear.cpp - QuantizeLinear and DequantizeLinear -----------===//
+//
+// Import: QuantizeLinear -> quantize, DequantizeLinear -> dequantize, with
+// constant f32 scales and 8-bit zero points; a vector scale is per axis.
+// The zero point's type is the storage type (uint8 without one, as ONNX
+// says): uint8 storage is an unsigned quantizer, a nonzero zero point an
+// asymmetric one. ONNX quantizes over the full storage range, so
+// quantizers are not narrow. Storage is signless i8 in MLIR whatever the
+// sign.
+//
+// Export: quantize -> QuantizeLinear, dequantize -> DequantizeLinear,
+// fake_quant -> both, with the scale and zero point as constants (scalars
+// per tensor, vectors per axis). Storage is int8 or uint8 on the wire, by
+// the quantizer: an unsigned quantizer's storage is typed ui8 from here on.
+//
+//===----------------------------------------------------------------------===//
+
+#include "PatternUtils.h"
+#include "QuantQDQ/Transforms/TensorNames.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/Matchers.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace mlir::quant_qdq;
+using namespace mlir::quant_qdq::onnx_patterns;
+
+static LogicalResult convertQDQ(ONNXNode node, PatternRewriter &rewriter) {
+  bool isQuantize = node.getOpType() == "QuantizeLinear";
+  MLIRContext *context = rewriter.getContext();
+  if (!node.hasInput(0) || !node.hasInput(1))
+    return failure();
+  Value scaleValue = node.getInput(1);
+  ElementsAttr scaleAttr = getConstantAttr(scaleValue);
+  std::optional<SmallVector<float>> scales = getConstantFloats(scaleValue);
+  if (!scaleAttr || !scales || scales->empty() ||
+      !cast<ShapedType>(scaleAttr.getType()).getElementType().isF32() ||
+      llvm::any_of(*scales,
+                   [](float s) { return !std::isfinite(s) || s <= 0.0f; }))
+    return failure();
+
+  bool isSigned = false;
+  SmallVector<int64_t> zeroPoints(scales->size(), 0);
+  if (Value zp = node.getInput(2)) {
+    ElementsAttr zpAttr = getConstantAttr(zp);
+    std::optional<SmallVector<int64_t>> zps = getConstantInts(zp);
+    if (!zpAttr || !zps || zps->size() != scales->size())
+      return failure();
+    auto zpType = dyn_cast<IntegerType>(
+        cast<ShapedType>(zpAttr.getType()).getElementType());
+    if (!zpType || zpType.getWidth() != 8)
+      return failure();
+    isSigned = !zpType.isUnsigned();
+    zeroPoints = *zps;
+  }
+
+  // The float side and the storage side.
+  Value input = node.getInput(0);
+  RankedTensorType floatType, storageType;
+  auto i8 = IntegerType::get(context, 8);
+  if (isQuantize) {
+    floatType = getFloatTensor(input);
+    if (!floatType || !floatType.getElementType().isF32())
+      return failure();
+    storageType = RankedTensorType::get(floatType.getShape(), i8);
+  } else if (ElementsAttr constant = getConstantAttr(input)) {
+    // Storage read from an initializer is reinterpreted as signless i8, the
+    // dialect's storage type; the quantizer remembers the signedness.
+    auto type = cast<RankedTensorType>(constant.getType());
+    auto intType = dyn_cast<IntegerType>(type.getElementType());
+    if (!intType || intType.getWidth() != 8 ||
+        intType.isUnsigned() == isSigned)
+      return failure();
+    storageType = RankedTensorType::get(type.getShape(), i8);
+    if (!intType.isSignless())
+      input = arith::ConstantOp::create(
+          rewriter, input.getLoc(),
+          cast<TypedAttr>(retypeConstant(constant, storageType)));
+    floatType = RankedTensorType::get(storageType.getShape(),
+                                      Float32Type::get(context));
+  } else {
+    storageType = dyn_cast<RankedTensorType>(input.getType());
+    if (!storageType || !storageType.getElementType().isSignlessInteger(8))
+      return failure();
+    floatType = RankedTensorType::get(storageType.getShape(),
+                                      Float32Type::get(context));
+  }
+
+  std::optional<int64_t> axis;
+  auto scaleType = cast<ShapedType>(scaleAttr.getType());
+  if (scaleType.getRank() == 1 &&
+      !(scales->size() == 1 && floatType.getRank() == 0)) {
+    FailureOr<int64_t> a = node.getInt("axis", 1);
+    if (failed(a))
+      return failure();
+    int64_t rank = floatType.getRank();
+    if (*a < -rank || *a >= rank)
+      return failure();
+    axis = *a < 0 ? *a + rank : *a;
+    // A one-element scale along an axis of another size is per tensor.
+    if (scales->size() == 1 && floatType.getDimSize(*axis) != 1)
+      axis.reset();
+  } else if (scaleType.getRank() > 1) {
+    return failure();
+  }
+
+  bool symmetric =
+      isSigned && llvm::all_of(zeroPoints, [](int64_t z) { return z == 0; });
+  auto quantizer = QuantizerAttr::get(context, 8, isSigned,
+                                      /*narrow_range=*/false, symmetric, axis);
+  SmallVector<NamedAttribute> attrs{
+      rewriter.getNamedAttr("quantizer", quantizer),
+      rewriter.getNamedAttr("scale", rewriter.getDenseF32ArrayAttr(*scales))};
+  if (!llvm::all_of(zeroPoints, [](int64_t z) { return z == 0; })) {
+    SmallVector<int32_t> zp(zeroPoints.begin(), zeroPoints.end());
+    attrs.push_back(
+        rewriter.getNamedAttr("zero_point", rewriter.getDenseI32ArrayAttr(zp)));
+  }
+  StringRef opName = isQuantize ? QuantizeOp::getOperationName()
+                                : DequantizeOp::getOperationName();
+  return replaceNode(rewriter, node,
+                     node.createLayer(rewriter, opName, {input}, attrs,
+                                      isQuantize ? storageType : floatType));
+}
+
+//===----------------------------------------------------------------------===//
+// Export
+//===----------------------------------------------------------------------===//
+
+/// The element type of a quantizer's storage on the wire: i8 (INT8) or ui8
+/// (UINT8).
+static IntegerType getStorageElementType(QuantizerAttr q) {
+  return IntegerType::get(q.getContext(), 8,
+                          q.getIsSigned() ? IntegerType::Signless
+                                          : IntegerType::Unsigned);
+}
+
+namespace {
+/// The inputs a QuantizeLinear/DequantizeLinear node reads besides its data.
+struct QuantParams {
+  Value scale, zeroPoint;
+};
+} // namespace
+
+/// Scale and zero point constants for `op`, named after the tensor it
+/// quantizes (a weight: after its constant), `x_scale` and `x_zero_point`
+/// (unnamed when it has no name:
+/// the writer then names them after the node that reads them first). The
+/// pass shares equal ones.
+template <typename QuantOp>
+static FailureOr<QuantParams> createQuantParams(QuantOp op, Value floatValue,
+                                                ONNXNodeBuilder &b) {
+  QuantizerAttr q = op.getQuantizer();
+  std::optional<ArrayRef<float>> scales = op.getScale();
+  if (!scales)
+    return b.emitError() << "quantize/dequantize has no scale: calibrate the "
+                            "model, or export computes weight scales only "
+                            "for constant inputs";
+  if (q.getBits() != 8)
+    return b.emitError() << "ONNX QuantizeLinear/DequantizeLinear store 8 "
+                            "bits; this quantizer has "
+                         << q.getBits();
+  // Per-tensor parameters are scalars; per-axis ones are vectors.
+  SmallVector<int64_t> shape;
+  if (q.getAxis())
+    shape.push_back(scales->size());
+  auto f32 = Float32Type::get(op.getContext());
+  IntegerType storage = getStorageElementType(q);
+  SmallVector<APInt> zeroPoints;
+  for (unsigned i = 0; i < scales->size(); ++i)
+    zeroPoints.emplace_back(8, uint64_t(op.getZeroPointAt(i)) & 0xff);
+  StringRef tensor = getTensorName(floatValue);
+  if (tensor.empty() && matchPattern(floatValue, m_Constant()))
+    tensor = getLocationName(floatValue.getLoc());
+  auto name = [&](StringRef what) {
+    return tensor.empty() ? std::string() : (tensor + "_" + what).str();
+  };
+  return QuantParams{
+      b.createNamedConstant(
+          DenseElementsAttr::get(RankedTensorType::get(shape, f32), *scales),
+          name("scale")),
+      b.createNamedConstant(
+          DenseElementsAttr::get(RankedTensorType::get(shape, storage),
+                                 zeroPoints),
+          name("zero_point"))};
+}
+
+/// The attributes of a QuantizeLinear/DequantizeLinear node.
+static SmallVector<NamedAttribute> getQDQAttrs(QuantizerAttr q,
+                                               ONNXNodeBuilder &b) {
+  SmallVector<NamedAttribute> attrs;
+  if (std::optional<int64_t> axis = q.getAxis())
+    attrs.push_back(b.getIntAttr("axis", *axis));
+  return attrs;
+}
+
+/// QuantizeLinear of `input` for `op`, with the given suffix.
+template <typename QuantOp>
+static FailureOr<Value> createQuantize(QuantOp op, Value input,
+                                       ONNXNodeBuilder &b, StringRef suffix) {
+  FailureOr<QuantParams> params = createQuantParams(op, input, b);
+  if (failed(params))
+    return failure();
+  QuantizerAttr q = op.getQuantizer();
+  auto type = cast<ShapedType>(input.getType())
+                  .clone(getStorageElementType(q));
+  return b.create("QuantizeLinear", {input, params->scale, params->zeroPoint},
+                  type, getQDQAttrs(q, b), suffix);
+}
+
+/// DequantizeLinear of `storage` for `op`, which stands for `floatValue`,
+/// with the given suffix. Storage held as a constant (qdq-quantize-weights)
+/// is retyped to the wire type.
+template <typename QuantOp>
+static FailureOr<Value> createDequantize(QuantOp op, Value storage,
+                                         Value floatValue, ONNXNodeBuilder &b,
+                                         StringRef suffix) {
+  FailureOr<QuantParams> params = createQuantParams(op, floatValue, b);
+  if (failed(params))
+    return failure();
+  QuantizerAttr q = op.getQuantizer();
+  auto storageType = cast<ShapedType>(storage.getType());
+  IntegerType wireType = getStorageElementType(q);
+  if (storageType.getElementType() != wireType)
+    if (ElementsAttr constant = getConstantAttr(storage))
+      storage = arith::ConstantOp::create(
+          b.getRewriter(), storage.getLoc(),
+          cast<TypedAttr>(
+              retypeConstant(constant, storageType.clone(wireType))));
+  return b.create("DequantizeLinear",
+                  {storage, params->scale, params->zeroPoint},
+                  storageType.clone(Float32Type::get(op.getContext())),
+                  getQDQAttrs(q, b), suffix);
+}
+
+/// The float tensor a dequantize restores: the input of the quantize that
+/// produced its storage, else its storage.
+static Value getQuantizedValue(DequantizeOp op) {
+  Value storage = op.getInput();
+  if (auto node = storage.getDefiningOp<GenericOp>())
+    if (node.getOpType() == "QuantizeLinear" && !node.getDomain())
+      return node.getInputs().front();
+  return storage;
+}
+
+static LogicalResult exportQuantize(QuantizeOp op, ONNXNodeBuilder &b) {
+  FailureOr<Value> q = createQuantize(op, op.getInput(), b, /*suffix=*/{});
+  return failed(q) ? failure() : b.replaceWithValue(*q);
+}
+
+static LogicalResult exportDequantize(DequantizeOp op, ONNXNodeBuilder &b) {
+  FailureOr<Value> dq = createDequantize(op, op.getInput(),
+                                         getQuantizedValue(op), b,
+                                         /*suffix=*/{});
+  return failed(dq) ? failure() : b.replaceWithValue(*dq);
+}
+
+static LogicalResult exportFakeQuant(FakeQuantOp op, ONNXNodeBuilder &b) {
+  FailureOr<Value> q = createQuantize(op, op.getInput(), b, "q");
+  if (failed(q))
+    return failure();
+  FailureOr<Value> dq = createDequantize(op, *q, op.getInput(), b, "dq");
+  return failed(dq) ? failure() : b.replaceWithValue(*dq);
+}
+
+void onnx_patterns::populateQuantizeLinearExports(
+    RewritePatternSet &patterns) {
+  addExport<QuantizeOp, exportQuantize>(patterns);
+  addExport<DequantizeOp, exportDequantize>(patterns);
+  addExport<FakeQuantOp, exportFakeQuant>(patterns);
+}
+
+//===----------------------------------------------------------------------===//
+// Import
+//===----------------------------------------------------------------------===//
+
+void onnx_patterns::populateQuantizeLinearPatterns(
+    RewritePatternSet &patterns) {
+  addConversion<convertQDQ>(patterns, {"QuantizeLinear", "DequantizeLinear"});
+}
