@@ -627,19 +627,14 @@ static py::list caseRecords(ModuleHandle &module, const std::string &name) {
         if (failed(applyInsertionCases(*copy, {name})))
           return failure();
         copy->walk([&](QDQLayerOpInterface layer) {
-          auto record = layer->getAttrOfType<DictionaryAttr>(kCaseAttrName);
+          auto record = layer->getAttrOfType<CaseRecordAttr>(kCaseAttrName);
           if (!record)
             return;
-          Record r{layer.getLayerName().str(),
-                   layer.getLayerClass().str(),
-                   {},
-                   false};
-          if (auto inputs = record.getAs<DenseI64ArrayAttr>("inputs"))
-            r.inputs.assign(inputs.asArrayRef().begin(),
-                            inputs.asArrayRef().end());
-          if (auto weight = record.getAs<BoolAttr>("weight"))
-            r.weight = weight.getValue();
-          records.push_back(std::move(r));
+          records.push_back(Record{
+              layer.getLayerName().str(), layer.getLayerClass().str(),
+              std::vector<int64_t>(record.getInputPositions().begin(),
+                                   record.getInputPositions().end()),
+              record.getWeight()});
         });
         return success();
       });

@@ -100,4 +100,49 @@ def QDQ_QuantizerAttr : AttrDef<QuantQDQ_Dialect, "Quantizer"> {
   }];
 }
 
+//===----------------------------------------------------------------------===//
+// Case record
+//===----------------------------------------------------------------------===//
+
+def QDQ_CaseRecordAttr : AttrDef<QuantQDQ_Dialect, "CaseRecord"> {
+  let mnemonic = "case_record";
+  let summary = "What the insertion cases decided for one layer";
+  let description = [{
+    Insertion cases do not insert Q/DQ themselves: each records its decision
+    on the layer, in the discardable attribute `quant_qdq.case`, and
+    `insert-qdq` reads the records (below the user's QuantizationSpec,
+    above the default table) and removes them.
+
+    - `cases`: the cases that decided, in the order they recorded;
+    - `inputs`: positions in the layer's activation operand list to
+      quantize, sorted, without repeats;
+    - `weight`: whether the weight is quantized.
+
+    Example: `#quant_qdq.case_record<cases = ["residual"], inputs = [1],
+    weight = false>`. A record with no inputs and no weight keeps the layer
+    in float.
+  }];
+  let parameters = (ins
+    "ArrayAttr":$cases,
+    "DenseI64ArrayAttr":$inputs,
+    "bool":$weight);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// `previous` (null: no record yet) with `caseName`'s decision added:
+    /// its `positions` and `weight` join the record's, or replace them when
+    /// it keeps the layer in float (`keepInFloat`).
+    static CaseRecordAttr addDecision(MLIRContext *context,
+                                      CaseRecordAttr previous,
+                                      StringRef caseName,
+                                      ArrayRef<int64_t> positions,
+                                      bool weight, bool keepInFloat);
+    /// The cases that decided, joined by `+` (`bn+maxpool`).
+    std::string getCaseNames() const;
+    ArrayRef<int64_t> getInputPositions() const {
+      return getInputs().asArrayRef();
+    }
+  }];
+}
+
 #endif // QUANTQDQ_ATTRS_TD

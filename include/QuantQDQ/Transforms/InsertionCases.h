@@ -22,9 +22,8 @@
 
 namespace mlir::quant_qdq {
 
-/// The discardable attribute through which a case records its decision on a
-/// layer: `{case = "residual", inputs = array<i64: 1>, weight = false}`.
-/// `inputs` are positions in the layer's activation operand list.
+/// The discardable attribute through which cases record their decisions on
+/// a layer, a #quant_qdq.case_record (CaseRecordAttr).
 inline constexpr StringLiteral kCaseAttrName = "quant_qdq.case";
 
 /// Adds a case's patterns to `patterns`. `caseName` is the name the

@@ -63,34 +63,10 @@ void mlir::quant_qdq::recordCaseDecision(RewriterBase &rewriter,
     return;
   }
 
-  SmallVector<int64_t> inputs;
-  SmallVector<std::string> cases;
-  bool quantizeWeight = weight;
-  if (auto old = op->getAttrOfType<DictionaryAttr>(kCaseAttrName)) {
-    if (auto oldInputs = old.getAs<DenseI64ArrayAttr>("inputs"))
-      llvm::append_range(inputs, oldInputs.asArrayRef());
-    if (auto oldWeight = old.getAs<BoolAttr>("weight"))
-      quantizeWeight |= oldWeight.getValue();
-    if (auto oldCase = old.getAs<StringAttr>("case"))
-      cases.push_back(oldCase.str());
-  }
-  if (keepInFloat) {
-    inputs.clear();
-    quantizeWeight = false;
-  }
-  llvm::append_range(inputs, positions);
-  llvm::sort(inputs);
-  inputs.erase(llvm::unique(inputs), inputs.end());
-  if (!llvm::is_contained(cases, caseName))
-    cases.push_back(caseName.str());
-
-  Builder b(op->getContext());
-  NamedAttribute fields[] = {
-      b.getNamedAttr("case", b.getStringAttr(llvm::join(cases, "+"))),
-      b.getNamedAttr("inputs", b.getDenseI64ArrayAttr(inputs)),
-      b.getNamedAttr("weight", b.getBoolAttr(quantizeWeight))};
-  auto attr = b.getDictionaryAttr(fields);
-  rewriter.modifyOpInPlace(op, [&] { op->setAttr(kCaseAttrName, attr); });
+  auto record = CaseRecordAttr::addDecision(
+      op->getContext(), op->getAttrOfType<CaseRecordAttr>(kCaseAttrName),
+      caseName, positions, weight, keepInFloat);
+  rewriter.modifyOpInPlace(op, [&] { op->setAttr(kCaseAttrName, record); });
 }
 
 static constexpr StringLiteral kNativeNames[] = {

@@ -132,7 +132,7 @@ void InsertQDQPass::decide(
 
   module.walk([&](QDQLayerOpInterface layer) {
     Operation *op = layer.getOperation();
-    auto record = op->getAttrOfType<DictionaryAttr>(kCaseAttrName);
+    auto record = op->getAttrOfType<CaseRecordAttr>(kCaseAttrName);
     op->removeAttr(kCaseAttrName);
 
     std::optional<int64_t> channelAxis = layer.getWeightChannelAxis();
@@ -155,13 +155,9 @@ void InsertQDQPass::decide(
           decision.weightQuantizer, channelAxis);
       decision.rule = "spec '" + entry->pattern + "'";
     } else if (record) {
-      if (auto inputs = record.getAs<DenseI64ArrayAttr>("inputs"))
-        for (int64_t position : inputs.asArrayRef())
-          decision.inputs.push_back(position);
-      auto weight = record.getAs<BoolAttr>("weight");
-      decision.weight = weight && weight.getValue() && hasWeight;
-      auto name = record.getAs<StringAttr>("case");
-      decision.rule = "case " + (name ? name.str() : std::string("?"));
+      llvm::append_range(decision.inputs, record.getInputPositions());
+      decision.weight = record.getWeight() && hasWeight;
+      decision.rule = "case " + record.getCaseNames();
     } else if (!partial) {
       if (layer.quantizesInputByDefault())
         decision.inputs = allPositions(layer);
