@@ -1,10 +1,11 @@
 //===- QuantQDQModule.cpp - the _quant_qdq Python extension ---------------===//
 //
-// pybind11 bindings over the quant-qdq C++ libraries: MLIR modules that own
-// their context, parsing and printing, pass pipelines, ONNX import and
-// export, insert-qdq, insertion-case records (the glue that lets a case
-// written in Python record decisions like a library case), the read-only
-// layer graph that Python cases inspect, and calibration.
+// pybind11 bindings over the quant-qdq C++ libraries, and nothing more:
+// MLIR modules that own their context, parsing and printing, pass
+// pipelines, ONNX import and export, insert-qdq, the layer graph that
+// Python cases inspect (Transforms/LayerGraph.h), the case records they
+// write and read (recordSpecAsCase, previewInsertionCase), and calibration.
+// Graph logic lives in the C++ libraries, where C++ users reach it too.
 //
 // Every entry point captures the context's diagnostics: warnings become
 // Python warnings (QuantQDQWarning) and a failure raises QuantQDQError with
@@ -19,6 +20,7 @@
 #include "QuantQDQ/InitQuantQDQ.h"
 #include "QuantQDQ/Target/ONNX/ONNX.h"
 #include "QuantQDQ/Transforms/InsertionCases.h"
+#include "QuantQDQ/Transforms/LayerGraph.h"
 #include "QuantQDQ/Transforms/Passes.h"
 #include "QuantQDQ/Transforms/QuantizationSpec.h"
 #include "QuantQDQ/Transforms/TensorNames.h"
@@ -35,7 +37,6 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "llvm/ADT/STLExtras.h"
-#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 
@@ -405,133 +406,57 @@ static void insertQDQ(ModuleHandle &module,
 // The layer graph that Python cases read
 //===----------------------------------------------------------------------===//
 
-/// The value a Q/DQ chain carries: quantize, dequantize and fake_quant ops
-/// are looked through, so that a case sees the same graph before and after
-/// insertion.
-static Value skipQDQ(Value value) {
-  while (Operation *def = value.getDefiningOp()) {
-    if (!isa<QuantizeOp, DequantizeOp, FakeQuantOp>(def))
-      break;
-    value = def->getOperand(0);
-  }
-  return value;
+static py::object toPython(const std::optional<SmallVector<int64_t>> &shape) {
+  if (!shape)
+    return py::list();
+  return py::cast(std::vector<int64_t>(shape->begin(), shape->end()));
 }
 
-/// Layers that read `value`, through Q/DQ ops, in use order.
-static void collectConsumers(Value value,
-                             SmallVectorImpl<Operation *> &consumers) {
-  for (Operation *user : value.getUsers()) {
-    if (isa<QuantizeOp, DequantizeOp, FakeQuantOp>(user)) {
-      for (Value result : user->getResults())
-        collectConsumers(result, consumers);
-      continue;
-    }
-    if (isa<QDQLayerOpInterface>(user) && !llvm::is_contained(consumers, user))
-      consumers.push_back(user);
-  }
-}
-
-/// The ONNX initializer name of a weight (its location), else the name
-/// calibration gives the tensor.
-static std::string getWeightName(Value value) {
-  if (Operation *def = value.getDefiningOp())
-    if (auto loc = dyn_cast<NameLoc>(def->getLoc()))
-      return loc.getName().str();
-  return getTensorName(value).str();
-}
-
-static std::vector<int64_t> shapeOf(Type type) {
-  auto shaped = dyn_cast<ShapedType>(type);
-  if (!shaped || !shaped.hasRank())
-    return {};
-  return std::vector<int64_t>(shaped.getShape().begin(),
-                              shaped.getShape().end());
-}
-
-/// One dict per layer, in program order; producers and consumers are
-/// positions in that list (None for a graph input or a constant).
+/// One dict per layer (LayerGraph.h), in program order; producers and
+/// consumers are positions in that list (None for a graph input or a
+/// constant).
 static py::list describeLayers(ModuleHandle &module) {
-  struct LayerInfo {
-    std::string name, layerClass, opName, weight, location;
-    std::vector<std::string> inputs, outputs;
-    std::vector<std::optional<int64_t>> producers;
-    std::vector<int64_t> consumers;
-    std::vector<int64_t> weightShape;
-    std::optional<int64_t> weightAxis;
-    bool hasWeight = false, inputByDefault = false, weightByDefault = false,
-         passThrough = false;
-    std::vector<std::vector<int64_t>> inputShapes, outputShapes;
-  };
-  std::vector<LayerInfo> infos;
+  std::vector<LayerNode> graph;
+  SmallVector<std::string> locations;
   runCaptured(module, "reading the layer graph", [&](DiagnosticCapture &) {
-    // The names calibration tables and export use.
-    module.get().walk([](FunctionOpInterface func) { nameTensors(func); });
-    llvm::DenseMap<Operation *, int64_t> index;
-    SmallVector<QDQLayerOpInterface> layers;
-    module.get().walk([&](QDQLayerOpInterface layer) {
-      index[layer.getOperation()] = layers.size();
-      layers.push_back(layer);
-    });
-    for (QDQLayerOpInterface layer : layers) {
-      Operation *op = layer.getOperation();
-      LayerInfo info;
-      info.name = layer.getLayerName().str();
-      info.layerClass = layer.getLayerClass().str();
-      info.opName = op->getName().getStringRef().str();
-      llvm::raw_string_ostream(info.location) << op->getLoc();
-      for (unsigned operand : layer.getActivationOperandIndices()) {
-        Value value = skipQDQ(op->getOperand(operand));
-        info.inputs.push_back(getTensorName(value).str());
-        info.inputShapes.push_back(shapeOf(value.getType()));
-        Operation *def = value.getDefiningOp();
-        auto it = def ? index.find(def) : index.end();
-        info.producers.push_back(it == index.end()
-                                     ? std::nullopt
-                                     : std::optional<int64_t>(it->second));
-      }
-      if (std::optional<unsigned> weight = layer.getWeightOperandIndex()) {
-        Value value = skipQDQ(op->getOperand(*weight));
-        info.hasWeight = true;
-        info.weight = getWeightName(value);
-        info.weightShape = shapeOf(value.getType());
-        info.weightAxis = layer.getWeightChannelAxis();
-      }
-      SmallVector<Operation *> consumers;
-      for (Value result : op->getResults()) {
-        info.outputs.push_back(getTensorName(result).str());
-        info.outputShapes.push_back(shapeOf(result.getType()));
-        collectConsumers(result, consumers);
-      }
-      for (Operation *consumer : consumers)
-        info.consumers.push_back(index.lookup(consumer));
-      info.inputByDefault = layer.quantizesInputByDefault();
-      info.weightByDefault = layer.quantizesWeightByDefault();
-      info.passThrough = layer.isPassThrough();
-      infos.push_back(std::move(info));
-    }
+    graph = buildLayerGraph(module.get());
+    for (const LayerNode &node : graph)
+      llvm::raw_string_ostream(locations.emplace_back()) << node.op->getLoc();
     return success();
   });
 
   py::list result;
-  for (LayerInfo &info : infos) {
+  for (auto [node, location] : llvm::zip(graph, locations)) {
+    py::list inputs, inputShapes, producers, outputs, outputShapes;
+    for (const LayerTensor &t : node.inputs) {
+      inputs.append(toPyStr(t.name));
+      inputShapes.append(toPython(t.shape));
+      producers.append(py::cast(t.producer));
+    }
+    for (const LayerTensor &t : node.outputs) {
+      outputs.append(toPyStr(t.name));
+      outputShapes.append(toPython(t.shape));
+    }
     py::dict d;
-    d["name"] = toPyStr(info.name);
-    d["class_name"] = toPyStr(info.layerClass);
-    d["op_name"] = toPyStr(info.opName);
-    d["location"] = toPyStr(info.location);
-    d["inputs"] = toPyStrList(info.inputs);
-    d["input_shapes"] = info.inputShapes;
-    d["outputs"] = toPyStrList(info.outputs);
-    d["output_shapes"] = info.outputShapes;
-    d["producers"] = info.producers;
-    d["consumers"] = info.consumers;
-    d["weight"] = info.hasWeight ? py::object(toPyStr(info.weight))
-                                 : py::object(py::none());
-    d["weight_shape"] = info.weightShape;
-    d["weight_channel_axis"] = info.weightAxis;
-    d["quantize_input_by_default"] = info.inputByDefault;
-    d["quantize_weight_by_default"] = info.weightByDefault;
-    d["pass_through"] = info.passThrough;
+    d["name"] = toPyStr(node.name);
+    d["class_name"] = toPyStr(node.layerClass);
+    d["op_name"] = toPyStr(node.op->getName().getStringRef());
+    d["location"] = toPyStr(location);
+    d["inputs"] = inputs;
+    d["input_shapes"] = inputShapes;
+    d["outputs"] = outputs;
+    d["output_shapes"] = outputShapes;
+    d["producers"] = producers;
+    d["consumers"] = std::vector<unsigned>(node.consumers.begin(),
+                                           node.consumers.end());
+    d["weight"] = node.weight ? py::object(toPyStr(node.weight->name))
+                              : py::object(py::none());
+    d["weight_shape"] =
+        node.weight ? toPython(node.weight->shape) : py::object(py::list());
+    d["weight_channel_axis"] = node.weightChannelAxis;
+    d["quantize_input_by_default"] = node.quantizesInputByDefault;
+    d["quantize_weight_by_default"] = node.quantizesWeightByDefault;
+    d["pass_through"] = node.passThrough;
     result.append(std::move(d));
   }
   return result;
@@ -541,107 +466,42 @@ static py::list describeLayers(ModuleHandle &module) {
 // Insertion cases
 //===----------------------------------------------------------------------===//
 
-static bool hasQuantizerOverride(const QuantizerOverride &q) {
-  return q.bits || q.isSigned || q.narrowRange || q.symmetric || q.perChannel;
-}
-
-/// Turns the QuantizationSpec a Python case returned (JSON, the format of
-/// --qdq-spec) into case records on the layers it matches, exactly as a
-/// library case records: insert-qdq then ranks them below the user's spec.
+/// Records the QuantizationSpec a Python case returned (JSON, the format of
+/// --qdq-spec) as that case's decisions (recordSpecAsCase).
 static void recordCaseSpec(ModuleHandle &module, const std::string &caseName,
                            const std::string &specJSON) {
-  runCaptured(
-      module, "custom case '" + caseName + "'",
-      [&](DiagnosticCapture &) -> LogicalResult {
-        MLIRContext *context = module.getContext();
-        FailureOr<QuantizationSpec> spec = QuantizationSpec::parse(
-            specJSON, "<" + caseName + " spec>", context);
-        if (failed(spec))
-          return failure();
-        for (const SpecEntry &entry : spec->getEntries())
-          if (hasQuantizerOverride(entry.inputQuantizer) ||
-              hasQuantizerOverride(entry.weightQuantizer))
-            emitWarning(entry.loc)
-                << "case '" << caseName << "': quantizer settings of "
-                << "a case's spec are ignored (a case chooses only "
-                << "what to quantize); put them in the "
-                << "QuantizationSpec given to quantize_model";
-
-        bool recordFailed = false;
-        ScopedDiagnosticHandler watch(context, [&](Diagnostic &diag) {
-          recordFailed |= diag.getSeverity() == DiagnosticSeverity::Error;
-          return failure(); // Pass it on to the capture.
-        });
-        IRRewriter rewriter(context);
-        llvm::SmallPtrSet<const SpecEntry *, 8> used;
-        module.get().walk([&](QDQLayerOpInterface layer) {
-          const SpecEntry *entry =
-              spec->lookup(layer.getLayerName(), layer.getLayerClass());
-          if (!entry)
-            return;
-          used.insert(entry);
-          SmallVector<int64_t> positions;
-          if (entry->quantizationIndex)
-            llvm::append_range(positions, *entry->quantizationIndex);
-          else if (entry->quantizeInput)
-            for (unsigned i = 0, e = layer.getActivationOperandIndices().size();
-                 i < e; ++i)
-              positions.push_back(i);
-          bool weight = entry->quantizeWeight &&
-                        layer.getWeightOperandIndex().has_value();
-          // The toolkit leaves such a layer alone.
-          bool keepInFloat = !entry->quantizationIndex &&
-                             !entry->quantizeInput && !entry->quantizeWeight;
-          recordCaseDecision(rewriter, layer, caseName, positions, weight,
-                             keepInFloat);
-        });
-        // As for the user's spec: a name that matches nothing is a warning.
-        for (const SpecEntry &entry : spec->getEntries())
-          if (!used.contains(&entry))
-            emitWarning(entry.loc)
-                << "case '" << caseName << "': no layer "
-                << (entry.match == SpecEntry::Match::Class  ? "of class '"
-                    : entry.match == SpecEntry::Match::Name ? "named '"
-                                                            : "name contains '")
-                << entry.pattern << "'";
-        return failure(recordFailed);
-      });
+  runCaptured(module, "custom case '" + caseName + "'",
+              [&](DiagnosticCapture &) -> LogicalResult {
+                FailureOr<QuantizationSpec> spec = QuantizationSpec::parse(
+                    specJSON, "<" + caseName + " spec>", module.getContext());
+                if (failed(spec))
+                  return failure();
+                return recordSpecAsCase(module.get(), caseName, *spec);
+              });
 }
 
-/// What the registered (or file) case `name` records on a copy of the
+/// What the registered (or file) case `name` decides, without changing the
 /// module: one (layer name, class, inputs, weight) per recorded layer.
 static py::list caseRecords(ModuleHandle &module, const std::string &name) {
   registerPassesOnce();
-  struct Record {
-    std::string name, layerClass;
-    std::vector<int64_t> inputs;
-    bool weight;
-  };
-  std::vector<Record> records;
-  runCaptured(
-      module, "insertion case '" + name + "'",
-      [&](DiagnosticCapture &) -> LogicalResult {
-        OwningOpRef<ModuleOp> copy = cast<ModuleOp>(module.get()->clone());
-        // Records already there are not this case's.
-        copy->walk([](Operation *op) { op->removeAttr(kCaseAttrName); });
-        if (failed(applyInsertionCases(*copy, {name})))
-          return failure();
-        copy->walk([&](QDQLayerOpInterface layer) {
-          auto record = layer->getAttrOfType<CaseRecordAttr>(kCaseAttrName);
-          if (!record)
-            return;
-          records.push_back(Record{
-              layer.getLayerName().str(), layer.getLayerClass().str(),
-              std::vector<int64_t>(record.getInputPositions().begin(),
-                                   record.getInputPositions().end()),
-              record.getWeight()});
-        });
-        return success();
-      });
+  SmallVector<CaseDecision> decisions;
+  runCaptured(module, "insertion case '" + name + "'",
+              [&](DiagnosticCapture &) -> LogicalResult {
+                FailureOr<SmallVector<CaseDecision>> preview =
+                    previewInsertionCase(module.get(), name);
+                if (failed(preview))
+                  return failure();
+                decisions = std::move(*preview);
+                return success();
+              });
   py::list result;
-  for (Record &r : records)
-    result.append(py::make_tuple(toPyStr(r.name), toPyStr(r.layerClass),
-                                 r.inputs, r.weight));
+  for (const CaseDecision &d : decisions) {
+    ArrayRef<int64_t> inputs = d.record.getInputPositions();
+    result.append(py::make_tuple(
+        toPyStr(d.layerName), toPyStr(d.layerClass),
+        std::vector<int64_t>(inputs.begin(), inputs.end()),
+        d.record.getWeight()));
+  }
   return result;
 }
 

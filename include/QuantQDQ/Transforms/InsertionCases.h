@@ -14,6 +14,8 @@
 #ifndef QUANTQDQ_TRANSFORMS_INSERTIONCASES_H
 #define QUANTQDQ_TRANSFORMS_INSERTIONCASES_H
 
+#include "QuantQDQ/IR/QuantQDQAttrs.h"
+
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Support/LLVM.h"
@@ -85,6 +87,27 @@ void recordCaseDecision(RewriterBase &rewriter, Operation *layer,
 /// misuses a native function.
 LogicalResult applyInsertionCases(ModuleOp module,
                                   ArrayRef<std::string> names);
+
+/// Records the QuantizationSpec `spec` as the decisions of a case named
+/// `caseName` (how a case written outside C++, such as a Python QDQCase,
+/// records): each layer an entry matches gets the record the entry says,
+/// and insert-qdq then ranks it below the user's own spec. A case chooses
+/// only what to quantize: quantizer settings in `spec` are ignored, with a
+/// warning; an entry that matches no layer is a warning too. Fails on a
+/// misused entry (an input position the layer lacks).
+LogicalResult recordSpecAsCase(ModuleOp module, StringRef caseName,
+                               const class QuantizationSpec &spec);
+
+/// One layer's record, as a case left it.
+struct CaseDecision {
+  std::string layerName, layerClass;
+  CaseRecordAttr record;
+};
+
+/// What the case `name` (registered or a file) decides on `module`, read
+/// from its records on a copy: the module is not changed.
+FailureOr<SmallVector<CaseDecision>> previewInsertionCase(ModuleOp module,
+                                                          StringRef name);
 
 /// Registers the native constraints and rewrites that case patterns call
 /// (IsConvFed, HasOneUse, IsConvOutput, QuantizeInputs, QuantizeInputsAt,
