@@ -9,7 +9,7 @@ from lit.llvm.subst import ToolSubst
 
 config.name = "QUANTQDQ"
 config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
-config.suffixes = [".mlir", ".test"]
+config.suffixes = [".mlir", ".test", ".c"]
 config.excludes = ["Inputs", "Unit", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.qdq_obj_root, "test")
@@ -35,7 +35,8 @@ llvm_config.use_default_substitutions()
 
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 tool_dirs = [config.qdq_tools_dir, config.llvm_tools_dir]
-tools = ["qdq-opt", "qdq-translate", "qdq-run", "mlir-opt", "mlir-pdll"]
+tools = ["qdq-opt", "qdq-translate", "qdq-run", "qdq-capi-test", "mlir-opt",
+         "mlir-pdll"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
 # CUDA. The toolkit is required, a GPU is not: without the toolkit, %ptxas
