@@ -16,6 +16,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "QuantQDQ/Calibration/Calibration.h"
+#include "QuantQDQ/Driver/QuantizePipeline.h"
 #include "QuantQDQ/IR/QuantQDQOps.h"
 #include "QuantQDQ/InitQuantQDQ.h"
 #include "QuantQDQ/Target/ONNX/ONNX.h"
@@ -378,26 +379,35 @@ static void verifyModule(ModuleHandle &module) {
 // insert-qdq
 //===----------------------------------------------------------------------===//
 
-static void insertQDQ(ModuleHandle &module,
-                      const std::vector<std::string> &cases,
-                      const std::string &specPath, const std::string &specName,
-                      const std::string &mode, const std::string &reportPath,
-                      bool propagate, unsigned activationBits,
-                      unsigned weightBits) {
+/// The qdq-quantize pipeline (QuantizePipeline.h), as qdq-opt runs it:
+/// insert-qdq, then calibration when `data` names arrays.
+static void quantize(ModuleHandle &module,
+                     const std::vector<std::string> &cases,
+                     const std::string &specPath, const std::string &specName,
+                     const std::string &mode, const std::string &reportPath,
+                     bool propagate, unsigned activationBits,
+                     unsigned weightBits, const std::vector<std::string> &data,
+                     const std::string &method, double percentile,
+                     unsigned bins, int64_t batchSize) {
   registerPassesOnce();
   runCaptured(module, "insert-qdq", [&](DiagnosticCapture &capture) {
     if (!specPath.empty() && !specName.empty())
       capture.addPathAlias(specPath, specName);
-    InsertQDQOptions options;
-    options.cases.assign(cases.begin(), cases.end());
-    options.specPath = specPath;
+    QuantizePipelineOptions options;
+    options.cases = ArrayRef<std::string>(cases);
+    options.spec = specPath;
     options.mode = mode;
-    options.reportPath = reportPath;
+    options.report = reportPath;
     options.propagate = propagate;
     options.activationBits = activationBits;
     options.weightBits = weightBits;
+    options.data = ArrayRef<std::string>(data);
+    options.method = method;
+    options.percentile = percentile;
+    options.bins = bins;
+    options.batchSize = batchSize;
     PassManager pm(module.getContext());
-    pm.addPass(createInsertQDQ(std::move(options)));
+    buildQuantizePipeline(pm, options);
     return pm.run(module.get());
   });
 }
@@ -651,10 +661,11 @@ PYBIND11_MODULE(_quant_qdq, m) {
            "Runs a textual pass pipeline in place.")
       .def("export_onnx", &exportModel, py::arg("integer_weights") = false,
            py::arg("activation_amax") = 6.0, "Serialized QDQ ONNX ModelProto.")
-      .def("insert_qdq", &insertQDQ, py::arg("cases"), py::arg("spec_path"),
+      .def("quantize", &quantize, py::arg("cases"), py::arg("spec_path"),
            py::arg("spec_name"), py::arg("mode"), py::arg("report_path"),
            py::arg("propagate"), py::arg("activation_bits"),
-           py::arg("weight_bits"))
+           py::arg("weight_bits"), py::arg("data"), py::arg("method"),
+           py::arg("percentile"), py::arg("bins"), py::arg("batch_size"))
       .def("layers", &describeLayers)
       .def("record_case_spec", &recordCaseSpec, py::arg("case_name"),
            py::arg("spec_json"))

@@ -11,6 +11,7 @@
 #include "QuantQDQ/Calibration/Passes.h"
 #include "QuantQDQ/Conversion/Passes.h"
 #include "QuantQDQ/Conversion/Pipelines.h"
+#include "QuantQDQ/Driver/QuantizePipeline.h"
 #include "QuantQDQ/IR/QuantQDQDialect.h"
 #include "QuantQDQ/Transforms/Passes.h"
 #include "mlir/IR/DialectRegistry.h"
@@ -37,10 +38,11 @@ inline void registerQuantQDQDialects(DialectRegistry &registry) {
 
 /// Registers every pass and pipeline: the transformations with the library
 /// insertion cases and driver flags (registerQuantQDQPasses), calibration,
-/// the lowering passes, qdq-cpu-pipeline and qdq-gpu-pipeline.
+/// qdq-quantize, the lowering passes, qdq-cpu-pipeline and qdq-gpu-pipeline.
 inline void registerAllQuantQDQPasses() {
   registerQuantQDQPasses();
   registerCalibrationPasses();
+  registerQuantizePipeline();
   registerQuantQDQConversionPasses();
   registerCPUPipeline();
   registerGPUPipeline();

@@ -131,6 +131,16 @@ def _data_paths(data, folder: str) -> List[str]:
     return paths
 
 
+def _check_settings(method: str, percentile: float, bins: int,
+                    batch_size: int) -> None:
+    _check_method(method)
+    if not 0 < percentile <= 100:
+        raise ValueError("percentile must be in (0, 100], got %r"
+                         % (percentile,))
+    if bins < 1 or batch_size < 1:
+        raise ValueError("bins and batch_size must be positive")
+
+
 def _check_method(method: str) -> None:
     if method not in CALIBRATION_METHODS:
         raise ValueError("calibration_method must be one of %s, got %r"
@@ -143,12 +153,7 @@ def collect_table(module: Module, data, method: str = "max", *,
                   ) -> CalibrationTable:
     """Runs `module` (with its Q/DQ pairs) on `data`; the range of every
     tensor a quantize op reads."""
-    _check_method(method)
-    if not 0 < percentile <= 100:
-        raise ValueError("percentile must be in (0, 100], got %r"
-                         % (percentile,))
-    if bins < 1 or batch_size < 1:
-        raise ValueError("bins and batch_size must be positive")
+    _check_settings(method, percentile, bins, batch_size)
     with tempfile.TemporaryDirectory(prefix="quant_qdq_calib_") as folder:
         paths = _data_paths(data, folder)
         result_method, entries = module.collect_calibration_table(

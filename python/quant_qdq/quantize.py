@@ -1,16 +1,18 @@
 """quantize_model: NVIDIA's toolkit entry point over quant-qdq.
 
 The model is imported into MLIR, Python cases record their choices on its
-layers, insert-qdq places the Q/DQ pairs (user spec, then cases, then the
-default table), calibration sets scales when data is given, and the result
-is exported back to ONNX. Everything runs in memory, in the C++ libraries.
+layers, and the qdq-quantize pipeline (the one `qdq-opt --qdq-quantize`
+runs) places the Q/DQ pairs (user spec, then cases, then the default table)
+and, when data is given, calibrates; the result is exported back to ONNX.
+Everything runs in memory, in the C++ libraries.
 """
 
 import os
 import tempfile
 from typing import List, Optional
 
-from .calibration import CalibrationTable, apply_table, collect_table
+from .calibration import (CalibrationTable, _check_settings, _data_paths,
+                          apply_table)
 from .custom_qdq_cases import CustomQDQInsertionCase, applies_by_name
 from .graph import Graph
 from .ir import Module, export_onnx, load_module
@@ -49,6 +51,17 @@ def insert_qdq(module: Module, quantization_mode: str = "full",
     """Places Q/DQ pairs in `module`, in place, as quantize_model does, and
     returns insert-qdq's report: one line per layer saying what it got and
     which rule decided."""
+    return _quantize(module, quantization_mode, quantization_spec,
+                     custom_qdq_cases, propagate=propagate)
+
+
+def _quantize(module: Module, quantization_mode: str,
+              quantization_spec: Optional[QuantizationSpec],
+              custom_qdq_cases: Optional[List], *, propagate: bool,
+              calibration_data=None, calibration_method: str = "max",
+              percentile: float = 99.99, batch_size: int = 32) -> str:
+    """Python cases record their choices, then the qdq-quantize pipeline
+    (the one qdq-opt runs) places Q/DQ and, given data, calibrates."""
     if quantization_mode not in _MODES:
         raise ValueError("quantization_mode must be 'full' or 'partial', "
                          "got %r" % (quantization_mode,))
@@ -87,6 +100,10 @@ def insert_qdq(module: Module, quantization_mode: str = "full",
             module.record_case_spec(case_name, case_spec._to_entry_lines())
 
     with tempfile.TemporaryDirectory(prefix="quant_qdq_") as folder:
+        data = []
+        if calibration_data is not None:
+            _check_settings(calibration_method, percentile, 2048, batch_size)
+            data = _data_paths(calibration_data, folder)
         spec_path = ""
         if spec is not None:
             spec_path = os.path.join(folder, "quantization_spec.json")
@@ -94,9 +111,10 @@ def insert_qdq(module: Module, quantization_mode: str = "full",
                 f.write(spec._to_entry_lines())
         report_path = os.path.join(folder, "report.txt")
         # Messages about the spec name it as the user knows it.
-        module.insert_qdq(names, spec_path, "QuantizationSpec",
-                          quantization_mode, report_path, bool(propagate), 8,
-                          8)
+        module.quantize(names, spec_path, "QuantizationSpec",
+                        quantization_mode, report_path, bool(propagate), 8, 8,
+                        data, calibration_method, float(percentile), 2048,
+                        int(batch_size))
         with open(report_path, errors="backslashreplace") as f:
             return f.read()
 
@@ -142,18 +160,18 @@ def quantize_model(model, quantization_mode: str = "full",
                          "not both")
     module = load_module(model, example_input=example_input,
                          opset_version=opset_version)
+    # Folded first, so that cases see the layers that will run.
     if fold_batch_norm:
         module.run_pipeline("qdq-fold-batch-norm")
-    text = insert_qdq(module, quantization_mode, quantization_spec,
-                      custom_qdq_cases, propagate=propagate)
+    text = _quantize(module, quantization_mode, quantization_spec,
+                     custom_qdq_cases, propagate=propagate,
+                     calibration_data=calibration_data,
+                     calibration_method=calibration_method,
+                     percentile=percentile, batch_size=batch_size)
     if report is not None:
         with open(report, "w") as f:
             f.write(text)
-    if calibration_data is not None:
-        table = collect_table(module, calibration_data, calibration_method,
-                              percentile=percentile, batch_size=batch_size)
-        apply_table(module, table)
-    elif calibration_table is not None:
+    if calibration_table is not None:
         apply_table(module, calibration_table)
     return export_onnx(module, integer_weights=integer_weights,
                        activation_amax=activation_amax)

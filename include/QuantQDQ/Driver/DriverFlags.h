@@ -30,17 +30,18 @@ struct DriverFlag {
   StringRef description;
 };
 
-/// The driver flags, and for each pass the option a bare value of its flag
-/// stands for (`--insert-qdq=resnet-v1` is `cases=resnet-v1`).
+/// The driver flags (a flag appears once per pass it sets; its first entry
+/// carries the description), and for each pass the option a bare value of
+/// its flag stands for (`--insert-qdq=resnet-v1` is `cases=resnet-v1`).
 ArrayRef<DriverFlag> getDriverFlags();
 StringRef getBareValueOption(StringRef pass);
 
 /// Rewrites `args` (the command line without the program name): every
 /// driver flag is removed and its value added to the options of each flag of
-/// its pass. Fails, with `error` set, when a driver flag has no value, when
-/// its pass is not on the command line as a flag (inside --pass-pipeline the
-/// option must be written on the pass), or when the pass flag already sets
-/// that option to another value.
+/// its passes. Fails, with `error` set, when a driver flag has no value,
+/// when none of its passes is on the command line as a flag (inside
+/// --pass-pipeline the option must be written on the pass), or when a pass
+/// flag already sets that option to another value.
 FailureOr<std::vector<std::string>>
 expandDriverFlags(ArrayRef<std::string> args, std::string &error);
 

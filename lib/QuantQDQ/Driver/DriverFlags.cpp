@@ -12,24 +12,32 @@
 using namespace mlir;
 using namespace mlir::quant_qdq;
 
+// A flag may set an option of several passes (insert-qdq and the
+// qdq-quantize pipeline that contains it): it applies to each of them on
+// the command line, and needs one. The first entry of a flag describes it.
 static const DriverFlag driverFlags[] = {
     {"qdq-spec", "insert-qdq", "spec",
-     "QuantizationSpec JSON file (insert-qdq's spec=)"},
+     "QuantizationSpec JSON file (insert-qdq's and qdq-quantize's spec=)"},
+    {"qdq-spec", "qdq-quantize", "spec", ""},
     {"qdq-mode", "insert-qdq", "mode",
      "full (default table, then cases and spec) or partial (only what the "
-     "spec names) (insert-qdq's mode=)"},
+     "spec names) (insert-qdq's and qdq-quantize's mode=)"},
+    {"qdq-mode", "qdq-quantize", "mode", ""},
     {"qdq-report", "insert-qdq", "report",
      "Write insert-qdq's per-layer decisions to this file, '-' for stderr "
-     "(insert-qdq's report=)"},
+     "(insert-qdq's and qdq-quantize's report=)"},
+    {"qdq-report", "qdq-quantize", "report", ""},
     {"calibration-method", "calibrate", "method",
-     "max, percentile, entropy or mse (calibrate's method=)"},
+     "max, percentile, entropy or mse (calibrate's and qdq-quantize's "
+     "method=)"},
+    {"calibration-method", "qdq-quantize", "method", ""},
 };
 
 ArrayRef<DriverFlag> mlir::quant_qdq::getDriverFlags() { return driverFlags; }
 
 StringRef mlir::quant_qdq::getBareValueOption(StringRef pass) {
   return llvm::StringSwitch<StringRef>(pass)
-      .Case("insert-qdq", "cases")
+      .Cases("insert-qdq", "qdq-quantize", "cases")
       .Case("calibrate", "data")
       .Default("");
 }
@@ -125,44 +133,52 @@ mlir::quant_qdq::expandDriverFlags(ArrayRef<std::string> args,
 
   // Flags apply in the order given: a flag repeated with another value
   // contradicts the option its first occurrence wrote.
-  for (auto &[flag, value] : given) {
+  for (auto &[first, value] : given) {
     bool found = false;
-    for (std::string &arg : rest) {
-      Argument passArg = splitArgument(arg);
-      if (passArg.name != flag->pass)
+    std::string passes;
+    for (const DriverFlag &flag : driverFlags) {
+      if (flag.flag != first->flag)
         continue;
-      found = true;
-      std::string options = passArg.value ? passArg.value->trim().str() : "";
-      // A bare value is the list of the pass's main option.
-      if (!options.empty() && !StringRef(options).contains('='))
-        options = getBareValueOption(flag->pass).str() + "=" + options;
-      bool present = false;
-      for (auto [key, current] : optionEntries(options))
-        if (key == flag->option) {
-          present = true;
-          StringRef unquoted = current;
-          if (unquoted.size() >= 2 &&
-              (unquoted.front() == '"' || unquoted.front() == '\'') &&
-              unquoted.back() == unquoted.front())
-            unquoted = unquoted.drop_front().drop_back();
-          if (unquoted != value) {
-            error = "--" + flag->flag.str() + "=" + value + " contradicts " +
-                    flag->option.str() + "=" + current.str() + " given to --" +
-                    flag->pass.str();
-            return failure();
+      passes += (passes.empty() ? "--" : " or --") + flag.pass.str();
+      for (std::string &arg : rest) {
+        Argument passArg = splitArgument(arg);
+        if (passArg.name != flag.pass)
+          continue;
+        found = true;
+        std::string options =
+            passArg.value ? passArg.value->trim().str() : "";
+        // A bare value is the list of the pass's main option.
+        if (!options.empty() && !StringRef(options).contains('='))
+          options = getBareValueOption(flag.pass).str() + "=" + options;
+        bool present = false;
+        for (auto [key, current] : optionEntries(options))
+          if (key == flag.option) {
+            present = true;
+            StringRef unquoted = current;
+            if (unquoted.size() >= 2 &&
+                (unquoted.front() == '"' || unquoted.front() == '\'') &&
+                unquoted.back() == unquoted.front())
+              unquoted = unquoted.drop_front().drop_back();
+            if (unquoted != value) {
+              error = "--" + flag.flag.str() + "=" + value + " contradicts " +
+                      flag.option.str() + "=" + current.str() +
+                      " given to --" + flag.pass.str();
+              return failure();
+            }
           }
-        }
-      if (!present)
-        options += (options.empty() ? "" : " ") + flag->option.str() + "=" +
-                   quoteOptionValue(value);
-      arg = "--" + flag->pass.str() + "=" + options;
+        if (!present)
+          options += (options.empty() ? "" : " ") + flag.option.str() + "=" +
+                     quoteOptionValue(value);
+        arg = "--" + flag.pass.str() + "=" + options;
+      }
     }
     if (!found) {
-      error = "--" + flag->flag.str() + " sets the " + flag->option.str() +
-              " option of --" + flag->pass.str() +
+      error = "--" + first->flag.str() + " sets the " + first->option.str() +
+              " option of " + passes +
               ", which is not on the command line; in a --pass-pipeline, "
               "write it on the pass: " +
-              flag->pass.str() + "{" + flag->option.str() + "=" + value + "}";
+              first->pass.str() + "{" + first->option.str() + "=" + value +
+              "}";
       return failure();
     }
   }
@@ -174,8 +190,10 @@ struct HelpFlags {
   std::vector<std::unique_ptr<llvm::cl::opt<std::string>>> flags;
   HelpFlags() {
     for (const DriverFlag &f : driverFlags)
-      flags.push_back(std::make_unique<llvm::cl::opt<std::string>>(
-          f.flag, llvm::cl::desc(f.description), llvm::cl::value_desc("value")));
+      if (!f.description.empty())
+        flags.push_back(std::make_unique<llvm::cl::opt<std::string>>(
+            f.flag, llvm::cl::desc(f.description),
+            llvm::cl::value_desc("value")));
   }
 };
 } // namespace

@@ -1,0 +1,84 @@
+//===- QuantizePipeline.h - the deployment job as one pipeline --*- C++ -*-===//
+//
+// What a user means by "quantize this model" (the seed toolkit's
+// quantize_model): optionally fold batch normalization, place Q/DQ, and
+// calibrate when data or a table is given. qdq-opt registers it as the
+// pipeline `qdq-quantize`; Python's quantize_model builds the same
+// pipeline through buildQuantizePipeline, so both run the same passes with
+// the same options.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef QUANTQDQ_DRIVER_QUANTIZEPIPELINE_H
+#define QUANTQDQ_DRIVER_QUANTIZEPIPELINE_H
+
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassOptions.h"
+
+#include <string>
+
+namespace mlir::quant_qdq {
+
+struct QuantizePipelineOptions
+    : public PassPipelineOptions<QuantizePipelineOptions> {
+  Option<bool> foldBatchNorm{
+      *this, "fold-batch-norm",
+      llvm::cl::desc("Fold batch normalization into the convolution before "
+                     "it first (qdq-fold-batch-norm)"),
+      llvm::cl::init(false)};
+  // insert-qdq's options.
+  ListOption<std::string> cases{
+      *this, "cases",
+      llvm::cl::desc("Insertion cases: library names or case files")};
+  Option<std::string> spec{*this, "spec",
+                           llvm::cl::desc("QuantizationSpec JSON file")};
+  Option<std::string> mode{*this, "mode",
+                           llvm::cl::desc("full or partial"),
+                           llvm::cl::init("full")};
+  Option<std::string> report{
+      *this, "report",
+      llvm::cl::desc("Write the per-layer decisions to this file")};
+  Option<bool> propagate{
+      *this, "propagate",
+      llvm::cl::desc("Move Q/DQ pairs through pass-through layers"),
+      llvm::cl::init(true)};
+  Option<unsigned> activationBits{*this, "activation-bits",
+                                  llvm::cl::desc("Activation bit width"),
+                                  llvm::cl::init(8)};
+  Option<unsigned> weightBits{*this, "weight-bits",
+                              llvm::cl::desc("Weight bit width"),
+                              llvm::cl::init(8)};
+  // calibrate's options; calibration runs when `data` or `load` is given.
+  ListOption<std::string> data{
+      *this, "data",
+      llvm::cl::desc("Calibration .npy files or folders")};
+  Option<std::string> method{
+      *this, "method",
+      llvm::cl::desc("Calibration method: max, percentile, entropy, mse"),
+      llvm::cl::init("max")};
+  Option<double> percentile{*this, "percentile",
+                            llvm::cl::desc("Percentile of |x|"),
+                            llvm::cl::init(99.99)};
+  Option<unsigned> bins{*this, "bins", llvm::cl::desc("Histogram bins"),
+                        llvm::cl::init(2048)};
+  Option<int64_t> batchSize{*this, "batch-size",
+                            llvm::cl::desc("Samples per run"),
+                            llvm::cl::init(32)};
+  Option<std::string> save{
+      *this, "save", llvm::cl::desc("Write the calibration table here")};
+  Option<std::string> load{
+      *this, "load",
+      llvm::cl::desc("Apply this calibration table instead of running")};
+};
+
+/// Adds [qdq-fold-batch-norm,] insert-qdq{...} [, calibrate{...}] to `pm`
+/// (a pass manager on builtin.module).
+void buildQuantizePipeline(OpPassManager &pm,
+                           const QuantizePipelineOptions &options);
+
+/// Registers `qdq-quantize`.
+void registerQuantizePipeline();
+
+} // namespace mlir::quant_qdq
+
+#endif // QUANTQDQ_DRIVER_QUANTIZEPIPELINE_H

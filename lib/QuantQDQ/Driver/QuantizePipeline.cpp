@@ -1,0 +1,62 @@
+//===- QuantizePipeline.cpp - the deployment job as one pipeline ----------===//
+
+#include "QuantQDQ/Driver/QuantizePipeline.h"
+#include "QuantQDQ/Calibration/Passes.h"
+#include "QuantQDQ/Transforms/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Pass/PassRegistry.h"
+
+using namespace mlir;
+using namespace mlir::quant_qdq;
+
+void mlir::quant_qdq::buildQuantizePipeline(
+    OpPassManager &pm, const QuantizePipelineOptions &options) {
+  if (options.foldBatchNorm)
+    pm.addNestedPass<func::FuncOp>(createFoldBatchNorm());
+
+  InsertQDQOptions insert;
+  insert.cases.assign(options.cases.begin(), options.cases.end());
+  insert.specPath = options.spec;
+  insert.mode = options.mode;
+  insert.reportPath = options.report;
+  insert.propagate = options.propagate;
+  insert.activationBits = options.activationBits;
+  insert.weightBits = options.weightBits;
+  pm.addPass(createInsertQDQ(std::move(insert)));
+
+  if (options.data.empty() && options.load.empty())
+    return;
+  CalibrateOptions calibrate;
+  calibrate.data.assign(options.data.begin(), options.data.end());
+  calibrate.method = options.method;
+  calibrate.percentile = options.percentile;
+  calibrate.bins = options.bins;
+  calibrate.batchSize = options.batchSize;
+  calibrate.savePath = options.save;
+  calibrate.loadPath = options.load;
+  pm.addPass(createCalibrate(std::move(calibrate)));
+}
+
+void mlir::quant_qdq::registerQuantizePipeline() {
+  registerPassPipeline(
+      "qdq-quantize",
+      "The deployment job: [fold batch norm,] insert Q/DQ, [calibrate] "
+      "(insert-qdq's and calibrate's options)",
+      [](OpPassManager &pm, StringRef text,
+         function_ref<LogicalResult(const Twine &)> errorHandler) {
+        // As for insert-qdq, a bare value is the case list:
+        // --qdq-quantize=resnet-v1.
+        std::string options = text.str();
+        if (!text.trim().empty() && !text.contains('='))
+          options = "cases=" + options;
+        QuantizePipelineOptions parsed;
+        if (failed(parsed.parseFromString(options)))
+          return failure();
+        buildQuantizePipeline(pm, parsed);
+        return success();
+      },
+      [](function_ref<void(const detail::PassOptions &)> printOptions) {
+        printOptions(QuantizePipelineOptions());
+      });
+}
