@@ -15,6 +15,7 @@
 
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/MapVector.h"
+#include <array>
 #include <map>
 #include <optional>
 #include <string>
@@ -33,6 +34,27 @@ struct CalibrationOptions {
   std::string entry;
   /// Show progress on stderr when it is a terminal.
   bool progress = true;
+  /// Also compute what every method would choose (the calibration report);
+  /// histograms are then collected whatever the method.
+  bool compareMethods = false;
+};
+
+/// What each method would choose for one tensor: the calibration report's
+/// row.
+struct MethodComparison {
+  static constexpr unsigned kNumMethods = 4;
+  std::string tensor;
+  /// amax per method, in CalibrationMethod order (entropy's bounded as
+  /// calibration bounds it), and the fraction of values above it.
+  std::array<double, kNumMethods> amax{}, clipped{};
+  /// Entropy's own threshold, when it clipped too much and was bounded.
+  std::optional<double> unboundedEntropyAmax;
+
+  /// Whether `method` clips far more than the others: more than 1% of the
+  /// values, and more than ten times the median of the other methods.
+  bool clipsFarMore(CalibrationMethod method) const;
+  /// The median share of values the other methods clip.
+  double getMedianOfOthers(CalibrationMethod method) const;
 };
 
 /// The range of one tensor, by the name calibration gives it.
@@ -58,10 +80,12 @@ bool isCalibrationWeight(Value value);
 /// files, or folders of them; each file holds a batch of samples along its
 /// first dimension) and fills `table` with the range of every tensor a
 /// quantize or fake_quant op reads.
-LogicalResult collectCalibrationTable(ModuleOp module,
-                                      ArrayRef<std::string> dataPaths,
-                                      const CalibrationOptions &options,
-                                      CalibrationTable &table);
+/// With `options.compareMethods`, `comparisons` (when given) receives one
+/// row per tensor, in the table's order.
+LogicalResult collectCalibrationTable(
+    ModuleOp module, ArrayRef<std::string> dataPaths,
+    const CalibrationOptions &options, CalibrationTable &table,
+    SmallVectorImpl<MethodComparison> *comparisons = nullptr);
 
 /// Sets the scales (and zero points of asymmetric quantizers) of every
 /// activation quantize/dequantize/fake_quant op from `table`, and of every
@@ -79,6 +103,14 @@ LogicalResult writeCalibrationTable(StringRef path,
 /// Reads either format back.
 FailureOr<CalibrationTable> readCalibrationTable(StringRef path,
                                                  MLIRContext *context);
+
+/// Writes the calibration report: per tensor, the amax each method chooses
+/// and the share of values it clips, the method used (`chosen`) marked,
+/// and a note where a method clips far more than the others. The file is
+/// complete or absent; `-` is stderr.
+LogicalResult writeCalibrationReport(StringRef path, CalibrationMethod chosen,
+                                     ArrayRef<MethodComparison> rows,
+                                     Location loc);
 
 } // namespace mlir::quant_qdq
 

@@ -26,6 +26,12 @@ def Calibrate : Pass<"calibrate", "::mlir::ModuleOp"> {
     `save=` writes the ranges as JSON (`.json`) or a TensorRT calibration
     cache (other names); `load=` reads such a file instead of running the
     model. `--calibrate=data.npy` is short for `--calibrate="data=data.npy"`.
+
+    `report=` (qdq-opt's `--calibration-report=`) writes, per tensor, the
+    amax every method would choose and the share of values it clips, the
+    method used marked, and a note where a method clips far more than the
+    others (over 1% of the values and ten times the others' median); the
+    method used gets a warning when it is that one.
   }];
   let options = [
     ListOption<"data", "data", "std::string",
@@ -45,6 +51,8 @@ def Calibrate : Pass<"calibrate", "::mlir::ModuleOp"> {
            "Read a calibration table instead of running the model">,
     Option<"entry", "entry", "std::string", /*default=*/"",
            "Function to calibrate (default: the only public one)">,
+    Option<"reportPath", "report", "std::string", /*default=*/"",
+           "Write what every method would choose, per tensor ('-': stderr)">,
   ];
 }
 

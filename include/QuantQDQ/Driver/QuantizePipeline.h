@@ -69,6 +69,9 @@ struct QuantizePipelineOptions
   Option<std::string> load{
       *this, "load",
       llvm::cl::desc("Apply this calibration table instead of running")};
+  Option<std::string> calibrationReport{
+      *this, "calibration-report",
+      llvm::cl::desc("Write what every calibration method would choose")};
 };
 
 /// Adds [qdq-fold-batch-norm,] insert-qdq{...} [, calibrate{...}] to `pm`

@@ -51,6 +51,11 @@ struct CalibratePass
 
     CalibrationTable table;
     if (!loadPath.empty()) {
+      if (!reportPath.empty()) {
+        emitError(loc) << "a calibration report compares the methods on "
+                          "data; a loaded table has none";
+        return signalPassFailure();
+      }
       FailureOr<CalibrationTable> loaded =
           readCalibrationTable(loadPath, &getContext());
       if (failed(loaded))
@@ -68,7 +73,14 @@ struct CalibratePass
       options.bins = bins;
       options.batchSize = batchSize;
       options.entry = entry;
-      if (failed(collectCalibrationTable(module, data, options, table)))
+      options.compareMethods = !reportPath.empty();
+      SmallVector<MethodComparison> comparisons;
+      if (failed(collectCalibrationTable(module, data, options, table,
+                                         &comparisons)))
+        return signalPassFailure();
+      if (options.compareMethods &&
+          failed(writeCalibrationReport(reportPath, *parsed, comparisons,
+                                        loc)))
         return signalPassFailure();
     }
     if (!savePath.empty() && failed(writeCalibrationTable(savePath, table, loc)))

@@ -166,7 +166,8 @@ private:
 
 LogicalResult mlir::quant_qdq::collectCalibrationTable(
     ModuleOp module, ArrayRef<std::string> dataPaths,
-    const CalibrationOptions &options, CalibrationTable &table) {
+    const CalibrationOptions &options, CalibrationTable &table,
+    SmallVectorImpl<MethodComparison> *comparisons) {
   MLIRContext *context = module.getContext();
   Location loc = module.getLoc();
   // The entry function: named, or the only public one with a body.
@@ -239,7 +240,8 @@ LogicalResult mlir::quant_qdq::collectCalibrationTable(
 
   unsigned numResults = entry.getNumResults();
   std::vector<TensorStatistics> stats(observed.size());
-  bool histogram = TensorStatistics::needsHistogram(options.method);
+  bool histogram = options.compareMethods ||
+                   TensorStatistics::needsHistogram(options.method);
   for (int pass = 0; pass < (histogram ? 2 : 1); ++pass) {
     Progress progress(options.progress, totalSamples);
     int64_t done = 0;
@@ -295,6 +297,29 @@ LogicalResult mlir::quant_qdq::collectCalibrationTable(
           name, 100.0 * choice.unboundedClipping, *choice.unboundedAmax,
           100.0 * (1.0 - TensorStatistics::kMaxEntropyClipping), choice.amax);
     table.ranges[name] = range;
+
+    if (!options.compareMethods || !comparisons)
+      continue;
+    MethodComparison &row = comparisons->emplace_back();
+    row.tensor = name;
+    for (unsigned m = 0; m < MethodComparison::kNumMethods; ++m) {
+      auto method = static_cast<CalibrationMethod>(m);
+      TensorStatistics::AmaxChoice c =
+          method == options.method
+              ? choice
+              : stat.chooseAmax(method, 127, options.percentile);
+      row.amax[m] = c.amax;
+      row.clipped[m] = stat.getClippedFraction(c.amax);
+      if (method == CalibrationMethod::Entropy)
+        row.unboundedEntropyAmax = c.unboundedAmax;
+    }
+    if (row.clipsFarMore(options.method))
+      emitWarning(loc) << llvm::formatv(
+          "{0} calibration of '{1}' clips {2:F1}% of its values; the other "
+          "methods clip {3:F2}% (median)",
+          stringifyCalibrationMethod(options.method), name,
+          100.0 * row.clipped[unsigned(options.method)],
+          100.0 * row.getMedianOfOthers(options.method));
   }
   return success();
 }

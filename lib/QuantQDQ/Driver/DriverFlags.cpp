@@ -31,6 +31,11 @@ static const DriverFlag driverFlags[] = {
      "max, percentile, entropy or mse (calibrate's and qdq-quantize's "
      "method=)"},
     {"calibration-method", "qdq-quantize", "method", ""},
+    {"calibration-report", "calibrate", "report",
+     "Write what every calibration method would choose, per tensor, to this "
+     "file, '-' for stderr (calibrate's report=, qdq-quantize's "
+     "calibration-report=)"},
+    {"calibration-report", "qdq-quantize", "calibration-report", ""},
 };
 
 ArrayRef<DriverFlag> mlir::quant_qdq::getDriverFlags() { return driverFlags; }

@@ -35,6 +35,7 @@ void mlir::quant_qdq::buildQuantizePipeline(
   calibrate.batchSize = options.batchSize;
   calibrate.savePath = options.save;
   calibrate.loadPath = options.load;
+  calibrate.reportPath = options.calibrationReport;
   pm.addPass(createCalibrate(std::move(calibrate)));
 }
 
