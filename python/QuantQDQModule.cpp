@@ -569,7 +569,8 @@ static py::tuple collectTable(ModuleHandle &module,
     if (!parsed)
       return emitError(module.get().getLoc())
              << "unknown calibration method '" << method
-             << "' (max, percentile, entropy or mse)";
+             << "' (max, percentile, entropy, mse, last-value or "
+                "moving-average)";
     options.method = *parsed;
     options.percentile = percentile;
     options.bins = bins;

@@ -23,7 +23,8 @@ __all__ = ["TensorRange", "CalibrationTable", "CALIBRATION_METHODS",
            "collect_calibration_table", "apply_calibration_table",
            "calibrate"]
 
-CALIBRATION_METHODS = ("max", "percentile", "entropy", "mse")
+CALIBRATION_METHODS = ("max", "percentile", "entropy", "mse", "last-value",
+                       "moving-average")
 
 
 @dataclass(frozen=True)
@@ -168,7 +169,8 @@ def collect_calibration_table(model, data, method: str = "max", *,
                               ) -> CalibrationTable:
     """The calibration table of a model that already has Q/DQ nodes (a
     QDQ onnx.ModelProto, an ONNX path or a Module), from `data`. Methods:
-    max, percentile, entropy, mse (docs/Calibration.md)."""
+    max, percentile, entropy, mse, last-value, moving-average
+    (docs/Calibration.md)."""
     return collect_table(load_module(model), data, method,
                          percentile=percentile, bins=bins,
                          batch_size=batch_size, progress=progress)

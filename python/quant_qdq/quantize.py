@@ -148,7 +148,8 @@ def quantize_model(model, quantization_mode: str = "full",
       propagate: move Q/DQ pairs through pass-through layers.
       calibration_data: data to calibrate activation scales on (an array,
         an iterable of batches, or .npy paths); see calibration.py.
-      calibration_method: max, percentile, entropy or mse.
+      calibration_method: max, percentile, entropy, mse, last-value or
+        moving-average.
       calibration_table: a CalibrationTable to apply instead of data.
       percentile, batch_size: calibration settings.
       integer_weights: store weights as int8 initializers.

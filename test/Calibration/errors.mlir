@@ -20,7 +20,7 @@ func.func @net(%x: tensor<2x4xf32>) -> tensor<2x3xf32> {
   return %y : tensor<2x3xf32>
 }
 
-// METHOD: error: unknown calibration method 'kl' (expected max, percentile, entropy or mse)
+// METHOD: error: unknown calibration method 'kl' (expected max, percentile, entropy, mse, last-value or moving-average)
 // NODATA: error: calibrate needs data (--calibrate=<file.npy or folder>) or a table to load (load=<file>)
 // MISSING: error: {{.*}}empty: cannot read: No such file or directory
 // RANK: error: {{.*}}rank.npy: expected arrays of rank 2 (a batch of 'tensor<2x4xf32>' samples), got rank 3

@@ -9,13 +9,13 @@
 // Entropy, bounded where KL clips too much: not an outlier.
 // RUN: qdq-opt %s --insert-qdq --calibrate=%t/x.npy --calibration-method=entropy --calibration-report=%t/entropy.txt -o /dev/null 2>/dev/null
 // RUN: FileCheck %s --check-prefix=ENTROPY < %t/entropy.txt
-// ENTROPY: tensor       max                     percentile              entropy                 mse                     note
-// ENTROPY-NEXT: act_output_0 0.58 (0.00%)            0.58 (0.00%)            0.55 (0.98%)*           0.57 (0.02%)            entropy bounded (KL amax 0.43)
+// ENTROPY: tensor       max                     percentile              entropy                 mse                     last-value              moving-average          note
+// ENTROPY-NEXT: act_output_0 0.58 (0.00%)            0.58 (0.00%)            0.55 (0.98%)*           0.57 (0.02%)            0.55 (0.39%)            0.55 (0.66%)            entropy bounded (KL amax 0.43)
 // ENTROPY-NEXT: 1 tensors; * the method used (entropy); 0 method choices clip far more
 
 // A 90th percentile clips 10%: flagged, and a warning since it is used.
 // RUN: qdq-opt %s --insert-qdq --calibrate="data=%t/x.npy percentile=90" --calibration-method=percentile --calibration-report=%t/p90.txt -o /dev/null 2>&1 | FileCheck %s --check-prefix=WARN
-// WARN: warning: percentile calibration of 'act_output_0' clips 9.9% of its values; the other methods clip 0.02% (median)
+// WARN: warning: percentile calibration of 'act_output_0' clips 9.9% of its values; the other methods clip 0.39% (median)
 // RUN: FileCheck %s --check-prefix=P90 < %t/p90.txt
 // P90: act_output_0 {{.*}} 0.53 (9.86%)* {{.*}} percentile clips far more
 // P90: 1 method choices clip far more

@@ -123,3 +123,31 @@ TEST(TensorStatistics, AllZerosGiveZeroAmax) {
         CalibrationMethod::MSE, CalibrationMethod::Percentile})
     EXPECT_EQ(stats.computeAmax(method, 127, 99.99), 0.0);
 }
+
+// TFMOT's range estimators, worked by hand over three batches with decay
+// 0.5: the moving average starts at the first batch's range [1, 2], then
+// [0.5*1 + 0.5*-4, 0.5*2 + 0.5*3] = [-1.5, 2.5], then [-0.5, 1.5].
+TEST(TensorStatistics, RangeEstimatorsOverBatches) {
+  TensorStatistics stats;
+  stats.setMovingAverageDecay(0.5);
+  std::vector<float> b1{1.0f, 2.0f}, b2{-4.0f, 3.0f}, b3{0.5f, NAN};
+  stats.observeRange(b1);
+  stats.observeRange(b2);
+  stats.observeRange(b3);
+  // A batch of nothing but NaNs is no batch.
+  std::vector<float> nans{NAN, NAN};
+  stats.observeRange(nans);
+  EXPECT_EQ(stats.getRange(CalibrationMethod::LastValue),
+            std::make_pair(0.5, 0.5));
+  EXPECT_EQ(stats.getRange(CalibrationMethod::MovingAverage),
+            std::make_pair(-0.5, 1.5));
+  EXPECT_EQ(stats.getRange(CalibrationMethod::Max), std::make_pair(-4.0, 3.0));
+  EXPECT_EQ(stats.computeAmax(CalibrationMethod::LastValue, 127, 99.99), 0.5);
+  EXPECT_EQ(stats.computeAmax(CalibrationMethod::MovingAverage, 127, 99.99),
+            1.5);
+  EXPECT_EQ(stats.computeAmax(CalibrationMethod::Max, 127, 99.99), 4.0);
+  EXPECT_EQ(stats.getCount(), 5u);
+  EXPECT_FALSE(TensorStatistics::needsHistogram(CalibrationMethod::LastValue));
+  EXPECT_FALSE(
+      TensorStatistics::needsHistogram(CalibrationMethod::MovingAverage));
+}

@@ -26,6 +26,9 @@ struct CalibrationOptions {
   CalibrationMethod method = CalibrationMethod::Max;
   /// For the percentile method.
   double percentile = 99.99;
+  /// For the moving-average method: average = decay * average + (1 -
+  /// decay) * batch (TFMOT's default 0.999).
+  double movingAverageDecay = 0.999;
   /// Histogram bins of the percentile, entropy and MSE methods.
   unsigned bins = 2048;
   /// Samples per run when the model's batch is dynamic.
@@ -42,7 +45,7 @@ struct CalibrationOptions {
 /// What each method would choose for one tensor: the calibration report's
 /// row.
 struct MethodComparison {
-  static constexpr unsigned kNumMethods = 4;
+  static constexpr unsigned kNumMethods = 6;
   std::string tensor;
   /// amax per method, in CalibrationMethod order (entropy's bounded as
   /// calibration bounds it), and the fraction of values above it.
@@ -68,7 +71,8 @@ struct CalibrationTable {
       ranges;
 };
 
-/// Parses "max", "percentile", "entropy" or "mse".
+/// Parses "max", "percentile", "entropy", "mse", "last-value" or
+/// "moving-average".
 std::optional<CalibrationMethod> parseCalibrationMethod(StringRef name);
 StringRef stringifyCalibrationMethod(CalibrationMethod method);
 

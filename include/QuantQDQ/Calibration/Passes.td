@@ -18,9 +18,13 @@ def Calibrate : Pass<"calibrate", "::mlir::ModuleOp"> {
     it on every `--calibrate`): `max` (largest
     magnitude seen), `percentile` (of |x|, `percentile=99.99`), `entropy`
     (TensorRT's KL-divergence threshold over a histogram of |x|), `mse`
-    (the threshold with the least fake-quantization error). The histogram
-    methods read the data twice; memory does not grow with the number of
-    samples. Each .npy file holds a batch of samples along its first
+    (the threshold with the least fake-quantization error), and TFMOT's
+    range estimators besides `max` (its "all values"): `last-value` (the
+    range of the last batch) and `moving-average` (an exponential moving
+    average of the batches' ranges, `decay=0.999`, starting at the first
+    batch's range). A batch is one run: the model's batch, or `batch-size`
+    samples when the batch is dynamic. The histogram methods read the data
+    twice; memory does not grow with the number of samples. Each .npy file holds a batch of samples along its first
     dimension; a folder stands for its .npy files.
 
     `save=` writes the ranges as JSON (`.json`) or a TensorRT calibration
@@ -37,8 +41,8 @@ def Calibrate : Pass<"calibrate", "::mlir::ModuleOp"> {
     ListOption<"data", "data", "std::string",
                "Calibration arrays: .npy files or folders of them">,
     Option<"method", "method", "std::string", /*default=*/"\"max\"",
-           "max, percentile, entropy or mse (qdq-opt's "
-           "--calibration-method)">,
+           "max, percentile, entropy, mse, last-value or moving-average "
+           "(qdq-opt's --calibration-method)">,
     Option<"percentile", "percentile", "double", /*default=*/"99.99",
            "Percentile of |x| for the percentile method">,
     Option<"bins", "bins", "unsigned", /*default=*/"2048",
@@ -51,6 +55,8 @@ def Calibrate : Pass<"calibrate", "::mlir::ModuleOp"> {
            "Read a calibration table instead of running the model">,
     Option<"entry", "entry", "std::string", /*default=*/"",
            "Function to calibrate (default: the only public one)">,
+    Option<"movingAverageDecay", "decay", "double", /*default=*/"0.999",
+           "Decay of the moving-average method's average">,
     Option<"reportPath", "report", "std::string", /*default=*/"",
            "Write what every method would choose, per tensor ('-': stderr)">,
   ];

@@ -2,9 +2,10 @@
 //
 // What calibration learns about one activation tensor, sample after sample,
 // in memory that does not grow with the number of samples: its minimum,
-// maximum and largest magnitude, and (in a second pass, once that magnitude
-// is known) a histogram of |x|. The calibration methods turn these into the
-// amax of a symmetric quantizer.
+// maximum and largest magnitude, the range of the last batch and a moving
+// average of the batches' ranges (TFMOT's range estimators), and (in a
+// second pass, once the magnitude is known) a histogram of |x|. The
+// calibration methods turn these into the amax of a symmetric quantizer.
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,20 +16,43 @@
 #include "llvm/ADT/ArrayRef.h"
 #include <cstdint>
 #include <optional>
+#include <utility>
 #include <vector>
 
 namespace mlir::quant_qdq {
 
-enum class CalibrationMethod { Max, Percentile, Entropy, MSE };
+/// Max is TFMOT's "all values" estimator; LastValue and MovingAverage are
+/// its other two (the range of the last batch; an exponential moving
+/// average of the batches' ranges).
+enum class CalibrationMethod {
+  Max,
+  Percentile,
+  Entropy,
+  MSE,
+  LastValue,
+  MovingAverage
+};
 
 class TensorStatistics {
 public:
-  /// First pass: minimum, maximum and largest magnitude. NaNs are skipped.
+  /// First pass: one batch's values, for the minimum, maximum and largest
+  /// magnitude, the last batch's range and the moving average. NaNs are
+  /// skipped; a batch of nothing but NaNs is no batch.
   void observeRange(ArrayRef<float> values);
-  /// Whether a histogram pass is needed, i.e. the method is not Max.
+  /// The moving average's decay (TFMOT's default 0.999). Unlike TFMOT,
+  /// whose averages start at [-6, 6] and need thousands of training steps
+  /// to forget it, the average starts at the first batch's range.
+  void setMovingAverageDecay(double decay) { emaDecay = decay; }
+  /// Whether a histogram pass is needed: the methods that choose a
+  /// threshold inside the range.
   static bool needsHistogram(CalibrationMethod method) {
-    return method != CalibrationMethod::Max;
+    return method == CalibrationMethod::Percentile ||
+           method == CalibrationMethod::Entropy ||
+           method == CalibrationMethod::MSE;
   }
+  /// The [min, max] range an asymmetric quantizer uses under `method`: the
+  /// last batch's, the moving average, or the whole data's.
+  std::pair<double, double> getRange(CalibrationMethod method) const;
   /// Second pass: histogram of |x| over [0, absMax] in `bins` bins, set up
   /// on the first call.
   void observeHistogram(ArrayRef<float> values, unsigned bins);
@@ -75,6 +99,9 @@ private:
 
   double min = 0, max = 0, absMax = 0;
   uint64_t count = 0;
+  double lastMin = 0, lastMax = 0, emaMin = 0, emaMax = 0;
+  double emaDecay = 0.999;
+  uint64_t batches = 0;
   double histogramMax = 0;
   std::vector<uint64_t> histogram;
 };

@@ -54,11 +54,15 @@ struct QuantizePipelineOptions
       llvm::cl::desc("Calibration .npy files or folders")};
   Option<std::string> method{
       *this, "method",
-      llvm::cl::desc("Calibration method: max, percentile, entropy, mse"),
+      llvm::cl::desc("Calibration method: max, percentile, entropy, mse, "
+                     "last-value, moving-average"),
       llvm::cl::init("max")};
   Option<double> percentile{*this, "percentile",
                             llvm::cl::desc("Percentile of |x|"),
                             llvm::cl::init(99.99)};
+  Option<double> decay{*this, "decay",
+                       llvm::cl::desc("Decay of the moving-average method"),
+                       llvm::cl::init(0.999)};
   Option<unsigned> bins{*this, "bins", llvm::cl::desc("Histogram bins"),
                         llvm::cl::init(2048)};
   Option<int64_t> batchSize{*this, "batch-size",

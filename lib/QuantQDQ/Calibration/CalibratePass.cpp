@@ -35,12 +35,18 @@ struct CalibratePass
         parseCalibrationMethod(methodName);
     if (!parsed) {
       emitError(loc) << "unknown calibration method '" << methodName
-                     << "' (expected max, percentile, entropy or mse)";
+                     << "' (expected max, percentile, entropy, mse, "
+                        "last-value or moving-average)";
       return signalPassFailure();
     }
     if (bins < 256 || bins > (1u << 16)) {
       emitError(loc) << "bins must be in [256, 65536], got "
                      << bins.getValue();
+      return signalPassFailure();
+    }
+    if (!(movingAverageDecay >= 0 && movingAverageDecay < 1)) {
+      emitError(loc) << "moving-average decay must be in [0, 1), got "
+                     << movingAverageDecay.getValue();
       return signalPassFailure();
     }
     if (!(percentile > 0 && percentile <= 100)) {
@@ -73,6 +79,7 @@ struct CalibratePass
       options.bins = bins;
       options.batchSize = batchSize;
       options.entry = entry;
+      options.movingAverageDecay = movingAverageDecay;
       options.compareMethods = !reportPath.empty();
       SmallVector<MethodComparison> comparisons;
       if (failed(collectCalibrationTable(module, data, options, table,

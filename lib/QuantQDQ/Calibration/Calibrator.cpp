@@ -23,6 +23,8 @@ mlir::quant_qdq::parseCalibrationMethod(StringRef name) {
       .Case("percentile", CalibrationMethod::Percentile)
       .Case("entropy", CalibrationMethod::Entropy)
       .Case("mse", CalibrationMethod::MSE)
+      .Case("last-value", CalibrationMethod::LastValue)
+      .Case("moving-average", CalibrationMethod::MovingAverage)
       .Default(std::nullopt);
 }
 
@@ -36,6 +38,10 @@ StringRef mlir::quant_qdq::stringifyCalibrationMethod(CalibrationMethod m) {
     return "entropy";
   case CalibrationMethod::MSE:
     return "mse";
+  case CalibrationMethod::LastValue:
+    return "last-value";
+  case CalibrationMethod::MovingAverage:
+    return "moving-average";
   }
   return "max";
 }
@@ -240,6 +246,8 @@ LogicalResult mlir::quant_qdq::collectCalibrationTable(
 
   unsigned numResults = entry.getNumResults();
   std::vector<TensorStatistics> stats(observed.size());
+  for (TensorStatistics &stat : stats)
+    stat.setMovingAverageDecay(options.movingAverageDecay);
   bool histogram = options.compareMethods ||
                    TensorStatistics::needsHistogram(options.method);
   for (int pass = 0; pass < (histogram ? 2 : 1); ++pass) {
@@ -285,8 +293,7 @@ LogicalResult mlir::quant_qdq::collectCalibrationTable(
 
   for (auto [name, stat] : llvm::zip(names, stats)) {
     TensorRange range;
-    range.min = stat.getMin();
-    range.max = stat.getMax();
+    std::tie(range.min, range.max) = stat.getRange(options.method);
     TensorStatistics::AmaxChoice choice =
         stat.chooseAmax(options.method, 127, options.percentile);
     range.amax = choice.amax;

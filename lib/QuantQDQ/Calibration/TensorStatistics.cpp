@@ -10,18 +10,44 @@ using namespace mlir;
 using namespace mlir::quant_qdq;
 
 void TensorStatistics::observeRange(ArrayRef<float> values) {
+  double batchMin = std::numeric_limits<double>::infinity();
+  double batchMax = -batchMin;
+  uint64_t batchCount = 0;
   for (float v : values) {
     if (std::isnan(v))
       continue;
-    if (count == 0) {
-      min = max = v;
-    } else {
-      min = std::min<double>(min, v);
-      max = std::max<double>(max, v);
-    }
-    ++count;
+    batchMin = std::min<double>(batchMin, v);
+    batchMax = std::max<double>(batchMax, v);
+    ++batchCount;
   }
+  if (batchMin > batchMax)
+    return; // Nothing but NaNs.
+  min = count ? std::min(min, batchMin) : batchMin;
+  max = count ? std::max(max, batchMax) : batchMax;
+  count += batchCount;
   absMax = std::max(std::abs(min), std::abs(max));
+
+  lastMin = batchMin;
+  lastMax = batchMax;
+  if (batches++ == 0) {
+    emaMin = batchMin;
+    emaMax = batchMax;
+  } else {
+    emaMin = emaDecay * emaMin + (1 - emaDecay) * batchMin;
+    emaMax = emaDecay * emaMax + (1 - emaDecay) * batchMax;
+  }
+}
+
+std::pair<double, double>
+TensorStatistics::getRange(CalibrationMethod method) const {
+  switch (method) {
+  case CalibrationMethod::LastValue:
+    return {lastMin, lastMax};
+  case CalibrationMethod::MovingAverage:
+    return {emaMin, emaMax};
+  default:
+    return {min, max};
+  }
 }
 
 void TensorStatistics::observeHistogram(ArrayRef<float> values,
@@ -44,6 +70,12 @@ TensorStatistics::AmaxChoice
 TensorStatistics::chooseAmax(CalibrationMethod method, unsigned levels,
                              double percentile) const {
   AmaxChoice choice;
+  if (method == CalibrationMethod::LastValue ||
+      method == CalibrationMethod::MovingAverage) {
+    auto [lo, hi] = getRange(method);
+    choice.amax = std::max(std::abs(lo), std::abs(hi));
+    return choice;
+  }
   choice.amax = absMax;
   if (absMax == 0 || histogram.empty())
     return choice;
@@ -70,6 +102,9 @@ TensorStatistics::chooseAmax(CalibrationMethod method, unsigned levels,
   case CalibrationMethod::MSE:
     choice.amax = amaxFromMSE(levels);
     break;
+  case CalibrationMethod::LastValue:
+  case CalibrationMethod::MovingAverage:
+    break; // Chosen above, without a histogram.
   }
   return choice;
 }

@@ -28,7 +28,8 @@ static const DriverFlag driverFlags[] = {
      "(insert-qdq's and qdq-quantize's report=)"},
     {"qdq-report", "qdq-quantize", "report", ""},
     {"calibration-method", "calibrate", "method",
-     "max, percentile, entropy or mse (calibrate's and qdq-quantize's "
+     "max, percentile, entropy, mse, last-value or moving-average "
+     "(calibrate's and qdq-quantize's "
      "method=)"},
     {"calibration-method", "qdq-quantize", "method", ""},
     {"calibration-report", "calibrate", "report",

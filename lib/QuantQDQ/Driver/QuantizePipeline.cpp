@@ -31,6 +31,7 @@ void mlir::quant_qdq::buildQuantizePipeline(
   calibrate.data.assign(options.data.begin(), options.data.end());
   calibrate.method = options.method;
   calibrate.percentile = options.percentile;
+  calibrate.movingAverageDecay = options.decay;
   calibrate.bins = options.bins;
   calibrate.batchSize = options.batchSize;
   calibrate.savePath = options.save;
