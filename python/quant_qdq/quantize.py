@@ -99,10 +99,11 @@ def _quantize(module: Module, quantization_mode: str,
         if len(case_spec):
             module.record_case_spec(case_name, case_spec._to_entry_lines())
 
+    bins = 2048  # the calibrate pass's default
     with tempfile.TemporaryDirectory(prefix="quant_qdq_") as folder:
         data = []
         if calibration_data is not None:
-            _check_settings(calibration_method, percentile, 2048, batch_size)
+            _check_settings(calibration_method, percentile, bins, batch_size)
             data = _data_paths(calibration_data, folder)
         spec_path = ""
         if spec is not None:
@@ -113,7 +114,7 @@ def _quantize(module: Module, quantization_mode: str,
         # Messages about the spec name it as the user knows it.
         module.quantize(names, spec_path, "QuantizationSpec",
                         quantization_mode, report_path, bool(propagate), 8, 8,
-                        data, calibration_method, float(percentile), 2048,
+                        data, calibration_method, float(percentile), bins,
                         int(batch_size))
         with open(report_path, errors="backslashreplace") as f:
             return f.read()

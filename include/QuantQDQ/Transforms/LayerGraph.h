@@ -32,7 +32,7 @@ struct LayerTensor {
 
 /// One layer.
 struct LayerNode {
-  Operation *op;
+  Operation *op = nullptr;
   std::string name, layerClass;
   /// The activation inputs, in the order of the layer's activation operand
   /// list (the positions insertion cases and QuantizationSpecs use).
@@ -43,7 +43,8 @@ struct LayerNode {
   std::optional<int64_t> weightChannelAxis;
   /// The layers that read an output, in use order, each once.
   SmallVector<unsigned> consumers;
-  bool quantizesInputByDefault, quantizesWeightByDefault, passThrough;
+  bool quantizesInputByDefault = false, quantizesWeightByDefault = false,
+       passThrough = false;
 };
 
 /// The value a chain of quantize/dequantize/fake_quant ops carries.

@@ -88,10 +88,10 @@ mlir::quant_qdq::writeCalibrationReport(StringRef path,
     os << note << "\n";
   }
   os << llvm::formatv("{0} tensors; * the method used ({1}); {2} method "
-                      "choices clip far more than the others (over 1% of "
-                      "the values, 10x the others' median)\n",
+                      "choices clip far more than the others (over {3:F0}% "
+                      "of the values, {4:F0}x the others' median)\n",
                       rows.size(), stringifyCalibrationMethod(chosen),
-                      flagged);
+                      flagged, 100 * kOutlierClipping, kOutlierRatio);
   file->keep();
   return success();
 }

@@ -1,6 +1,7 @@
 //===- QuantizePipeline.cpp - the deployment job as one pipeline ----------===//
 
 #include "QuantQDQ/Driver/QuantizePipeline.h"
+#include "QuantQDQ/Driver/DriverFlags.h"
 #include "QuantQDQ/Calibration/Passes.h"
 #include "QuantQDQ/Transforms/Passes.h"
 
@@ -51,7 +52,7 @@ void mlir::quant_qdq::registerQuantizePipeline() {
         // --qdq-quantize=resnet-v1.
         std::string options = text.str();
         if (!text.trim().empty() && !text.contains('='))
-          options = "cases=" + options;
+          options = (getBareValueOption("qdq-quantize") + "=" + text).str();
         QuantizePipelineOptions parsed;
         if (failed(parsed.parseFromString(options)))
           return failure();

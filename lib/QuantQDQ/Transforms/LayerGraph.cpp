@@ -62,17 +62,13 @@ std::vector<LayerNode> mlir::quant_qdq::buildLayerGraph(ModuleOp module) {
   std::vector<LayerNode> graph;
   for (QDQLayerOpInterface layer : layers) {
     Operation *op = layer.getOperation();
-    LayerNode node{op,
-                   layer.getLayerName().str(),
-                   layer.getLayerClass().str(),
-                   {},
-                   {},
-                   std::nullopt,
-                   std::nullopt,
-                   {},
-                   layer.quantizesInputByDefault(),
-                   layer.quantizesWeightByDefault(),
-                   layer.isPassThrough()};
+    LayerNode node;
+    node.op = op;
+    node.name = layer.getLayerName().str();
+    node.layerClass = layer.getLayerClass().str();
+    node.quantizesInputByDefault = layer.quantizesInputByDefault();
+    node.quantizesWeightByDefault = layer.quantizesWeightByDefault();
+    node.passThrough = layer.isPassThrough();
     for (unsigned operand : layer.getActivationOperandIndices()) {
       Value value = lookThroughQDQ(op->getOperand(operand));
       node.inputs.push_back({getTensorName(value).str(),

@@ -68,9 +68,9 @@ static void raiseOpsetForQDQ(ModuleOp module) {
 static bool isQuantizationParameter(arith::ConstantOp constant) {
   return llvm::all_of(constant->getUses(), [](OpOperand &use) {
     auto node = dyn_cast<GenericOp>(use.getOwner());
-    return node && !node.getDomain() &&
-           (node.getOpType() == "QuantizeLinear" ||
-            node.getOpType() == "DequantizeLinear") &&
+    return node &&
+           (isDefaultDomainNode(node, "QuantizeLinear") ||
+            isDefaultDomainNode(node, "DequantizeLinear")) &&
            (use.getOperandNumber() == 1 || use.getOperandNumber() == 2);
   });
 }

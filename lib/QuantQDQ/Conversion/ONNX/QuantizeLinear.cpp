@@ -146,9 +146,8 @@ struct QuantParams {
 
 /// Scale and zero point constants for `op`, named after the tensor it
 /// quantizes (a weight: after its constant), `x_scale` and `x_zero_point`
-/// (unnamed when it has no name:
-/// the writer then names them after the node that reads them first). The
-/// pass shares equal ones.
+/// (unnamed when it has no name: the writer then names them after the node
+/// that reads them first). The pass shares equal ones across ops.
 template <typename QuantOp>
 static FailureOr<QuantParams> createQuantParams(QuantOp op, Value floatValue,
                                                 ONNXNodeBuilder &b) {
@@ -196,31 +195,22 @@ static SmallVector<NamedAttribute> getQDQAttrs(QuantizerAttr q,
   return attrs;
 }
 
-/// QuantizeLinear of `input` for `op`, with the given suffix.
-template <typename QuantOp>
-static FailureOr<Value> createQuantize(QuantOp op, Value input,
-                                       ONNXNodeBuilder &b, StringRef suffix) {
-  FailureOr<QuantParams> params = createQuantParams(op, input, b);
-  if (failed(params))
-    return failure();
-  QuantizerAttr q = op.getQuantizer();
+/// QuantizeLinear of `input` by `q` with `params`, with the given suffix.
+static Value createQuantize(QuantizerAttr q, Value input,
+                            const QuantParams &params, ONNXNodeBuilder &b,
+                            StringRef suffix) {
   auto type = cast<ShapedType>(input.getType())
                   .clone(getStorageElementType(q));
-  return b.create("QuantizeLinear", {input, params->scale, params->zeroPoint},
+  return b.create("QuantizeLinear", {input, params.scale, params.zeroPoint},
                   type, getQDQAttrs(q, b), suffix);
 }
 
-/// DequantizeLinear of `storage` for `op`, which stands for `floatValue`,
-/// with the given suffix. Storage held as a constant (qdq-quantize-weights)
-/// is retyped to the wire type.
-template <typename QuantOp>
-static FailureOr<Value> createDequantize(QuantOp op, Value storage,
-                                         Value floatValue, ONNXNodeBuilder &b,
-                                         StringRef suffix) {
-  FailureOr<QuantParams> params = createQuantParams(op, floatValue, b);
-  if (failed(params))
-    return failure();
-  QuantizerAttr q = op.getQuantizer();
+/// DequantizeLinear of `storage` by `q` with `params`, with the given
+/// suffix. Storage held as a constant (qdq-quantize-weights) is retyped to
+/// the wire type.
+static Value createDequantize(QuantizerAttr q, Value storage,
+                              const QuantParams &params, ONNXNodeBuilder &b,
+                              StringRef suffix) {
   auto storageType = cast<ShapedType>(storage.getType());
   IntegerType wireType = getStorageElementType(q);
   if (storageType.getElementType() != wireType)
@@ -229,9 +219,8 @@ static FailureOr<Value> createDequantize(QuantOp op, Value storage,
           b.getRewriter(), storage.getLoc(),
           cast<TypedAttr>(
               retypeConstant(constant, storageType.clone(wireType))));
-  return b.create("DequantizeLinear",
-                  {storage, params->scale, params->zeroPoint},
-                  storageType.clone(Float32Type::get(op.getContext())),
+  return b.create("DequantizeLinear", {storage, params.scale, params.zeroPoint},
+                  storageType.clone(Float32Type::get(q.getContext())),
                   getQDQAttrs(q, b), suffix);
 }
 
@@ -240,29 +229,36 @@ static FailureOr<Value> createDequantize(QuantOp op, Value storage,
 static Value getQuantizedValue(DequantizeOp op) {
   Value storage = op.getInput();
   if (auto node = storage.getDefiningOp<GenericOp>())
-    if (node.getOpType() == "QuantizeLinear" && !node.getDomain())
+    if (isDefaultDomainNode(node, "QuantizeLinear"))
       return node.getInputs().front();
   return storage;
 }
 
 static LogicalResult exportQuantize(QuantizeOp op, ONNXNodeBuilder &b) {
-  FailureOr<Value> q = createQuantize(op, op.getInput(), b, /*suffix=*/{});
-  return failed(q) ? failure() : b.replaceWithValue(*q);
+  FailureOr<QuantParams> params = createQuantParams(op, op.getInput(), b);
+  if (failed(params))
+    return failure();
+  return b.replaceWithValue(createQuantize(op.getQuantizer(), op.getInput(),
+                                           *params, b, /*suffix=*/{}));
 }
 
 static LogicalResult exportDequantize(DequantizeOp op, ONNXNodeBuilder &b) {
-  FailureOr<Value> dq = createDequantize(op, op.getInput(),
-                                         getQuantizedValue(op), b,
-                                         /*suffix=*/{});
-  return failed(dq) ? failure() : b.replaceWithValue(*dq);
+  FailureOr<QuantParams> params =
+      createQuantParams(op, getQuantizedValue(op), b);
+  if (failed(params))
+    return failure();
+  return b.replaceWithValue(createDequantize(op.getQuantizer(), op.getInput(),
+                                             *params, b, /*suffix=*/{}));
 }
 
+/// Both nodes, reading one scale and one zero point.
 static LogicalResult exportFakeQuant(FakeQuantOp op, ONNXNodeBuilder &b) {
-  FailureOr<Value> q = createQuantize(op, op.getInput(), b, "q");
-  if (failed(q))
+  FailureOr<QuantParams> params = createQuantParams(op, op.getInput(), b);
+  if (failed(params))
     return failure();
-  FailureOr<Value> dq = createDequantize(op, *q, op.getInput(), b, "dq");
-  return failed(dq) ? failure() : b.replaceWithValue(*dq);
+  QuantizerAttr q = op.getQuantizer();
+  Value quantized = createQuantize(q, op.getInput(), *params, b, "q");
+  return b.replaceWithValue(createDequantize(q, quantized, *params, b, "dq"));
 }
 
 void onnx_patterns::populateQuantizeLinearExports(

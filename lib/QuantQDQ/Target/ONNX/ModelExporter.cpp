@@ -15,6 +15,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ONNXCommon.h"
+#include "QuantQDQ/Conversion/ONNXToQuantQDQ.h"
 #include "QuantQDQ/Conversion/Passes.h"
 #include "QuantQDQ/IR/QuantQDQOps.h"
 #include "QuantQDQ/Target/ONNX/ONNX.h"
@@ -152,10 +153,10 @@ private:
   }
 
   /// The name of `value`, writing its constant as an initializer on first
-  /// use: named after its location, else after the input `slot` of node
-  /// `reader` that reads it (`Clip_3_min`).
-  FailureOr<std::string> getName(Value value, StringRef reader = {},
-                                 StringRef readerType = {}, unsigned slot = 0) {
+  /// use: named after its location, else `unnamedBase()` (the node input
+  /// that reads it first, `Clip_3_min`), else `const`.
+  FailureOr<std::string>
+  getName(Value value, function_ref<std::string()> unnamedBase = {}) {
     auto it = names.find(value);
     if (it != names.end())
       return it->second;
@@ -163,13 +164,8 @@ private:
     if (matchPattern(value, m_Constant(&constant))) {
       Operation *def = value.getDefiningOp();
       std::string base = getLocationName(def->getLoc()).str();
-      if (base.empty() && !reader.empty()) {
-        std::string input =
-            getSchemaInputName(readerType, /*domain=*/{}, opset, slot);
-        base = (reader + "_" +
-                (input.empty() ? "input_" + std::to_string(slot) : input))
-                   .str();
-      }
+      if (base.empty() && unnamedBase)
+        base = unnamedBase();
       FailureOr<std::string> name = addInitializer(
           base.empty() ? StringRef("const") : StringRef(base), constant,
           def->getLoc());
@@ -253,6 +249,14 @@ private:
 
 LogicalResult ModelExporter::exportGeneric(GenericOp op) {
   std::string nodeName = getNodeName(op, op.getOpType());
+  // The node's domain and the opset the module imports for it, for its
+  // schema.
+  StringRef domain = op.getDomain() ? *op.getDomain() : StringRef();
+  int64_t version = opset;
+  if (auto opsets = module->getAttrOfType<DictionaryAttr>(kOpsetImport))
+    if (auto v = opsets.getAs<IntegerAttr>(
+            domain.empty() ? StringRef(kDefaultDomain) : domain))
+      version = v.getInt();
   auto omittedIn = op->getAttrOfType<DenseI64ArrayAttr>(kOmittedInputs);
   auto omittedOut = op->getAttrOfType<DenseI64ArrayAttr>(kOmittedOutputs);
   auto captures = op->getAttrOfType<ArrayAttr>(kCaptures);
@@ -274,8 +278,12 @@ LogicalResult ModelExporter::exportGeneric(GenericOp op) {
       inputs.push_back("");
       continue;
     }
-    FailureOr<std::string> n =
-        getName(op.getInputs()[next++], nodeName, op.getOpType(), slot);
+    FailureOr<std::string> n = getName(op.getInputs()[next++], [&] {
+      std::string input =
+          getSchemaInputName(op.getOpType(), domain, version, slot);
+      return nodeName + "_" +
+             (input.empty() ? "input_" + std::to_string(slot) : input);
+    });
     if (failed(n))
       return failure();
     inputs.push_back(*n);
@@ -304,12 +312,6 @@ LogicalResult ModelExporter::exportGeneric(GenericOp op) {
   if (op.getDomain())
     node.set_domain(op.getDomain()->str());
   if (DictionaryAttr attrs = op.getLayerAttributesAttr()) {
-    StringRef domain = op.getDomain() ? *op.getDomain() : StringRef();
-    int64_t version = opset;
-    if (auto opsets = module->getAttrOfType<DictionaryAttr>(kOpsetImport))
-      if (auto v = opsets.getAs<IntegerAttr>(
-              domain.empty() ? StringRef(kDefaultDomain) : domain))
-        version = v.getInt();
     for (NamedAttribute attr : attrs) {
       int schemaType = 0;
       if (auto array = dyn_cast<ArrayAttr>(attr.getValue());
@@ -362,8 +364,8 @@ LogicalResult ModelExporter::exportFunction(func::FuncOp func) {
       opset = v.getInt();
   bool hasQDQ = false;
   func.walk([&](GenericOp op) {
-    hasQDQ |= !op.getDomain() && (op.getOpType() == "QuantizeLinear" ||
-                                  op.getOpType() == "DequantizeLinear");
+      hasQDQ |= isDefaultDomainNode(op, "QuantizeLinear") ||
+              isDefaultDomainNode(op, "DequantizeLinear");
   });
   llvm::StringMap<int64_t> domains;
   if (opsets)
