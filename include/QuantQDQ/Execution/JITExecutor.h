@@ -82,8 +82,10 @@ private:
 
 /// Gives `func`'s arguments the static `shapes` (their dynamic dimensions
 /// only may change) and recomputes every result type in its body, so that
-/// the lowering sees static shapes. Fails with a diagnostic where a type
-/// cannot be recomputed.
+/// the lowering sees static shapes: layer ops infer theirs, generic ONNX
+/// nodes take ONNX's inference, and the ONNX import patterns then fold the
+/// shape computations and convert the nodes that static shapes make
+/// convertible. Fails with a diagnostic where a type cannot be recomputed.
 LogicalResult specializeInputShapes(Operation *func,
                                     ArrayRef<SmallVector<int64_t>> shapes);
 

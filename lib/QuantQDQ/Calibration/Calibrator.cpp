@@ -219,6 +219,17 @@ LogicalResult mlir::quant_qdq::collectCalibrationTable(
                             << inputType.getRank() << " (a batch of "
                             << inputType << " samples), got rank "
                             << array->shape.size();
+    // The data is checked before anything compiles, and errors name it.
+    if (array->elementType != inputType.getElementType())
+      return emitError(loc) << file << ": holds elements of type "
+                            << array->elementType << " but the model's input "
+                            << "is " << inputType;
+    for (int64_t d = 1; d < inputType.getRank(); ++d)
+      if (!inputType.isDynamicDim(d) &&
+          inputType.getDimSize(d) != array->shape[d])
+        return emitError(loc) << file << ": dimension " << d << " is "
+                              << array->shape[d] << " but the model's input "
+                              << "is " << inputType;
     totalSamples += array->shape.empty() ? 1 : array->shape[0];
     arrays.push_back(std::move(*array));
   }
@@ -226,18 +237,18 @@ LogicalResult mlir::quant_qdq::collectCalibrationTable(
   // One executor per batch size met: the model's own batch when static,
   // else chunks of options.batchSize and one for a shorter last chunk.
   int64_t modelBatch = inputType.getDimSize(0);
-  std::map<int64_t, std::unique_ptr<JITExecutor>> executors;
-  auto getExecutor = [&](int64_t batch) -> JITExecutor * {
-    auto &slot = executors[batch];
+  // Other dynamic dimensions (a sequence) take the data's sizes: one
+  // executor per shape met.
+  std::map<std::vector<int64_t>, std::unique_ptr<JITExecutor>> executors;
+  auto getExecutor = [&](ArrayRef<int64_t> shape) -> JITExecutor * {
+    auto &slot = executors[std::vector<int64_t>(shape.begin(), shape.end())];
     if (slot)
       return slot.get();
     OwningOpRef<ModuleOp> copy = cast<ModuleOp>(module->clone());
     auto func = copy->lookupSymbol<func::FuncOp>(entry.getName());
     makeObservingFunction(func, collectObserved(func));
-    SmallVector<int64_t> shape(inputType.getShape());
-    shape[0] = batch;
     auto executor = JITExecutor::create(std::move(copy), entry.getName(),
-                                        {shape});
+                                        {SmallVector<int64_t>(shape)});
     if (failed(executor))
       return nullptr;
     slot = std::move(*executor);
@@ -267,12 +278,10 @@ LogicalResult mlir::quant_qdq::collectCalibrationTable(
                               << " samples";
       for (int64_t begin = 0; begin < samples; begin += step) {
         int64_t count = std::min(step, samples - begin);
-        JITExecutor *executor = getExecutor(count);
+        NpyArray chunk = array.slice(begin, count);
+        JITExecutor *executor = getExecutor(chunk.shape);
         if (!executor)
           return failure();
-        NpyArray chunk = array.slice(begin, count);
-        if (!chunk.elementType.isF32())
-          return emitError(loc) << "calibration data must be float32";
         SmallVector<NpyArray> outputs;
         if (llvm::Error error = executor->run({&chunk}, outputs))
           return emitError(loc) << llvm::toString(std::move(error));

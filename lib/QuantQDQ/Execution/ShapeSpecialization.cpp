@@ -4,7 +4,11 @@
 #include "QuantQDQ/IR/QuantQDQOps.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "QuantQDQ/Conversion/ONNXToQuantQDQ.h"
+#include "QuantQDQ/Target/ONNX/ONNX.h"
+
 #include "mlir/Interfaces/InferTypeOpInterface.h"
+#include "mlir/Rewrite/PatternApplicator.h"
 
 using namespace mlir;
 using namespace mlir::quant_qdq;
@@ -38,7 +42,6 @@ mlir::quant_qdq::specializeInputShapes(Operation *funcOp,
   if (shapes.size() != func.getNumArguments())
     return func.emitError("expects ")
            << func.getNumArguments() << " inputs, got " << shapes.size();
-  bool changed = false;
   for (auto [arg, shape] : llvm::zip(func.getArguments(), shapes)) {
     auto type = dyn_cast<RankedTensorType>(arg.getType());
     if (!type || type.getRank() != int64_t(shape.size()))
@@ -51,40 +54,74 @@ mlir::quant_qdq::specializeInputShapes(Operation *funcOp,
                << arg.getArgNumber() << " is " << type
                << " but the array has size " << shape[d] << " in dimension "
                << d;
-    if (!type.hasStaticShape()) {
+    if (!type.hasStaticShape())
       arg.setType(type.clone(shape));
-      changed = true;
-    }
   }
-  if (!changed)
-    return success();
-
   // Ops come in program order in a single-block body: operands are refined
-  // before their users.
-  WalkResult result = func.getBody().walk([&](Operation *op) {
-    if (isa<func::ReturnOp>(op))
-      return WalkResult::advance();
-    for (OpResult res : op->getResults()) {
-      auto type = dyn_cast<RankedTensorType>(res.getType());
-      if (!type || type.hasStaticShape())
-        continue;
-      Type refined = refineResult(op, res.getResultNumber());
-      if (!refined) {
-        // An imported node's location prints as the file alone: name it.
-        InFlightDiagnostic diag = op->emitError("cannot compute a static "
-                                                "result shape of ");
-        diag << op->getName();
-        if (auto name = dyn_cast<NameLoc>(op->getLoc()))
-          diag << " '" << name.getName().getValue() << "'";
-        diag << " for the given input shapes";
-        return WalkResult::interrupt();
+  // before their users. A generic ONNX node takes its types from ONNX's
+  // inference; then the import patterns see it again with static operands,
+  // so that shape computations fold to constants (which the next node's
+  // inference reads) and nodes that only static shapes made convertible
+  // become layer ops.
+  MLIRContext *context = func.getContext();
+  RewritePatternSet set(context);
+  populateONNXToQuantQDQPatterns(set);
+  FrozenRewritePatternSet patterns(std::move(set));
+  PatternApplicator applicator(patterns);
+  applicator.applyDefaultCostModel();
+  PatternRewriter rewriter(context);
+  bool hadError = false;
+  ScopedDiagnosticHandler errors(context, [&](Diagnostic &diag) {
+    hadError |= diag.getSeverity() == DiagnosticSeverity::Error;
+    return failure(); // Passed on to the handlers outside.
+  });
+  auto isStatic = [](Value v) {
+    auto type = dyn_cast<ShapedType>(v.getType());
+    return !type || (type.hasRank() && type.hasStaticShape());
+  };
+  auto cannotCompute = [](Operation *op) {
+    // An imported node's location prints as the file alone: name it.
+    InFlightDiagnostic diag =
+        op->emitError("cannot compute a static result shape of ");
+    if (auto generic = dyn_cast<GenericOp>(op))
+      diag << "'" << generic.getOpType() << "'";
+    else
+      diag << op->getName();
+    if (auto name = dyn_cast<NameLoc>(op->getLoc()))
+      diag << " '" << name.getName().getValue() << "'";
+    diag << " for the given input shapes";
+    return failure();
+  };
+  for (Operation &op :
+       llvm::make_early_inc_range(func.getBody().front().without_terminator())) {
+    bool allStatic = llvm::all_of(op.getResults(), isStatic);
+    if (auto generic = dyn_cast<GenericOp>(op)) {
+      if (!allStatic) {
+        FailureOr<SmallVector<Type>> types = inferONNXNodeTypes(generic);
+        if (failed(types))
+          return failure();
+        for (auto [result, type] : llvm::zip(op.getResults(), *types))
+          result.setType(type);
       }
+      rewriter.setInsertionPoint(&op);
+      bool rewritten = succeeded(applicator.matchAndRewrite(&op, rewriter));
+      if (hadError)
+        return failure();
+      if (!rewritten && !llvm::all_of(op.getResults(), isStatic))
+        return cannotCompute(&op);
+      continue;
+    }
+    if (allStatic)
+      continue;
+    for (OpResult res : op.getResults()) {
+      if (isStatic(res))
+        continue;
+      Type refined = refineResult(&op, res.getResultNumber());
+      if (!refined)
+        return cannotCompute(&op);
       res.setType(refined);
     }
-    return WalkResult::advance();
-  });
-  if (result.wasInterrupted())
-    return failure();
+  }
   auto ret = cast<func::ReturnOp>(func.getBody().front().getTerminator());
   // The signature follows the (specialized) block arguments.
   func.setType(FunctionType::get(func.getContext(),

@@ -68,3 +68,47 @@ func.func @kept(%x: tensor<?x4xf32>) -> (tensor<2xi64>, tensor<2xi32>, tensor<1x
   %2 = quant_qdq.generic "Div" %one, %zero : (tensor<1xi64>, tensor<1xi64>) -> tensor<1xi64>
   return %0, %1, %2 : tensor<2xi64>, tensor<2xi32>, tensor<1xi64>
 }
+
+// -----
+
+// torch's expand(-1, ...) and F.pad write their shape arithmetic with
+// ConstantOfShape, Equal, Where, Mod, Range, Transpose and 2-D Slices with
+// negative steps; on constants all of it evaluates (Mod of integers takes
+// the divisor's sign).
+module attributes {quant_qdq.onnx.opset_import = {ai.onnx = 17 : i64}} {
+// CHECK-LABEL: func @torch_shape_arithmetic
+// CHECK-NOT: generic
+// CHECK-DAG: arith.constant dense<1> : tensor<3xi64>
+// CHECK-DAG: arith.constant dense<[false, true, false]> : tensor<3xi1>
+// CHECK-DAG: arith.constant dense<[2, 4, 5]> : tensor<3xi64>
+// CHECK-DAG: arith.constant dense<[2, 2, 1]> : tensor<3xi64>
+// CHECK-DAG: arith.constant dense<[1, 3, 5]> : tensor<3xi64>
+// CHECK-DAG: arith.constant dense<[5, 6, 3, 4, 1, 2]> : tensor<6xi64>
+// CHECK-DAG: arith.constant dense<{{\[}}[1, 3], [2, 4]]> : tensor<2x2xi64>
+func.func @torch_shape_arithmetic() -> (tensor<3xi64>, tensor<3xi1>, tensor<3xi64>, tensor<3xi64>, tensor<3xi64>, tensor<6xi64>, tensor<2x2xi64>) {
+  %three = arith.constant dense<3> : tensor<1xi64>
+  %ones = quant_qdq.generic "ConstantOfShape" "ones" %three {layer_attributes = {value = dense<1> : tensor<1xi64>}} : (tensor<1xi64>) -> tensor<3xi64>
+  %shape = arith.constant dense<[2, -1, 5]> : tensor<3xi64>
+  %minus = arith.constant dense<-1> : tensor<i64>
+  %eq = quant_qdq.generic "Equal" "eq" %shape, %minus : (tensor<3xi64>, tensor<i64>) -> tensor<3xi1>
+  %four = arith.constant dense<4> : tensor<i64>
+  %target = quant_qdq.generic "Where" "where" %eq, %four, %shape : (tensor<3xi1>, tensor<i64>, tensor<3xi64>) -> tensor<3xi64>
+  %m = arith.constant dense<[5, -4, 7]> : tensor<3xi64>
+  %d = arith.constant dense<3> : tensor<i64>
+  %mod = quant_qdq.generic "Mod" "mod" %m, %d : (tensor<3xi64>, tensor<i64>) -> tensor<3xi64>
+  %start = arith.constant dense<1> : tensor<i64>
+  %limit = arith.constant dense<6> : tensor<i64>
+  %step = arith.constant dense<2> : tensor<i64>
+  %range = quant_qdq.generic "Range" "range" %start, %limit, %step : (tensor<i64>, tensor<i64>, tensor<i64>) -> tensor<3xi64>
+  %pads = arith.constant dense<[[1, 2], [3, 4], [5, 6]]> : tensor<3x2xi64>
+  %s = arith.constant dense<-1> : tensor<1xi64>
+  %e = arith.constant dense<-9223372036854775807> : tensor<1xi64>
+  %a = arith.constant dense<0> : tensor<1xi64>
+  %reversed = quant_qdq.generic "Slice" "reverse" %pads, %s, %e, %a, %s : (tensor<3x2xi64>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>) -> tensor<3x2xi64>
+  %flat_shape = arith.constant dense<-1> : tensor<1xi64>
+  %flat = quant_qdq.generic "Reshape" "flat" %reversed, %flat_shape : (tensor<3x2xi64>, tensor<1xi64>) -> tensor<6xi64>
+  %square = arith.constant dense<[[1, 2], [3, 4]]> : tensor<2x2xi64>
+  %t = quant_qdq.generic "Transpose" "transpose" %square {layer_attributes = {perm = array<i64: 1, 0>}} : (tensor<2x2xi64>) -> tensor<2x2xi64>
+  return %ones, %eq, %target, %mod, %range, %flat, %t : tensor<3xi64>, tensor<3xi1>, tensor<3xi64>, tensor<3xi64>, tensor<3xi64>, tensor<6xi64>, tensor<2x2xi64>
+}
+}

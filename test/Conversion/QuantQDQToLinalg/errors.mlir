@@ -14,3 +14,29 @@ func.func @unknown_layer(%x: tensor<4xf32>) -> tensor<4xf32> {
   %y = quant_qdq.generic "LpNormalization" %x : (tensor<4xf32>) -> tensor<4xf32>
   return %y : tensor<4xf32>
 }
+
+// -----
+
+func.func @pad_reflect(%x: tensor<4xf32>) -> tensor<6xf32> {
+  %p = arith.constant dense<[1, 1]> : tensor<2xi64>
+  // expected-error @+1 {{node 'pad' (Pad): mode 'reflect' cannot be executed (constant only)}}
+  %y = quant_qdq.generic "Pad" "pad" %x, %p {layer_attributes = {mode = "reflect"}} : (tensor<4xf32>, tensor<2xi64>) -> tensor<6xf32>
+  return %y : tensor<6xf32>
+}
+
+// -----
+
+func.func @slice_computed_starts(%x: tensor<4xf32>, %s: tensor<1xi64>) -> tensor<2xf32> {
+  %e = arith.constant dense<4> : tensor<1xi64>
+  // expected-error @+1 {{node 'slice' (Slice): its starts must be constant for execution}}
+  %y = quant_qdq.generic "Slice" "slice" %x, %s, %e : (tensor<4xf32>, tensor<1xi64>, tensor<1xi64>) -> tensor<2xf32>
+  return %y : tensor<2xf32>
+}
+
+// -----
+
+func.func @dynamic_result(%x: tensor<4xf32>) -> tensor<?xf32> {
+  // expected-error @+1 {{node 'erf' (Erf): result #0 must have a static shape to execute, not 'tensor<?xf32>'}}
+  %y = quant_qdq.generic "Erf" "erf" %x : (tensor<4xf32>) -> tensor<?xf32>
+  return %y : tensor<?xf32>
+}

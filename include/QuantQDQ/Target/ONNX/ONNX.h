@@ -24,6 +24,7 @@ class Pass;
 } // namespace mlir
 
 namespace mlir::quant_qdq {
+class GenericOp;
 
 /// What import does after translating.
 struct ONNXImportOptions {
@@ -80,6 +81,14 @@ ONNXExportOptions getONNXExportOptionsFromCL();
 /// The argument/result attribute holding a graph input's or output's ONNX
 /// name (qdq-name-tensors keeps it).
 inline constexpr llvm::StringLiteral kONNXNameAttr = kTensorNameAttr;
+
+/// The result types that ONNX's own type and shape inference gives the node
+/// `op` carries, for `op`'s current operand types and the values of its
+/// small constant operands (shapes, axes, starts). Where inference leaves a
+/// dimension unknown, the result's present type keeps its own. Fails with a
+/// diagnostic at `op` when ONNX has no schema for it, the node does not
+/// conform to the schema, or inference contradicts a present static type.
+FailureOr<SmallVector<Type>> inferONNXNodeTypes(GenericOp op);
 
 /// Whether `path` names an ONNX model (by its `.onnx` extension).
 bool isONNXFilename(llvm::StringRef path);

@@ -12,6 +12,7 @@
 #include "PatternUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/TypeUtilities.h"
 
 using namespace mlir;
 using namespace mlir::quant_qdq;
@@ -152,6 +153,19 @@ static std::optional<IntTensor> foldElementwise(StringRef op, IntTensor a,
     } else if (op == "Mul") {
       if (llvm::MulOverflow(x, y, r))
         return std::nullopt;
+    } else if (op == "Equal") {
+      r = x == y;
+    } else if (op == "Less") {
+      r = x < y;
+    } else if (op == "Greater") {
+      r = x > y;
+    } else if (op == "Mod") {
+      // Integer Mod (fmod = 0) takes the divisor's sign, as Python's %.
+      if (y == 0 || (x == INT64_MIN && y == -1))
+        return std::nullopt;
+      r = x % y;
+      if (r != 0 && ((r < 0) != (y < 0)))
+        r += y;
     } else {
       if (y == 0 || (x == INT64_MIN && y == -1))
         return std::nullopt;
@@ -160,6 +174,67 @@ static std::optional<IntTensor> foldElementwise(StringRef op, IntTensor a,
     result.values[i] = r;
   }
   return result;
+}
+
+/// Where(condition, x, y) on tensors of one shape or single elements.
+static std::optional<IntTensor> foldWhere(ONNXNode node,
+                                          const IntTensor &condition) {
+  std::optional<IntTensor> x = getIntInput(node, 1), y = getIntInput(node, 2);
+  if (!x || !y)
+    return std::nullopt;
+  IntTensor result = condition;
+  for (const IntTensor *t : {&*x, &*y})
+    if (t->values.size() != 1 && t->shape != result.shape) {
+      if (result.values.size() != 1)
+        return std::nullopt;
+      result = IntTensor{t->shape,
+                         SmallVector<int64_t>(t->values.size(),
+                                              condition.values[0])};
+    }
+  for (size_t i = 0; i < result.values.size(); ++i) {
+    const IntTensor &pick = result.values[i] ? *x : *y;
+    result.values[i] = pick.values[pick.values.size() == 1 ? 0 : i];
+  }
+  return result;
+}
+
+/// ConstantOfShape with an integer value (0 when absent).
+static std::optional<IntTensor> foldConstantOfShape(ONNXNode node,
+                                                    const IntTensor &shape) {
+  if (shape.shape.size() != 1 ||
+      llvm::any_of(shape.values, [](int64_t d) { return d < 0; }) ||
+      getCount(shape.values) > kMaxFoldedElements)
+    return std::nullopt;
+  int64_t fill = 0;
+  if (Attribute attr = node.getAttr("value")) {
+    auto value = dyn_cast<DenseIntElementsAttr>(attr);
+    if (!value || value.getNumElements() != 1)
+      return std::nullopt;
+    fill = (*value.begin()).getSExtValue();
+  }
+  return IntTensor{shape.values,
+                   SmallVector<int64_t>(getCount(shape.values), fill)};
+}
+
+/// Range(start, limit, delta) on scalars.
+static std::optional<IntTensor> foldRange(ONNXNode node,
+                                          const IntTensor &start) {
+  std::optional<IntTensor> limit = getIntInput(node, 1),
+                           delta = getIntInput(node, 2);
+  if (!limit || !delta || start.values.size() != 1 ||
+      limit->values.size() != 1 || delta->values.size() != 1 ||
+      delta->values[0] == 0)
+    return std::nullopt;
+  int64_t first = start.values[0], last = limit->values[0],
+          step = delta->values[0];
+  IntTensor t{{0}, {}};
+  for (int64_t v = first; step > 0 ? v < last : v > last; v += step) {
+    if (int64_t(t.values.size()) >= kMaxFoldedElements)
+      return std::nullopt;
+    t.values.push_back(v);
+  }
+  t.shape[0] = t.values.size();
+  return t;
 }
 
 static std::optional<IntTensor> foldShape(ONNXNode node) {
@@ -242,11 +317,20 @@ static std::optional<IntTensor> foldConcat(ONNXNode node) {
   return t;
 }
 
+/// The row-major strides of `shape`.
+static SmallVector<int64_t> getStrides(ArrayRef<int64_t> shape) {
+  SmallVector<int64_t> strides(shape.size(), 1);
+  for (int64_t d = int64_t(shape.size()) - 2; d >= 0; --d)
+    strides[d] = strides[d + 1] * shape[d + 1];
+  return strides;
+}
+
+/// Slice on any rank: starts, ends, axes and steps as ONNX defines them
+/// (negative steps walk backwards; ends clamp to the dimension).
 static std::optional<IntTensor> foldSlice(ONNXNode node,
                                           const IntTensor &data) {
-  if (data.shape.size() != 1)
-    return std::nullopt;
-  SmallVector<int64_t> starts, ends, steps{1};
+  int64_t rank = data.shape.size();
+  SmallVector<int64_t> starts, ends, axes, steps;
   if (node.getNumInputs() >= 3) {
     // Slice-10 on: starts, ends, axes and steps are inputs.
     std::optional<IntTensor> s = getIntInput(node, 1), e = getIntInput(node, 2);
@@ -256,8 +340,9 @@ static std::optional<IntTensor> foldSlice(ONNXNode node,
     ends = e->values;
     if (node.hasInput(3)) {
       std::optional<IntTensor> ax = getIntInput(node, 3);
-      if (!ax || ax->values.size() != 1 || normalize(ax->values[0], 1) != 0)
+      if (!ax)
         return std::nullopt;
+      axes = ax->values;
     }
     if (node.hasInput(4)) {
       std::optional<IntTensor> st = getIntInput(node, 4);
@@ -268,25 +353,81 @@ static std::optional<IntTensor> foldSlice(ONNXNode node,
   } else {
     auto s = dyn_cast_or_null<DenseI64ArrayAttr>(node.getAttr("starts"));
     auto e = dyn_cast_or_null<DenseI64ArrayAttr>(node.getAttr("ends"));
-    if (!s || !e || node.getAttr("axes"))
+    if (!s || !e)
       return std::nullopt;
     starts.assign(s.asArrayRef().begin(), s.asArrayRef().end());
     ends.assign(e.asArrayRef().begin(), e.asArrayRef().end());
+    if (auto ax = dyn_cast_or_null<DenseI64ArrayAttr>(node.getAttr("axes")))
+      axes.assign(ax.asArrayRef().begin(), ax.asArrayRef().end());
   }
-  if (starts.size() != 1 || ends.size() != 1 || steps.size() != 1 ||
-      steps[0] <= 0)
+  if (axes.empty())
+    for (int64_t d = 0; d < int64_t(starts.size()); ++d)
+      axes.push_back(d);
+  if (steps.empty())
+    steps.assign(starts.size(), 1);
+  if (ends.size() != starts.size() || axes.size() != starts.size() ||
+      steps.size() != starts.size())
     return std::nullopt;
-  int64_t n = data.shape[0];
-  auto clampIndex = [n](int64_t i) {
-    if (i < 0)
-      i += n;
-    return std::clamp<int64_t>(i, 0, n);
-  };
-  IntTensor t{{0}, {}};
-  for (int64_t i = clampIndex(starts[0]), e = clampIndex(ends[0]); i < e;
-       i += steps[0])
-    t.values.push_back(data.values[i]);
-  t.shape[0] = t.values.size();
+
+  // Per dimension: first index, step and count.
+  SmallVector<int64_t> first(rank, 0), step(rank, 1), count(data.shape);
+  for (auto [start, end, axis, st] : llvm::zip(starts, ends, axes, steps)) {
+    std::optional<int64_t> d = normalize(axis, rank);
+    if (!d || st == 0)
+      return std::nullopt;
+    int64_t n = data.shape[*d];
+    auto clampIndex = [&](int64_t i, int64_t lo, int64_t hi) {
+      if (i < 0)
+        i = i < -n ? lo : i + n;
+      return std::clamp<int64_t>(i, lo, hi);
+    };
+    int64_t b = st > 0 ? clampIndex(start, 0, n) : clampIndex(start, -1, n - 1);
+    int64_t e = st > 0 ? clampIndex(end, 0, n) : clampIndex(end, -1, n - 1);
+    first[*d] = b;
+    step[*d] = st;
+    count[*d] = st > 0 ? std::max<int64_t>(0, (e - b + st - 1) / st)
+                       : std::max<int64_t>(0, (b - e - st - 1) / -st);
+  }
+  SmallVector<int64_t> strides = getStrides(data.shape);
+  IntTensor t{count, {}};
+  SmallVector<int64_t> index(rank, 0);
+  for (int64_t n = getCount(count), i = 0; i < n; ++i) {
+    int64_t offset = 0, rest = i;
+    for (int64_t d = rank - 1; d >= 0; --d) {
+      offset += (first[d] + (rest % count[d]) * step[d]) * strides[d];
+      rest /= count[d];
+    }
+    t.values.push_back(data.values[offset]);
+  }
+  return t;
+}
+
+static std::optional<IntTensor> foldTranspose(ONNXNode node,
+                                              const IntTensor &data) {
+  int64_t rank = data.shape.size();
+  SmallVector<int64_t> perm;
+  if (auto attr = dyn_cast_or_null<DenseI64ArrayAttr>(node.getAttr("perm")))
+    perm.assign(attr.asArrayRef().begin(), attr.asArrayRef().end());
+  else
+    for (int64_t d = rank - 1; d >= 0; --d)
+      perm.push_back(d);
+  SmallVector<int64_t> sorted(perm);
+  llvm::sort(sorted);
+  for (int64_t d = 0; d < rank; ++d)
+    if (int64_t(sorted.size()) != rank || sorted[d] != d)
+      return std::nullopt;
+  IntTensor t;
+  for (int64_t d : perm)
+    t.shape.push_back(data.shape[d]);
+  SmallVector<int64_t> strides = getStrides(data.shape);
+  for (int64_t n = getCount(t.shape), i = 0; i < n; ++i) {
+    int64_t offset = 0, rest = i;
+    for (int64_t d = rank - 1; d >= 0; --d) {
+      offset += (rest % t.shape[d]) * strides[perm[d]];
+      rest /= t.shape[d];
+    }
+    t.values.push_back(data.values[offset]);
+  }
   return t;
 }
 
@@ -342,12 +483,20 @@ static std::optional<IntTensor> foldIntNode(ONNXNode node) {
       return std::nullopt;
     return data;
   }
-  if (op == "Add" || op == "Sub" || op == "Mul" || op == "Div") {
+  if (op == "Add" || op == "Sub" || op == "Mul" || op == "Div" ||
+      op == "Equal" || op == "Less" || op == "Greater" ||
+      (op == "Mod" && getIntOr(node, "fmod", 0) == 0)) {
     std::optional<IntTensor> rhs = getIntInput(node, 1);
     if (!rhs)
       return std::nullopt;
     return foldElementwise(op, *data, *rhs);
   }
+  if (op == "Where")
+    return foldWhere(node, *data);
+  if (op == "ConstantOfShape")
+    return foldConstantOfShape(node, *data);
+  if (op == "Range")
+    return foldRange(node, *data);
   if (op == "Gather")
     return foldGather(node, *data);
   if (op == "Unsqueeze")
@@ -358,6 +507,8 @@ static std::optional<IntTensor> foldIntNode(ONNXNode node) {
     return foldSlice(node, *data);
   if (op == "Reshape")
     return foldReshape(node, *data);
+  if (op == "Transpose")
+    return foldTranspose(node, *data);
   return std::nullopt;
 }
 
@@ -368,8 +519,19 @@ static LogicalResult foldShapeComputation(ONNXNode node,
   std::optional<IntTensor> result = foldIntNode(node);
   if (!result || getCount(result->shape) != int64_t(result->values.size()))
     return failure();
-  auto type = RankedTensorType::get(result->shape, rewriter.getI64Type());
-  auto value = DenseElementsAttr::get(type, ArrayRef<int64_t>(result->values));
+  // Comparisons give booleans, ConstantOfShape its value's integer type,
+  // the rest int64.
+  auto element =
+      dyn_cast<IntegerType>(getElementTypeOrSelf(node.getOp()->getResult(0)));
+  if (!element)
+    return failure();
+  auto type = RankedTensorType::get(result->shape, element);
+  SmallVector<APInt> values;
+  for (int64_t v : result->values)
+    values.push_back(APInt(element.getWidth(), uint64_t(v),
+                           /*isSigned=*/element.getWidth() != 1,
+                           /*implicitTrunc=*/true));
+  auto value = DenseElementsAttr::get(type, values);
   return replaceNode(rewriter, node,
                      arith::ConstantOp::create(rewriter, node.getOp().getLoc(),
                                                value)
@@ -381,6 +543,7 @@ void onnx_patterns::populateConstantFoldingPatterns(
   addConversion<convertConstant>(patterns, {"Constant"});
   addConversion<foldShapeComputation>(
       patterns, {"Shape", "Size", "Identity", "Cast", "Add", "Sub", "Mul",
-                 "Div", "Gather", "Unsqueeze", "Squeeze", "Concat", "Slice",
-                 "Reshape"});
+                 "Div", "Mod", "Equal", "Less", "Greater", "Where",
+                 "ConstantOfShape", "Range", "Gather", "Unsqueeze", "Squeeze",
+                 "Concat", "Slice", "Reshape", "Transpose"});
 }

@@ -1,6 +1,7 @@
 //===- ConvertQuantQDQToLinalg.cpp - the lowering pass --------------------===//
 
 #include "LoweringUtils.h"
+#include "ONNXNodeLowering.h"
 #include "QuantQDQ/Conversion/Passes.h"
 #include "QuantQDQ/Conversion/QuantQDQToLinalg.h"
 #include "QuantQDQ/IR/QuantQDQOps.h"
@@ -22,6 +23,7 @@ void mlir::quant_qdq::populateLayerToLinalgPatterns(
   populateConvPoolToLinalgPatterns(patterns);
   populateElementwiseToLinalgPatterns(patterns);
   populateShapeToLinalgPatterns(patterns);
+  populateONNXNodeToLinalgPatterns(patterns);
 }
 
 namespace {
@@ -32,7 +34,8 @@ struct ConvertQuantQDQToLinalgPass
     // Say once, at its location, why an op cannot lower.
     bool blocked = false;
     getOperation()->walk([&](Operation *op) {
-      if (auto generic = dyn_cast<GenericOp>(op)) {
+      if (auto generic = dyn_cast<GenericOp>(op);
+          generic && !hasONNXNodeLowering(generic)) {
         generic.emitOpError("cannot be lowered: no lowering for layer type '")
             << generic.getOpType() << "'";
         blocked = true;
@@ -59,6 +62,17 @@ struct ConvertQuantQDQToLinalgPass
     ConversionTarget target(getContext());
     target.addIllegalDialect<QuantQDQDialect>();
     target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
+    // A lowering that refuses a node says why at the node; the driver's
+    // "failed to legalize" after it would only repeat that.
+    bool explained = false;
+    ScopedDiagnosticHandler quiet(&getContext(), [&](Diagnostic &diag) {
+      if (diag.getSeverity() != DiagnosticSeverity::Error)
+        return failure();
+      if (explained && StringRef(diag.str()).starts_with("failed to legalize"))
+        return success();
+      explained = true;
+      return failure();
+    });
     if (failed(applyPartialConversion(getOperation(), target,
                                       std::move(patterns))))
       signalPassFailure();

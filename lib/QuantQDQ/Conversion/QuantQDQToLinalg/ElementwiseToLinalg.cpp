@@ -9,44 +9,6 @@
 using namespace mlir;
 using namespace mlir::quant_qdq;
 
-/// One parallel linalg.generic producing `resultType` from `inputs`, each
-/// read with NumPy broadcasting; `body` maps input elements to the result.
-/// A dynamic result dimension takes its size from an input whose aligned
-/// dimension is dynamic too (a static one is 1, broadcast, or the size).
-static Value buildElementwise(
-    OpBuilder &b, Location loc, RankedTensorType resultType, ValueRange inputs,
-    function_ref<Value(OpBuilder &, Location, ValueRange)> body) {
-  MLIRContext *ctx = b.getContext();
-  SmallVector<AffineMap> maps;
-  for (Value input : inputs)
-    maps.push_back(getBroadcastMap(
-        ctx, cast<RankedTensorType>(input.getType()), resultType));
-  maps.push_back(b.getMultiDimIdentityMap(resultType.getRank()));
-  SmallVector<Value> dynSizes;
-  for (int64_t d = 0, rank = resultType.getRank(); d < rank; ++d) {
-    if (!resultType.isDynamicDim(d))
-      continue;
-    for (Value input : inputs) {
-      auto type = cast<RankedTensorType>(input.getType());
-      int64_t aligned = d - (rank - type.getRank());
-      if (aligned >= 0 && type.isDynamicDim(aligned)) {
-        dynSizes.push_back(tensor::DimOp::create(b, loc, input, aligned));
-        break;
-      }
-    }
-  }
-  Value init = createEmpty(b, loc, resultType, dynSizes);
-  return linalg::GenericOp::create(
-             b, loc, resultType, inputs, init, maps,
-             SmallVector<utils::IteratorType>(resultType.getRank(),
-                                              utils::IteratorType::parallel),
-             [&](OpBuilder &nested, Location l, ValueRange args) {
-               linalg::YieldOp::create(nested, l,
-                                       body(nested, l, args.drop_back()));
-             })
-      .getResult(0);
-}
-
 /// A float constant of `x`'s type.
 static Value cst(OpBuilder &b, Location loc, Value like, double value) {
   return floatConstant(b, loc, like.getType(), value);

@@ -34,6 +34,23 @@ FloatAttr getNegativeInfinity(OpBuilder &b, Type element);
 /// The float constant `value` of `type`.
 Value floatConstant(OpBuilder &b, Location loc, Type type, double value);
 
+/// One parallel linalg.generic producing `resultType` from `inputs`, each
+/// read with NumPy broadcasting; `body` maps input elements to the result.
+/// A dynamic result dimension takes its size from an input whose aligned
+/// dimension is dynamic too (a static one is 1, broadcast, or the size).
+Value buildElementwise(
+    OpBuilder &b, Location loc, RankedTensorType resultType, ValueRange inputs,
+    function_ref<Value(OpBuilder &, Location, ValueRange)> body);
+/// `inputs` concatenated along `axis` into `type`: an empty tensor, then
+/// one tensor.insert_slice per input not empty along the axis.
+Value buildConcat(OpBuilder &b, Location loc, RankedTensorType type,
+                  ValueRange inputs, int64_t axis);
+/// `value` with the static shape of `type` (the element counts must be
+/// equal): collapsed to one dimension and expanded again, which bufferizes
+/// to a view.
+Value reshapeStatic(OpBuilder &b, Location loc, Value value,
+                    RankedTensorType type);
+
 /// `axis` counted from the front. ODS returns I64Attr values as uint64_t, so
 /// the value is reinterpreted as signed here, once.
 inline int64_t normalizeAxis(uint64_t axis, int64_t rank) {
@@ -45,6 +62,8 @@ inline int64_t normalizeAxis(uint64_t axis, int64_t rank) {
 void populateConvPoolToLinalgPatterns(RewritePatternSet &patterns);
 void populateElementwiseToLinalgPatterns(RewritePatternSet &patterns);
 void populateShapeToLinalgPatterns(RewritePatternSet &patterns);
+/// The lowerings of generic ONNX nodes (static shapes), by op type.
+void populateONNXNodeToLinalgPatterns(RewritePatternSet &patterns);
 
 } // namespace mlir::quant_qdq
 

@@ -15,52 +15,12 @@ struct ConcatLowering : OpRewritePattern<ConcatOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(ConcatOp op,
                                 PatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
     RankedTensorType type = op.getType();
-    int64_t rank = type.getRank();
-    int64_t axis = normalizeAxis(op.getAxis(), rank);
-    Value first = op.getInputs().front();
-
-    // Result sizes: the first input's, with the axis summed over inputs.
-    SmallVector<OpFoldResult> sizes =
-        tensor::getMixedSizes(rewriter, loc, first);
-    OpFoldResult total = rewriter.getIndexAttr(0);
-    for (Value input : op.getInputs()) {
-      OpFoldResult size = tensor::getMixedSize(rewriter, loc, input, axis);
-      total = addOFRs(rewriter, loc, total, size);
-    }
-    sizes[axis] = total;
-    SmallVector<Value> dynSizes;
-    for (int64_t d = 0; d < rank; ++d)
-      if (type.isDynamicDim(d))
-        dynSizes.push_back(
-            getValueOrCreateConstantIndexOp(rewriter, loc, sizes[d]));
-    Value result = createEmpty(rewriter, loc, type, dynSizes);
-
-    OpFoldResult offset = rewriter.getIndexAttr(0);
-    for (Value input : op.getInputs()) {
-      SmallVector<OpFoldResult> offsets(rank, rewriter.getIndexAttr(0));
-      offsets[axis] = offset;
-      SmallVector<OpFoldResult> inputSizes =
-          tensor::getMixedSizes(rewriter, loc, input);
-      SmallVector<OpFoldResult> strides(rank, rewriter.getIndexAttr(1));
-      result = tensor::InsertSliceOp::create(rewriter, loc, input, result,
-                                             offsets, inputSizes, strides);
-      offset = addOFRs(rewriter, loc, offset, inputSizes[axis]);
-    }
-    rewriter.replaceOp(op, result);
+    rewriter.replaceOp(op, buildConcat(rewriter, op.getLoc(), type,
+                                       op.getInputs(),
+                                       normalizeAxis(op.getAxis(),
+                                                     type.getRank())));
     return success();
-  }
-
-  static OpFoldResult addOFRs(OpBuilder &b, Location loc, OpFoldResult a,
-                              OpFoldResult c) {
-    std::optional<int64_t> x = getConstantIntValue(a), y = getConstantIntValue(c);
-    if (x && y)
-      return b.getIndexAttr(*x + *y);
-    return arith::AddIOp::create(b, loc,
-                                 getValueOrCreateConstantIndexOp(b, loc, a),
-                                 getValueOrCreateConstantIndexOp(b, loc, c))
-        .getResult();
   }
 };
 

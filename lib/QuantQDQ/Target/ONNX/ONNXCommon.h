@@ -93,6 +93,16 @@ std::string inferShapes(onnx::ModelProto &model);
 /// message, empty when the node conforms or has no known schema.
 std::string verifyNode(const onnx::NodeProto &node, int64_t opset);
 
+/// Runs the type and shape inference function of `node`'s schema at
+/// `opset` on one node, after checking the node against the schema.
+/// `inputTypes` and `inputData` are by input position (null: unknown or
+/// omitted; data only for constant inputs). Fills `outputTypes`, one per
+/// output; returns an error message, empty on success.
+std::string inferNodeTypes(onnx::NodeProto &node, int64_t opset,
+                           llvm::ArrayRef<onnx::TypeProto *> inputTypes,
+                           llvm::ArrayRef<const onnx::TensorProto *> inputData,
+                           std::vector<onnx::TypeProto> &outputTypes);
+
 /// The AttributeProto type that the schema of `opType` in `domain` at
 /// `opset` declares for `attrName`; 0 when unknown.
 int getSchemaAttributeType(llvm::StringRef opType, llvm::StringRef domain,

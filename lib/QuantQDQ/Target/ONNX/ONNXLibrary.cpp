@@ -153,6 +153,53 @@ std::string onnx_io::verifyNode(const onnx::NodeProto &node, int64_t opset) {
   return {};
 }
 
+std::string onnx_io::inferNodeTypes(
+    onnx::NodeProto &node, int64_t opset,
+    llvm::ArrayRef<onnx::TypeProto *> inputTypes,
+    llvm::ArrayRef<const onnx::TensorProto *> inputData,
+    std::vector<onnx::TypeProto> &outputTypes) {
+  try {
+    std::string domain = node.domain() == "ai.onnx" ? "" : node.domain();
+    const onnx::OpSchema *schema =
+        onnx::OpSchemaRegistry::Schema(node.op_type(), int(opset), domain);
+    if (!schema)
+      return "ONNX has no schema for it at opset " + std::to_string(opset);
+    // The inference functions trust the node's arity and attribute types:
+    // a node that does not conform never reaches them.
+    schema->Verify(node);
+    // Ops defined as functions of other ops (LessOrEqual, ...) are
+    // inferred through their body, as whole-model inference does.
+    bool asFunction = !schema->has_type_and_shape_inference_function() &&
+                      schema->HasFunction() && schema->GetFunction();
+    if (!schema->has_type_and_shape_inference_function() && !asFunction)
+      return "its ONNX schema has no type inference";
+    std::unordered_map<std::string, onnx::TypeProto *> types;
+    std::unordered_map<std::string, const onnx::TensorProto *> data;
+    for (int i = 0; i < node.input_size(); ++i) {
+      const std::string &name = node.input(i);
+      if (name.empty() || size_t(i) >= inputTypes.size())
+        continue;
+      if (inputTypes[i])
+        types[name] = inputTypes[i];
+      if (i < int(inputData.size()) && inputData[i])
+        data[name] = inputData[i];
+    }
+    onnx::shape_inference::InferenceContextImpl context(node, types, data,
+                                                        /*sparse=*/{});
+    if (asFunction)
+      onnx::shape_inference::InferShapeForFunctionNode(
+          *schema->GetFunction(), onnx::OpSchemaRegistry::Instance(), context);
+    else
+      schema->GetTypeAndShapeInferenceFunction()(context);
+    outputTypes = std::move(context.allOutputTypes_);
+  } catch (const std::exception &e) {
+    return e.what();
+  } catch (...) {
+    return "unknown error in ONNX type inference";
+  }
+  return {};
+}
+
 static const onnx::OpSchema *findSchema(llvm::StringRef opType,
                                         llvm::StringRef domain, int64_t opset) {
   try {

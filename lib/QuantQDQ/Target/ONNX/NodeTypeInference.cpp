@@ -1,0 +1,171 @@
+//===- NodeTypeInference.cpp - ONNX's type inference on one generic op ----===//
+//
+// Execution specializes a model to the shapes of its inputs. Layer ops infer
+// their own result types; a quant_qdq.generic is an ONNX node, and ONNX's
+// schemas carry the inference function for every node type, so the node is
+// rebuilt as a NodeProto (no weights: only small constant operands, which
+// are what the functions read) and its schema's function answers.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ONNXCommon.h"
+#include "QuantQDQ/IR/QuantQDQOps.h"
+
+#include "mlir/IR/Matchers.h"
+
+using namespace mlir;
+using namespace mlir::quant_qdq;
+using namespace mlir::quant_qdq::onnx_io;
+
+/// Constant operands up to this many elements are handed to inference: the
+/// shape, axes and index vectors inference reads, never weights.
+static constexpr int64_t kMaxInferenceData = 1 << 16;
+
+/// The opset `module` imports for `domain` ("" for the default domain).
+static int64_t getOpsetFor(Operation *op, StringRef domain) {
+  auto module = op->getParentOfType<ModuleOp>();
+  auto opsets =
+      module ? module->getAttrOfType<DictionaryAttr>(kOpsetImport) : nullptr;
+  if (opsets)
+    if (auto v = opsets.getAs<IntegerAttr>(
+            domain.empty() || domain == kDefaultDomain
+                ? StringRef(kDefaultDomain)
+                : domain))
+      return v.getInt();
+  return kDefaultOpsetVersion;
+}
+
+/// `type` as a TypeProto; false when ONNX has no such tensor type.
+static bool exportType(Type type, onnx::TypeProto &proto) {
+  auto ranked = dyn_cast<RankedTensorType>(type);
+  if (!ranked)
+    return false;
+  int32_t element = getONNXElementType(ranked.getElementType());
+  if (!element)
+    return false;
+  auto &tensor = *proto.mutable_tensor_type();
+  tensor.set_elem_type(element);
+  auto &shape = *tensor.mutable_shape();
+  for (int64_t d : ranked.getShape()) {
+    auto &dim = *shape.add_dim();
+    if (!ShapedType::isDynamic(d))
+      dim.set_dim_value(d);
+  }
+  return true;
+}
+
+/// The more precise of `inferred` and `present`, or null when the two
+/// disagree on a static dimension or the element type.
+static Type joinTypes(MLIRContext *context, const onnx::TypeProto &inferred,
+                      Type present) {
+  auto presentRanked = dyn_cast<RankedTensorType>(present);
+  if (!inferred.has_tensor_type() || !inferred.tensor_type().has_shape())
+    return present;
+  const auto &tensor = inferred.tensor_type();
+  Type element = getElementTypeOrSelf(present);
+  if (tensor.elem_type() != 0) {
+    Type inferredElement = getElementType(context, tensor.elem_type());
+    // Integers of one width are one MLIR type for ONNX's signed and
+    // unsigned kinds (uint8 storage is signless i8).
+    bool sameInteger = inferredElement && inferredElement.isInteger() &&
+                       element.isInteger() &&
+                       inferredElement.getIntOrFloatBitWidth() ==
+                           element.getIntOrFloatBitWidth();
+    if (inferredElement != element && !sameInteger)
+      return {};
+  }
+  SmallVector<int64_t> shape;
+  for (const auto &dim : tensor.shape().dim())
+    shape.push_back(dim.has_dim_value() ? dim.dim_value()
+                                        : ShapedType::kDynamic);
+  if (presentRanked) {
+    if (presentRanked.getRank() != int64_t(shape.size()))
+      return {};
+    for (auto [d, p] : llvm::zip(shape, presentRanked.getShape())) {
+      if (ShapedType::isDynamic(d))
+        d = p;
+      else if (!ShapedType::isDynamic(p) && p != d)
+        return {};
+    }
+  }
+  return RankedTensorType::get(shape, element);
+}
+
+/// An error that names the node: an imported node's location prints as the
+/// model file alone.
+static InFlightDiagnostic emitNodeError(GenericOp op) {
+  InFlightDiagnostic diag = op.emitError("cannot infer the result types of ");
+  diag << "node '" << (op.getName() ? *op.getName() : StringRef()) << "' ("
+       << op.getOpType() << "): ";
+  return diag;
+}
+
+FailureOr<SmallVector<Type>> mlir::quant_qdq::inferONNXNodeTypes(GenericOp op) {
+  if (op->hasAttr(kCaptures) || op->getNumRegions() != 0)
+    return emitNodeError(op) << "it reads an outer tensor from a subgraph";
+  StringRef domain = op.getDomain() ? *op.getDomain() : StringRef();
+  int64_t opset = getOpsetFor(op, domain);
+
+  onnx::NodeProto node;
+  node.set_op_type(op.getOpType().str());
+  if (!domain.empty())
+    node.set_domain(domain.str());
+  auto omittedIn = op->getAttrOfType<DenseI64ArrayAttr>(kOmittedInputs);
+  std::vector<onnx::TypeProto> types(op.getInputs().size());
+  std::vector<onnx::TensorProto> data(op.getInputs().size());
+  SmallVector<onnx::TypeProto *> typeBySlot;
+  SmallVector<const onnx::TensorProto *> dataBySlot;
+  unsigned next = 0;
+  for (int64_t slot = 0; next < op.getInputs().size(); ++slot) {
+    if (omittedIn && llvm::is_contained(omittedIn.asArrayRef(), slot)) {
+      node.add_input("");
+      typeBySlot.push_back(nullptr);
+      dataBySlot.push_back(nullptr);
+      continue;
+    }
+    unsigned index = next++;
+    Value input = op.getInputs()[index];
+    node.add_input("input_" + std::to_string(slot));
+    typeBySlot.push_back(exportType(input.getType(), types[index])
+                             ? &types[index]
+                             : nullptr);
+    ElementsAttr value;
+    const onnx::TensorProto *known = nullptr;
+    if (matchPattern(input, m_Constant(&value)) &&
+        value.getNumElements() <= kMaxInferenceData &&
+        succeeded(exportTensor(value, data[index], op.getLoc())))
+      known = &data[index];
+    dataBySlot.push_back(known);
+  }
+  for (unsigned i = 0, e = op->getNumResults(); i < e; ++i)
+    node.add_output("output_" + std::to_string(i));
+  if (DictionaryAttr attrs = op.getLayerAttributesAttr())
+    for (NamedAttribute attr : attrs) {
+      int schemaType = getSchemaAttributeType(op.getOpType(), domain, opset,
+                                              attr.getName().getValue());
+      if (failed(exportAttribute(attr.getName().getValue(), attr.getValue(),
+                                 *node.add_attribute(), op.getLoc(),
+                                 schemaType)))
+        return failure();
+    }
+
+  std::vector<onnx::TypeProto> inferred;
+  std::string error =
+      inferNodeTypes(node, opset, typeBySlot, dataBySlot, inferred);
+  if (!error.empty())
+    return emitNodeError(op) << error;
+  SmallVector<Type> results;
+  for (OpResult result : op->getResults()) {
+    unsigned i = result.getResultNumber();
+    Type type = i < inferred.size()
+                    ? joinTypes(op.getContext(), inferred[i], result.getType())
+                    : result.getType();
+    if (!type)
+      return emitNodeError(op) << "ONNX infers result #" << i
+                               << " to a type that contradicts its present "
+                                  "type "
+                               << result.getType();
+    results.push_back(type);
+  }
+  return results;
+}

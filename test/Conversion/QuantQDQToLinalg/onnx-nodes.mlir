@@ -1,0 +1,90 @@
+// Generic ONNX nodes lower by op type, on static shapes (execution
+// specializes the function first); shape-like inputs are read as constants.
+// RUN: qdq-opt %s --convert-quant-qdq-to-linalg --split-input-file | FileCheck %s
+
+// Gather reads the data at the (wrapped, clamped) index inside a generic
+// over the result.
+// CHECK-LABEL: func.func @gather
+// CHECK: linalg.generic {{.*}} ins(%arg1 : tensor<2x3xi64>) outs(%{{.*}} : tensor<2x3x4xf32>)
+// CHECK: arith.addi %{{.*}}, %c7
+// CHECK: arith.maxsi
+// CHECK: arith.minsi %{{.*}}, %c6
+// CHECK: tensor.extract %arg0[%{{.*}}, %{{.*}}] : tensor<7x4xf32>
+func.func @gather(%w: tensor<7x4xf32>, %i: tensor<2x3xi64>) -> tensor<2x3x4xf32> {
+  %y = quant_qdq.generic "Gather" "g" %w, %i : (tensor<7x4xf32>, tensor<2x3xi64>) -> tensor<2x3x4xf32>
+  return %y : tensor<2x3x4xf32>
+}
+
+// -----
+
+// A forward slice is a strided view; a backward one reads first + i * step.
+// CHECK-DAG: #[[BACK:.*]] = affine_map<(d0, d1) -> (d0 * -2 + 9, d1)>
+// CHECK-LABEL: func.func @slices
+// CHECK: tensor.extract_slice %arg0[1, 0] [3, 6] [3, 1] : tensor<10x6xf32> to tensor<3x6xf32>
+// CHECK: linalg.generic {indexing_maps = [#[[BACK]], {{.*}}} ins(%arg0 : tensor<10x6xf32>) outs(%{{.*}} : tensor<5x6xf32>)
+func.func @slices(%x: tensor<10x6xf32>) -> (tensor<3x6xf32>, tensor<5x6xf32>) {
+  %s = arith.constant dense<1> : tensor<1xi64>
+  %e = arith.constant dense<9> : tensor<1xi64>
+  %a = arith.constant dense<0> : tensor<1xi64>
+  %t = arith.constant dense<3> : tensor<1xi64>
+  %y = quant_qdq.generic "Slice" "forward" %x, %s, %e, %a, %t : (tensor<10x6xf32>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>) -> tensor<3x6xf32>
+  %rs = arith.constant dense<-1> : tensor<1xi64>
+  %re = arith.constant dense<-9223372036854775807> : tensor<1xi64>
+  %rt = arith.constant dense<-2> : tensor<1xi64>
+  %z = quant_qdq.generic "Slice" "backward" %x, %rs, %re, %a, %rt : (tensor<10x6xf32>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>) -> tensor<5x6xf32>
+  return %y, %z : tensor<3x6xf32>, tensor<5x6xf32>
+}
+
+// -----
+
+// Batch dimensions broadcast NumPy-style: the size-1 one reads index 0.
+// CHECK-DAG: #[[A:.*]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, 0, d2, d4)>
+// CHECK-DAG: #[[B:.*]] = affine_map<(d0, d1, d2, d3, d4) -> (d1, d4, d3)>
+// CHECK-LABEL: func.func @matmul
+// CHECK: linalg.generic {indexing_maps = [#[[A]], #[[B]], {{.*}}], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+// CHECK: arith.mulf
+// CHECK: arith.addf
+func.func @matmul(%a: tensor<2x1x3x4xf32>, %b: tensor<5x4x6xf32>) -> tensor<2x5x3x6xf32> {
+  %y = quant_qdq.generic "MatMul" "mm" %a, %b : (tensor<2x1x3x4xf32>, tensor<5x4x6xf32>) -> tensor<2x5x3x6xf32>
+  return %y : tensor<2x5x3x6xf32>
+}
+
+// -----
+
+// Mean, centered values, variance, then one generic for the normalization,
+// scale and bias.
+// CHECK-LABEL: func.func @layer_norm
+// CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "reduction"]
+// CHECK: arith.constant 8.0
+// CHECK: arith.subf
+// CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "reduction"]
+// CHECK: arith.mulf
+// CHECK: math.rsqrt
+// CHECK: arith.addf
+// CHECK: return
+func.func @layer_norm(%x: tensor<2x3x8xf32>, %s: tensor<8xf32>, %b: tensor<8xf32>) -> tensor<2x3x8xf32> {
+  %y = quant_qdq.generic "LayerNormalization" "ln" %x, %s, %b {layer_attributes = {axis = -1 : i64, epsilon = 1.0e-05 : f32}} : (tensor<2x3x8xf32>, tensor<8xf32>, tensor<8xf32>) -> tensor<2x3x8xf32>
+  return %y : tensor<2x3x8xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @elementwise
+// CHECK: math.erf
+// CHECK: math.powf
+func.func @elementwise(%x: tensor<2x3xf32>, %y: tensor<3xf32>) -> tensor<2x3xf32> {
+  %e = quant_qdq.generic "Erf" "erf" %x : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %p = quant_qdq.generic "Pow" "pow" %e, %y : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+  return %p : tensor<2x3xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @reshape
+// CHECK: tensor.collapse_shape %arg0 {{\[}}[0, 1, 2]] : tensor<2x3x4xf32> into tensor<24xf32>
+// CHECK: tensor.expand_shape %{{.*}} {{\[}}[0, 1]] output_shape [6, 4] : tensor<24xf32> into tensor<6x4xf32>
+func.func @reshape(%x: tensor<2x3x4xf32>) -> tensor<6x4xf32> {
+  %s = arith.constant dense<[6, 4]> : tensor<2xi64>
+  %y = quant_qdq.generic "Reshape" "r" %x, %s : (tensor<2x3x4xf32>, tensor<2xi64>) -> tensor<6x4xf32>
+  return %y : tensor<6x4xf32>
+}

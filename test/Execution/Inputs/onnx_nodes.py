@@ -1,0 +1,270 @@
+#!/usr/bin/env python3
+"""Runs one small ONNX model per node type (and per attribute form that
+changes the lowering) through qdq-run and ONNX Runtime, and prints one line
+per case:
+
+    onnx_nodes.py QDQ_RUN WORKDIR [CASE...]
+
+    <case>: ok <max |diff| / max |ort|>      or      <case>: FAIL <why>
+
+and at the end "all N cases match" or "K of N cases differ". The models
+have a dynamic first dimension ("batch") and are run at batch 2, so that
+qdq-run has to specialize them (ONNX's type inference, then constant
+folding of the shape arithmetic) before lowering. Tolerance: 1e-5 of the
+output's largest magnitude (1e-4 for the transcendental functions, whose
+libm and ORT's vectorized kernels round differently).
+"""
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import onnx
+import onnxruntime as ort
+from onnx import TensorProto as T
+from onnx import helper as h
+from onnx import numpy_helper
+
+F, I64, B = T.FLOAT, T.INT64, T.BOOL
+RNG = np.random.RandomState(11)
+
+
+def const(name, array):
+    return numpy_helper.from_array(np.asarray(array), name)
+
+
+class Case:
+    def __init__(self, name, nodes, inputs, outputs, inits=(), opset=17,
+                 tol=1e-5, data=None):
+        self.name, self.nodes, self.inputs = name, nodes, inputs
+        self.outputs, self.inits, self.opset, self.tol = outputs, inits, opset, tol
+        self.data = data or {}
+
+    def model(self):
+        def info(name, elem, shape):
+            return h.make_tensor_value_info(name, elem, ["batch"] + list(shape))
+        graph = h.make_graph(
+            self.nodes, self.name,
+            [info(n, e, s) for n, e, s in self.inputs],
+            [h.make_tensor_value_info(n, e, None) for n, e in self.outputs],
+            list(self.inits))
+        model = h.make_model(graph, opset_imports=[h.make_opsetid("", self.opset)])
+        model.ir_version = 8
+        # The outputs' shapes come from ONNX's inference; the checker wants
+        # them.
+        model = onnx.shape_inference.infer_shapes(model, check_type=True,
+                                                  strict_mode=True)
+        onnx.checker.check_model(model, full_check=True)
+        return model
+
+    def arrays(self):
+        out = {}
+        for name, elem, shape in self.inputs:
+            if name in self.data:
+                out[name] = self.data[name]
+            elif elem == F:
+                out[name] = RNG.uniform(-2, 2, (2,) + tuple(shape)).astype(np.float32)
+            else:
+                out[name] = RNG.randint(-3, 4, (2,) + tuple(shape)).astype(np.int64)
+        return out
+
+
+def unary(op, positive=False, tol=1e-5, **attrs):
+    data = {"x": RNG.uniform(0.1, 3, (2, 3, 5)).astype(np.float32)} if positive else None
+    return Case(op, [h.make_node(op, ["x"], ["y"], **attrs)], [("x", F, [3, 5])],
+                [("y", F)], tol=tol, data=data)
+
+
+def binary(op, shape_b=(1, 5), elem=F, out=F, data=None):
+    return Case(f"{op}-{'float' if elem == F else 'int'}",
+                [h.make_node(op, ["a", "b"], ["y"])],
+                [("a", elem, [3, 5]), ("b", elem, list(shape_b))], [("y", out)],
+                data=data)
+
+
+def cases():
+    c = []
+    for op in ["Add", "Sub", "Mul", "Div"]:
+        c.append(binary(op))
+    nonzero = {"b": np.array([[[3, -2, 5, -4, 7]]] * 2, np.int64)}
+    c.append(binary("Div", elem=I64, out=I64, data=nonzero))
+    c.append(Case("Mod-int", [h.make_node("Mod", ["a", "b"], ["y"])],
+                  [("a", I64, [3, 5]), ("b", I64, [1, 5])], [("y", I64)], data=nonzero))
+    c.append(Case("Pow", [h.make_node("Pow", ["x", "e"], ["y"])], [("x", F, [3, 5])],
+                  [("y", F)], [const("e", np.float32(2.0))], tol=1e-4))
+    for op in ["Exp", "Erf", "Tanh", "Sigmoid", "Sin", "Cos"]:
+        c.append(unary(op, tol=1e-4))
+    for op in ["Sqrt", "Log", "Reciprocal"]:
+        c.append(unary(op, positive=True, tol=1e-4))
+    for op in ["Neg", "Abs", "Floor", "Ceil", "Relu", "Identity"]:
+        c.append(unary(op))
+    c.append(Case("Dropout", [h.make_node("Dropout", ["x"], ["y"])], [("x", F, [4])],
+                  [("y", F)]))
+    for op in ["Equal", "Less", "Greater", "LessOrEqual", "GreaterOrEqual"]:
+        c.append(Case(f"{op}-Where", [h.make_node(op, ["a", "b"], ["m"]),
+                                      h.make_node("Where", ["m", "a", "b"], ["y"])],
+                      [("a", I64, [3, 5]), ("b", I64, [1, 5])], [("y", I64)]))
+    c.append(Case("Not-And-Or-Xor", [
+        h.make_node("Less", ["a", "b"], ["p"]), h.make_node("Greater", ["a", "c"], ["q"]),
+        h.make_node("Not", ["p"], ["np"]), h.make_node("And", ["np", "q"], ["r1"]),
+        h.make_node("Or", ["r1", "p"], ["r2"]), h.make_node("Xor", ["r2", "q"], ["y"])],
+        [("a", F, [6]), ("b", F, [6]), ("c", F, [6])], [("y", B)]))
+    c.append(Case("Cast", [h.make_node("Cast", ["x"], ["i"], to=I64),
+                           h.make_node("Cast", ["x"], ["b"], to=B),
+                           h.make_node("Cast", ["b"], ["f"], to=F),
+                           h.make_node("Cast", ["i"], ["g"], to=F),
+                           h.make_node("Add", ["f", "g"], ["y"])],
+                  [("x", F, [7])], [("y", F)]))
+    for op in ["Max", "Min", "Sum", "Mean"]:
+        c.append(Case(op, [h.make_node(op, ["a", "b", "c"], ["y"])],
+                      [("a", F, [3, 4]), ("b", F, [1, 4]), ("c", F, [3, 1])], [("y", F)]))
+    # Data movement.
+    c.append(Case("Reshape", [h.make_node("Reshape", ["x", "s"], ["y"])],
+                  [("x", F, [3, 4])], [("y", F)], [const("s", np.array([0, -1, 2], np.int64))]))
+    c.append(Case("Flatten", [h.make_node("Flatten", ["x"], ["y"], axis=2)],
+                  [("x", F, [3, 4, 2])], [("y", F)]))
+    c.append(Case("Squeeze-Unsqueeze", [
+        h.make_node("Unsqueeze", ["x", "a"], ["u"]),
+        h.make_node("Squeeze", ["u", "b"], ["y"])], [("x", F, [3, 1])], [("y", F)],
+        [const("a", np.array([0, 3], np.int64)), const("b", np.array([0, 4], np.int64))]))
+    c.append(Case("Transpose", [h.make_node("Transpose", ["x"], ["t"], perm=[1, 0, 2]),
+                                h.make_node("Transpose", ["t"], ["y"])],
+                  [("x", F, [3, 4])], [("y", F)]))
+    c.append(Case("Concat", [h.make_node("Concat", ["a", "b", "e"], ["y"], axis=1)],
+                  [("a", F, [2, 3]), ("b", F, [1, 3])], [("y", F)],
+                  [const("e", np.zeros((2, 0, 3), np.float32))]))
+    c.append(Case("Slice", [h.make_node("Slice", ["x", "s", "e", "a", "t"], ["y"])],
+                  [("x", F, [10, 6])], [("y", F)],
+                  [const("s", np.array([1, -5], np.int64)), const("e", np.array([9, 100], np.int64)),
+                   const("a", np.array([1, 2], np.int64)), const("t", np.array([3, 2], np.int64))]))
+    c.append(Case("Slice-negative-step", [h.make_node("Slice", ["x", "s", "e", "a", "t"], ["y"])],
+                  [("x", F, [10, 6])], [("y", F)],
+                  [const("s", np.array([-1, 4], np.int64)),
+                   const("e", np.array([-2**63 + 1, 0], np.int64)),
+                   const("a", np.array([1, 2], np.int64)), const("t", np.array([-2, -1], np.int64))]))
+    c.append(Case("Slice-opset9", [h.make_node("Slice", ["x"], ["y"], starts=[1], ends=[3], axes=[2])],
+                  [("x", F, [3, 5])], [("y", F)], opset=9))
+    c.append(Case("Gather-axis0", [h.make_node("Gather", ["w", "i"], ["y"])],
+                  [("i", I64, [3])], [("y", F)],
+                  [const("w", RNG.rand(7, 4).astype(np.float32))],
+                  data={"i": np.array([[0, 6, -1], [3, -7, 2]], np.int64)}))
+    c.append(Case("Gather-axis2", [h.make_node("Gather", ["x", "i"], ["y"], axis=2)],
+                  [("x", F, [3, 5])], [("y", F)], [const("i", np.array([[4, 0], [-1, 2]], np.int64))]))
+    c.append(Case("Expand", [h.make_node("Expand", ["x", "s"], ["y"])],
+                  [("x", F, [1, 4])], [("y", F)], [const("s", np.array([3, 1], np.int64))]))
+    c.append(Case("Shape-ConstantOfShape", [
+        h.make_node("Shape", ["x"], ["s"], start=1),
+        h.make_node("ConstantOfShape", ["s"], ["c"],
+                    value=numpy_helper.from_array(np.array([1.5], np.float32))),
+        h.make_node("Add", ["x", "c"], ["y"])], [("x", F, [3, 4])], [("y", F)]))
+    c.append(Case("Range-float", [h.make_node("Range", ["a", "l", "d"], ["r"]),
+                                  h.make_node("Add", ["x", "r"], ["y"])],
+                  [("x", F, [5])], [("y", F)],
+                  [const("a", np.float32(0.5)), const("l", np.float32(3.0)),
+                   const("d", np.float32(0.5))]))
+    c.append(Case("Pad", [h.make_node("Pad", ["x", "p", "v"], ["y"], mode="constant")],
+                  [("x", F, [3, 4])], [("y", F)],
+                  [const("p", np.array([0, 1, 0, 0, 2, 3], np.int64)), const("v", np.float32(0.25))]))
+    c.append(Case("Split", [h.make_node("Split", ["x", "s"], ["a", "b"], axis=2),
+                            h.make_node("Concat", ["b", "a"], ["y"], axis=2)],
+                  [("x", F, [3, 5])], [("y", F)], [const("s", np.array([2, 3], np.int64))]))
+    c.append(Case("Tile", [h.make_node("Tile", ["x", "r"], ["y"])],
+                  [("x", F, [2, 3])], [("y", F)], [const("r", np.array([1, 3, 2], np.int64))]))
+    c.append(Case("ScatterND", [h.make_node("ScatterND", ["x", "i", "u"], ["y"])],
+                  [("x", F, [4, 3])], [("y", F)],
+                  [const("i", np.array([[[1, 2]], [[0, -1]]], np.int64)),
+                   const("u", RNG.rand(2, 1, 3).astype(np.float32))]))
+    # Reductions.
+    # Opset 17: ReduceSum takes its axes as an input, the others as an
+    # attribute (the ONNX library Debian ships knows opsets up to 17).
+    c.append(Case("ReduceSum", [h.make_node("ReduceSum", ["x", "a"], ["y"], keepdims=0)],
+                  [("x", F, [3, 4])], [("y", F)], [const("a", np.array([1, 2], np.int64))]))
+    c.append(Case("ReduceSum-noop", [h.make_node("ReduceSum", ["x", "a"], ["y"],
+                                                 noop_with_empty_axes=1)],
+                  [("x", F, [3, 4])], [("y", F)], [const("a", np.zeros(0, np.int64))]))
+    for op, attrs in [("ReduceMean", {"keepdims": 1, "axes": [-1]}), ("ReduceMax", {}),
+                      ("ReduceMin", {"keepdims": 0, "axes": [0]}), ("ReduceProd", {"axes": [2]}),
+                      ("ReduceSumSquare", {"axes": [1]}), ("ReduceL1", {"axes": [1]}),
+                      ("ReduceL2", {"keepdims": 0, "axes": [2]})]:
+        c.append(Case(op, [h.make_node(op, ["x"], ["y"], **attrs)], [("x", F, [3, 4])],
+                      [("y", F)]))
+    c.append(Case("Softmax", [h.make_node("Softmax", ["x"], ["y"], axis=1)],
+                  [("x", F, [3, 4])], [("y", F)], tol=1e-4))
+    c.append(Case("Softmax-opset11", [h.make_node("Softmax", ["x"], ["y"], axis=1)],
+                  [("x", F, [3, 4])], [("y", F)], opset=11, tol=1e-4))
+    c.append(Case("LogSoftmax", [h.make_node("LogSoftmax", ["x"], ["y"])],
+                  [("x", F, [3, 4])], [("y", F)], tol=1e-4))
+    c.append(Case("LayerNormalization", [h.make_node("LayerNormalization", ["x", "s", "b"], ["y"],
+                                                     epsilon=1e-3)],
+                  [("x", F, [3, 8])], [("y", F)],
+                  [const("s", RNG.rand(8).astype(np.float32)), const("b", RNG.rand(8).astype(np.float32))],
+                  tol=1e-4))
+    c.append(Case("LayerNormalization-axis1", [h.make_node("LayerNormalization", ["x", "s"], ["y"],
+                                                           axis=1)],
+                  [("x", F, [3, 8])], [("y", F)], [const("s", RNG.rand(3, 8).astype(np.float32))],
+                  tol=1e-4))
+    # Contractions.
+    c.append(Case("MatMul-3Dx2D", [h.make_node("MatMul", ["x", "w"], ["y"])],
+                  [("x", F, [3, 4])], [("y", F)], [const("w", RNG.rand(4, 5).astype(np.float32))]))
+    c.append(Case("MatMul-batched-broadcast", [h.make_node("MatMul", ["a", "b"], ["y"])],
+                  [("a", F, [1, 3, 4]), ("b", F, [5, 4, 6])], [("y", F)]))
+    c.append(Case("MatMul-1D", [h.make_node("MatMul", ["x", "v"], ["y"])],
+                  [("x", F, [3, 4])], [("y", F)], [const("v", RNG.rand(4).astype(np.float32))]))
+    c.append(Case("MatMul-1Dx3D", [h.make_node("MatMul", ["v", "x"], ["y"])],
+                  [("x", F, [4, 3])], [("y", F)], [const("v", RNG.rand(4).astype(np.float32))]))
+    c.append(Case("Gemm", [h.make_node("Gemm", ["x", "w", "c"], ["y"], transB=1, alpha=0.5, beta=2.0)],
+                  [("x", F, [4])], [("y", F)],
+                  [const("w", RNG.rand(3, 4).astype(np.float32)), const("c", RNG.rand(3).astype(np.float32))]))
+    c.append(Case("Gemm-transA", [h.make_node("Gemm", ["w", "xt"], ["y"], transA=1),
+                                  h.make_node("Transpose", ["y"], ["z"])],
+                  [], [("z", F)], [const("w", RNG.rand(4, 3).astype(np.float32)),
+                                    const("xt", RNG.rand(4, 2).astype(np.float32))]))
+    return c
+
+
+def main():
+    qdq_run, work = sys.argv[1], Path(sys.argv[2])
+    only = set(sys.argv[3:])
+    work.mkdir(parents=True, exist_ok=True)
+    failed = total = 0
+    for case in cases():
+        if only and case.name not in only:
+            continue
+        total += 1
+        d = work / case.name
+        d.mkdir(exist_ok=True)
+        path = d / "model.onnx"
+        onnx.save(case.model(), path)
+        arrays = case.arrays()
+        args = [qdq_run, str(path)]
+        for name, _, _ in case.inputs:
+            np.save(d / f"{name}.npy", arrays[name])
+            args += ["--input", str(d / f"{name}.npy")]
+        args += ["--output", str(d / "y.npy")]
+        run = subprocess.run(args, capture_output=True, text=True)
+        if run.returncode != 0:
+            failed += 1
+            print(f"{case.name}: FAIL qdq-run exited {run.returncode}: {run.stderr.strip()[:400]}")
+            continue
+        options = ort.SessionOptions()
+        options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
+        session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+        ref = session.run(None, arrays)[0]
+        got = np.load(d / "y.npy")
+        if ref.shape != got.shape:
+            failed += 1
+            print(f"{case.name}: FAIL shape {got.shape}, ORT {ref.shape}")
+            continue
+        ref64, got64 = ref.astype(np.float64), got.astype(np.float64)
+        scale = max(float(np.abs(ref64).max()), 1e-30)
+        err = float(np.abs(ref64 - got64).max()) / scale
+        if err > case.tol:
+            failed += 1
+            print(f"{case.name}: FAIL max |diff| / max |ort| = {err:.2e}")
+        else:
+            print(f"{case.name}: ok {err:.1e}")
+    print(f"all {total} cases match" if not failed else f"{failed} of {total} cases differ")
+
+
+if __name__ == "__main__":
+    main()

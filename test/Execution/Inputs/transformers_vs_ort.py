@@ -1,0 +1,110 @@
+#!/usr/bin/env python3
+"""Exports small transformers and hybrids with random weights (ViT, Swin,
+ConvNeXt from torchvision, and a BERT-like encoder from
+torch.nn.TransformerEncoder), runs each in qdq-run and ONNX Runtime, and
+prints per model the largest difference relative to the output's range:
+
+    transformers_vs_ort.py QDQ_RUN WORKDIR MODEL [--quantized QDQ_OPT]
+
+The exports have a dynamic batch (and, for the encoder, sequence) and run
+at other sizes than exported, so qdq-run specializes them. With
+--quantized, the model is first quantized and calibrated by
+`qdq-opt --insert-qdq --calibrate`, and the QDQ model is compared.
+"""
+import subprocess
+import sys
+import warnings
+from pathlib import Path
+
+import numpy as np
+import onnxruntime as ort
+import torch
+import torch.nn as nn
+import torchvision
+from torchvision.models.convnext import CNBlockConfig
+
+
+class Encoder(nn.Module):
+    """Token and position embeddings, a post-norm GELU encoder, a classifier
+    on the first token."""
+
+    def __init__(self, vocab=100, hidden=32, heads=4, layers=2):
+        super().__init__()
+        self.tokens = nn.Embedding(vocab, hidden)
+        self.positions = nn.Embedding(64, hidden)
+        layer = nn.TransformerEncoderLayer(hidden, heads, 2 * hidden, dropout=0.0,
+                                           activation="gelu", batch_first=True)
+        self.encoder = nn.TransformerEncoder(layer, layers, enable_nested_tensor=False)
+        self.classifier = nn.Linear(hidden, 3)
+
+    def forward(self, ids):
+        positions = torch.arange(ids.shape[1]).unsqueeze(0)
+        x = self.encoder(self.tokens(ids) + self.positions(positions))
+        return self.classifier(x[:, 0])
+
+
+def build(name):
+    """(model, example input, input at run time, calibration data)."""
+    rng = np.random.RandomState(3)
+    images = lambda n, s: rng.rand(n, 3, s, s).astype(np.float32)
+    if name == "vit":
+        from torchvision.models.vision_transformer import VisionTransformer
+        model = VisionTransformer(image_size=32, patch_size=8, num_layers=2, num_heads=2,
+                                  hidden_dim=32, mlp_dim=64, num_classes=10)
+        nn.init.normal_(model.heads.head.weight, std=0.2)
+        return model, torch.rand(1, 3, 32, 32), images(2, 32), images(4, 32)
+    if name == "swin":
+        from torchvision.models.swin_transformer import SwinTransformer
+        model = SwinTransformer(patch_size=[4, 4], embed_dim=16, depths=[2, 2],
+                                num_heads=[1, 2], window_size=[4, 4], num_classes=10)
+        return model, torch.rand(1, 3, 32, 32), images(2, 32), images(4, 32)
+    if name == "convnext":
+        from torchvision.models.convnext import ConvNeXt
+        model = ConvNeXt([CNBlockConfig(16, 32, 1), CNBlockConfig(32, None, 1)],
+                         num_classes=10)
+        return model, torch.rand(1, 3, 32, 32), images(2, 32), images(4, 32)
+    if name == "encoder":
+        model = Encoder()
+        ids = lambda n, s: rng.randint(0, 100, (n, s)).astype(np.int64)
+        return model, torch.zeros(1, 16, dtype=torch.int64), ids(2, 8), ids(4, 8)
+    raise SystemExit(f"unknown model {name}")
+
+
+def main():
+    qdq_run, work, name = sys.argv[1], Path(sys.argv[2]), sys.argv[3]
+    qdq_opt = sys.argv[5] if len(sys.argv) > 5 and sys.argv[4] == "--quantized" else None
+    work.mkdir(parents=True, exist_ok=True)
+    torch.manual_seed(0)
+    model, example, x, calib = build(name)
+    model.eval()
+    path = work / f"{name}.onnx"
+    axes = {0: "batch", 1: "sequence"} if name == "encoder" else {0: "batch"}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        torch.onnx.export(model, example, str(path), opset_version=17,
+                          input_names=["input"], output_names=["logits"],
+                          dynamic_axes={"input": axes, "logits": {0: "batch"}})
+    if qdq_opt:
+        np.save(work / "calib.npy", calib)
+        quantized = work / f"{name}.qdq.onnx"
+        subprocess.run([qdq_opt, str(path), "--insert-qdq",
+                        f"--calibrate=data={work / 'calib.npy'} method=max",
+                        "-o", str(quantized)], check=True)
+        path = quantized
+    np.save(work / "x.npy", x)
+    subprocess.run([qdq_run, str(path), "--input", str(work / "x.npy"), "--output",
+                    str(work / "y.npy")], check=True)
+    options = ort.SessionOptions()
+    options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
+    session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+    reference = session.run(None, {session.get_inputs()[0].name: x})[0]
+    ours = np.load(work / "y.npy")
+    quantizers = sum(n.op_type == "QuantizeLinear"
+                     for n in __import__("onnx").load(str(path)).graph.node)
+    print(f"{name}: shape {ours.shape} ort {reference.shape} quantizers {quantizers}")
+    scale = float(np.abs(reference).max())
+    print(f"{name}: max |diff| / max |ort|: {float(np.abs(ours - reference).max()) / scale:.2e}")
+
+
+if __name__ == "__main__":
+    main()
