@@ -24,9 +24,10 @@ def outputs(path, inputs, optimize=True):
     return [s.run(None, {name: x})[0] for x in inputs]
 
 
-def latency_ms(path, x, repeat=20, warmup=3):
-    """Median wall time of one run of `path` on `x`, in milliseconds."""
-    s = session(path)
+def latency_ms(path, x, repeat=20, warmup=3, threads=0):
+    """Median wall time of one run of `path` on `x`, in milliseconds
+    (`threads`: ORT's intra-op threads, 0 for its default)."""
+    s = session(path, threads=threads)
     feeds = {s.get_inputs()[0].name: x}
     for _ in range(warmup):
         s.run(None, feeds)

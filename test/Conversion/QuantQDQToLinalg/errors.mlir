@@ -40,3 +40,23 @@ func.func @dynamic_result(%x: tensor<4xf32>) -> tensor<?xf32> {
   %y = quant_qdq.generic "Erf" "erf" %x : (tensor<4xf32>) -> tensor<?xf32>
   return %y : tensor<?xf32>
 }
+
+// -----
+
+module attributes {quant_qdq.onnx.opset_import = {ai.onnx = 17 : i64}} {
+func.func @resize_cubic(%x: tensor<1x1x2x2xf32>) -> tensor<1x1x4x4xf32> {
+  %roi = arith.constant dense<> : tensor<0xf32>
+  %scales = arith.constant dense<[1.0, 1.0, 2.0, 2.0]> : tensor<4xf32>
+  // expected-error @+1 {{node 'up' (Resize): mode 'cubic' cannot be executed (nearest, linear on floats)}}
+  %y = quant_qdq.generic "Resize" "up" %x, %roi, %scales {layer_attributes = {mode = "cubic"}} : (tensor<1x1x2x2xf32>, tensor<0xf32>, tensor<4xf32>) -> tensor<1x1x4x4xf32>
+  return %y : tensor<1x1x4x4xf32>
+}
+}
+
+// -----
+
+func.func @einsum_ellipsis(%x: tensor<2x3xf32>) -> tensor<3x2xf32> {
+  // expected-error @+1 {{node 'e' (Einsum): equations with '...' cannot be executed}}
+  %y = quant_qdq.generic "Einsum" "e" %x {layer_attributes = {equation = "...ij->...ji"}} : (tensor<2x3xf32>) -> tensor<3x2xf32>
+  return %y : tensor<3x2xf32>
+}

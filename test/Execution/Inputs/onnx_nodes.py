@@ -219,6 +219,40 @@ def cases():
                                   h.make_node("Transpose", ["y"], ["z"])],
                   [], [("z", F)], [const("w", RNG.rand(4, 3).astype(np.float32)),
                                     const("xt", RNG.rand(4, 2).astype(np.float32))]))
+    c.append(Case("Einsum-attention", [h.make_node("Einsum", ["q", "k"], ["y"],
+                                                   equation="bhqd,bhkd->bhqk")],
+                  [("q", F, [2, 3, 4]), ("k", F, [2, 5, 4])], [("y", F)]))
+    c.append(Case("Einsum-implicit", [h.make_node("Einsum", ["x", "w"], ["y"], equation="bij,jk")],
+                  [("x", F, [3, 4])], [("y", F)], [const("w", RNG.rand(4, 2).astype(np.float32))]))
+    c.append(Case("ConvTranspose", [h.make_node("ConvTranspose", ["x", "w", "b"], ["y"],
+                                                strides=[2, 3], pads=[1, 0, 0, 1],
+                                                output_padding=[1, 0], dilations=[1, 2])],
+                  [("x", F, [3, 4, 5])], [("y", F)],
+                  [const("w", RNG.rand(3, 2, 3, 2).astype(np.float32)),
+                   const("b", RNG.rand(2).astype(np.float32))]))
+    # Resize, the forms exporters write: torch's nearest upsampling
+    # (asymmetric, floor) and bilinear interpolation (half_pixel or
+    # align_corners), by scales and by sizes.
+    empty = const("roi", np.zeros(0, np.float32))
+    for name, attrs, scales, sizes in [
+            ("nearest-floor", dict(mode="nearest", coordinate_transformation_mode="asymmetric",
+                                   nearest_mode="floor"), [1, 1, 2, 2], None),
+            ("nearest-half-pixel", dict(mode="nearest"), [1, 1, 1.5, 0.75], None),
+            ("linear-half-pixel", dict(mode="linear"), [1, 1, 2, 1.5], None),
+            ("linear-align-corners", dict(mode="linear", coordinate_transformation_mode="align_corners"),
+             None, [2, 3, 7, 3]),
+            ("linear-pytorch-half-pixel", dict(mode="linear",
+                                               coordinate_transformation_mode="pytorch_half_pixel"),
+             None, [2, 3, 1, 9])]:
+        inits = [empty]
+        if scales:
+            inits.append(const("scales", np.array(scales, np.float32)))
+            inputs = ["x", "roi", "scales"]
+        else:
+            inits.append(const("sizes", np.array(sizes, np.int64)))
+            inputs = ["x", "roi", "", "sizes"]
+        c.append(Case(f"Resize-{name}", [h.make_node("Resize", inputs, ["y"], **attrs)],
+                      [("x", F, [3, 4, 6])], [("y", F)], inits, tol=1e-5))
     return c
 
 

@@ -2,8 +2,8 @@
 //
 // Reshapes become views (tensor.collapse_shape / expand_shape), slices
 // tensor.extract_slice, concatenation insert_slices, and the index-driven
-// nodes (Gather, Tile, Range, negative-step Slice) linalg.generic bodies
-// that compute their source index. Indices read from data are clamped into
+// nodes (Gather, Tile, Range, Resize, negative-step Slice) linalg.generic
+// bodies that compute their source index. Indices read from data are clamped into
 // range: a bad index gives a wrong element, never a wild read.
 //
 //===----------------------------------------------------------------------===//
@@ -13,6 +13,7 @@
 #include "QuantQDQ/IR/QuantQDQOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Matchers.h"
@@ -501,6 +502,155 @@ static LogicalResult lowerScatterND(ONNXNode node, PatternRewriter &rewriter) {
   return success();
 }
 
+/// Resize, nearest or linear: each output index maps back to a source
+/// coordinate (the coordinate transformation mode, in f32 as ONNX Runtime
+/// computes it); nearest rounds it as nearest_mode says, linear blends the
+/// two neighbours along every resized axis.
+static LogicalResult lowerResize(ONNXNode node, PatternRewriter &rewriter) {
+  Value input = node.getInput(0);
+  auto inputType = cast<RankedTensorType>(input.getType());
+  RankedTensorType type = getStaticResultType(node);
+  Type element = type.getElementType();
+  int64_t rank = type.getRank();
+  bool opset10 = node.getOpset() < 11;
+  FailureOr<std::string> mode = node.getString("mode", "nearest");
+  FailureOr<std::string> transform = node.getString(
+      "coordinate_transformation_mode", opset10 ? "asymmetric" : "half_pixel");
+  FailureOr<std::string> rounding = node.getString(
+      "nearest_mode", opset10 ? "floor" : "round_prefer_floor");
+  if (failed(mode) || failed(transform) || failed(rounding))
+    return failure();
+  if ((*mode != "nearest" && *mode != "linear") || !isa<FloatType>(element))
+    return node.emitError() << "mode '" << *mode
+                            << "' cannot be executed (nearest, linear on "
+                               "floats)";
+  static constexpr StringLiteral kTransforms[] = {
+      "half_pixel", "asymmetric", "align_corners", "pytorch_half_pixel"};
+  static constexpr StringLiteral kRoundings[] = {
+      "round_prefer_floor", "round_prefer_ceil", "floor", "ceil"};
+  if (!llvm::is_contained(kTransforms, *transform))
+    return node.emitError() << "coordinate_transformation_mode '"
+                            << *transform << "' cannot be executed";
+  if (!llvm::is_contained(kRoundings, *rounding))
+    return node.emitError() << "nearest_mode '" << *rounding
+                            << "' is not one ONNX defines";
+  if (node.getAttr("axes") || node.getAttr("keep_aspect_ratio_policy"))
+    return node.emitError() << "'axes' and 'keep_aspect_ratio_policy' "
+                               "cannot be executed";
+  // Scales as given (they enter the coordinate formula), else out / in.
+  SmallVector<double> scales;
+  unsigned scalesIndex = opset10 ? 1 : 2;
+  if (node.hasInput(scalesIndex)) {
+    auto values = getConstantFloats(node.getInput(scalesIndex));
+    if (!values)
+      return node.emitError() << "its scales must be constant for execution";
+    if (!values->empty())
+      scales.assign(values->begin(), values->end());
+  }
+  if (scales.empty())
+    for (int64_t d = 0; d < rank; ++d)
+      scales.push_back(double(type.getDimSize(d)) / inputType.getDimSize(d));
+  if (int64_t(scales.size()) != rank)
+    return node.emitError() << "expects one scale per dimension";
+
+  bool linear = *mode == "linear";
+  Value result = buildIndexed(
+      rewriter, node.getOp().getLoc(), type,
+      [&](OpBuilder &b, Location l, ArrayRef<Value> at) {
+        Type f32 = b.getF32Type();
+        auto f = [&](double v) { return floatConstant(b, l, f32, v); };
+        auto toIndex = [&](Value x, int64_t size) {
+          Value i = arith::FPToSIOp::create(b, l, b.getI64Type(), x);
+          return toDimIndex(b, l, i, size);
+        };
+        // Per dimension: {low index, high index, weight of high} (linear)
+        // or {index} (nearest, and dimensions that keep their size).
+        SmallVector<SmallVector<Value, 3>> taps;
+        for (int64_t d = 0; d < rank; ++d) {
+          int64_t in = inputType.getDimSize(d), out = type.getDimSize(d);
+          if (in == out && scales[d] == 1.0) {
+            taps.push_back({at[d]});
+            continue;
+          }
+          Value i = arith::UIToFPOp::create(
+              b, l, f32, arith::IndexCastUIOp::create(b, l, b.getI64Type(),
+                                                      at[d]));
+          Value x;
+          if (*transform == "asymmetric") {
+            x = arith::DivFOp::create(b, l, i, f(scales[d]));
+          } else if (*transform == "align_corners") {
+            x = out == 1 ? f(0.0)
+                         : Value(arith::DivFOp::create(
+                               b, l, arith::MulFOp::create(b, l, i, f(in - 1)),
+                               f(out - 1)));
+          } else if (*transform == "pytorch_half_pixel" && out == 1) {
+            x = f(0.0);
+          } else {
+            x = arith::SubFOp::create(
+                b, l,
+                arith::DivFOp::create(
+                    b, l, arith::AddFOp::create(b, l, i, f(0.5)),
+                    f(scales[d])),
+                f(0.5));
+          }
+          if (!linear) {
+            Value r;
+            if (*rounding == "floor")
+              r = math::FloorOp::create(b, l, x);
+            else if (*rounding == "ceil")
+              r = math::CeilOp::create(b, l, x);
+            else if (*rounding == "round_prefer_ceil")
+              r = math::FloorOp::create(
+                  b, l, arith::AddFOp::create(b, l, x, f(0.5)));
+            else
+              r = math::CeilOp::create(
+                  b, l, arith::SubFOp::create(b, l, x, f(0.5)));
+            taps.push_back({toIndex(r, in)});
+            continue;
+          }
+          x = arith::MinimumFOp::create(
+              b, l, arith::MaximumFOp::create(b, l, x, f(0.0)), f(in - 1));
+          Value lowF = math::FloorOp::create(b, l, x);
+          Value weight = arith::SubFOp::create(b, l, x, lowF);
+          Value low = toIndex(lowF, in);
+          Value high = toIndex(arith::AddFOp::create(b, l, lowF, f(1.0)), in);
+          taps.push_back({low, high, weight});
+        }
+        // Sum over the corners of the blended dimensions.
+        Value sum;
+        SmallVector<int64_t> blended;
+        for (int64_t d = 0; d < rank; ++d)
+          if (taps[d].size() == 3)
+            blended.push_back(d);
+        for (int64_t corner = 0; corner < (int64_t(1) << blended.size());
+             ++corner) {
+          SmallVector<Value> source;
+          Value weight;
+          for (int64_t d = 0; d < rank; ++d) {
+            auto it = llvm::find(blended, d);
+            if (it == blended.end()) {
+              source.push_back(taps[d][0]);
+              continue;
+            }
+            bool high = (corner >> (it - blended.begin())) & 1;
+            source.push_back(taps[d][high ? 1 : 0]);
+            Value w = taps[d][2];
+            if (!high)
+              w = arith::SubFOp::create(b, l, f(1.0), w);
+            weight = weight ? Value(arith::MulFOp::create(b, l, weight, w)) : w;
+          }
+          Value v = tensor::ExtractOp::create(b, l, input, source);
+          if (weight)
+            v = arith::MulFOp::create(b, l, v,
+                                      castScalar(b, l, weight, element));
+          sum = sum ? Value(arith::AddFOp::create(b, l, sum, v)) : v;
+        }
+        return sum;
+      });
+  rewriter.replaceOp(node.getOp(), result);
+  return success();
+}
+
 static LogicalResult lowerShape(ONNXNode node, PatternRewriter &rewriter) {
   // Static shapes: Shape and Size are constants (the import's folding
   // handles the usual forms; this is the rest, start/end included).
@@ -544,5 +694,6 @@ void mlir::quant_qdq::addONNXDataMovementLowerings(
   lowerings.add({"Split"}, lowerSplit);
   lowerings.add({"Tile"}, lowerTile);
   lowerings.add({"ScatterND"}, lowerScatterND);
+  lowerings.add({"Resize"}, lowerResize);
   lowerings.add({"Shape", "Size"}, lowerShape);
 }

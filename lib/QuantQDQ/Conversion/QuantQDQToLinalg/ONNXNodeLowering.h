@@ -40,6 +40,7 @@ private:
 void addONNXElementwiseLowerings(ONNXNodeLowerings &lowerings);
 void addONNXDataMovementLowerings(ONNXNodeLowerings &lowerings);
 void addONNXReductionLowerings(ONNXNodeLowerings &lowerings);
+void addONNXContractionLowerings(ONNXNodeLowerings &lowerings);
 
 /// Whether `op` is an ONNX node that a lowering exists for.
 bool hasONNXNodeLowering(GenericOp op);

@@ -15,6 +15,7 @@ static const ONNXNodeLowerings &getLowerings() {
     addONNXElementwiseLowerings(table);
     addONNXDataMovementLowerings(table);
     addONNXReductionLowerings(table);
+    addONNXContractionLowerings(table);
     return table;
   }();
   return lowerings;

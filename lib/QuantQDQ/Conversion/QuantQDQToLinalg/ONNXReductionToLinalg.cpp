@@ -1,9 +1,9 @@
 //===- ONNXReductionToLinalg.cpp - ONNX nodes that reduce -----------------===//
 //
-// MatMul and Gemm contract; ReduceX, Softmax and LayerNormalization reduce
-// over a set of dimensions. Each is a few linalg.generic ops: the
-// reductions keep the non-reduced dimensions, and the element-wise steps
-// read them back through a map that skips the reduced ones.
+// ReduceX, Softmax and LayerNormalization reduce over a set of dimensions.
+// Each is a few linalg.generic ops: the reductions keep the non-reduced
+// dimensions, and the element-wise steps read them back through a map that
+// skips the reduced ones.
 //
 //===----------------------------------------------------------------------===//
 
@@ -323,155 +323,10 @@ static LogicalResult lowerLayerNorm(ONNXNode node, PatternRewriter &rewriter) {
   return success();
 }
 
-//===----------------------------------------------------------------------===//
-// MatMul, Gemm
-//===----------------------------------------------------------------------===//
-
-/// `a` [..., m, k] times `b` [..., k, n] with NumPy broadcasting of the
-/// batch dimensions into `type` [..., m, n], plus `acc` when given.
-static Value buildBatchMatmul(OpBuilder &b, Location loc, Value lhs, Value rhs,
-                             RankedTensorType type) {
-  MLIRContext *ctx = b.getContext();
-  int64_t rank = type.getRank();
-  // Iteration space: the result's dimensions, then k.
-  AffineExpr k = getAffineDimExpr(rank, ctx);
-  auto operandMap = [&](Value v, bool isLhs) {
-    auto t = cast<RankedTensorType>(v.getType());
-    int64_t offset = rank - t.getRank();
-    SmallVector<AffineExpr> exprs;
-    for (int64_t d = 0; d < t.getRank() - 2; ++d) {
-      bool broadcast =
-          t.getDimSize(d) == 1 && type.getDimSize(d + offset) != 1;
-      exprs.push_back(broadcast ? getAffineConstantExpr(0, ctx)
-                                : getAffineDimExpr(d + offset, ctx));
-    }
-    if (isLhs) {
-      exprs.push_back(getAffineDimExpr(rank - 2, ctx));
-      exprs.push_back(k);
-    } else {
-      exprs.push_back(k);
-      exprs.push_back(getAffineDimExpr(rank - 1, ctx));
-    }
-    return AffineMap::get(rank + 1, 0, exprs, ctx);
-  };
-  Type element = type.getElementType();
-  Value acc = createFilled(b, loc, type, {}, b.getZeroAttr(element));
-  SmallVector<utils::IteratorType> iterators(rank,
-                                             utils::IteratorType::parallel);
-  iterators.push_back(utils::IteratorType::reduction);
-  bool isFloat = isa<FloatType>(element);
-  return linalg::GenericOp::create(
-             b, loc, type, ValueRange{lhs, rhs}, acc,
-             SmallVector<AffineMap>{operandMap(lhs, true),
-                                    operandMap(rhs, false),
-                                    AffineMap::getMultiDimIdentityMap(
-                                        rank + 1, ctx)
-                                        .getMajorSubMap(rank)},
-             iterators,
-             [&](OpBuilder &nested, Location l, ValueRange args) {
-               Value x = castScalar(nested, l, args[0], element);
-               Value y = castScalar(nested, l, args[1], element);
-               Value sum =
-                   isFloat
-                       ? Value(arith::AddFOp::create(
-                             nested, l, args[2],
-                             arith::MulFOp::create(nested, l, x, y)))
-                       : Value(arith::AddIOp::create(
-                             nested, l, args[2],
-                             arith::MulIOp::create(nested, l, x, y)));
-               linalg::YieldOp::create(nested, l, sum);
-             })
-      .getResult(0);
-}
-
-static LogicalResult lowerMatMul(ONNXNode node, PatternRewriter &rewriter) {
-  Location loc = node.getOp().getLoc();
-  Value lhs = node.getInput(0), rhs = node.getInput(1);
-  auto lhsType = cast<RankedTensorType>(lhs.getType());
-  auto rhsType = cast<RankedTensorType>(rhs.getType());
-  RankedTensorType type = getStaticResultType(node);
-  // A 1-D operand is a matrix with a unit row (lhs) or column (rhs), which
-  // the result does not have.
-  if (lhsType.getRank() == 1)
-    lhs = reshapeStatic(rewriter, loc, lhs,
-                        RankedTensorType::get({1, lhsType.getDimSize(0)},
-                                              lhsType.getElementType()));
-  if (rhsType.getRank() == 1)
-    rhs = reshapeStatic(rewriter, loc, rhs,
-                        RankedTensorType::get({rhsType.getDimSize(0), 1},
-                                              rhsType.getElementType()));
-  auto l = cast<RankedTensorType>(lhs.getType());
-  auto r = cast<RankedTensorType>(rhs.getType());
-  int64_t rank = std::max(l.getRank(), r.getRank());
-  SmallVector<int64_t> shape(rank, 1);
-  for (int64_t d = 0; d < rank - 2; ++d) {
-    int64_t a = d - (rank - l.getRank()), c = d - (rank - r.getRank());
-    int64_t x = a >= 0 ? l.getDimSize(a) : 1, y = c >= 0 ? r.getDimSize(c) : 1;
-    if (x != y && x != 1 && y != 1)
-      return node.emitError() << "batch dimensions " << x << " and " << y
-                              << " do not broadcast";
-    shape[d] = std::max(x, y);
-  }
-  shape[rank - 2] = l.getDimSize(l.getRank() - 2);
-  shape[rank - 1] = r.getDimSize(r.getRank() - 1);
-  if (l.getDimSize(l.getRank() - 1) != r.getDimSize(r.getRank() - 2))
-    return node.emitError() << "inner dimensions differ";
-  auto full = RankedTensorType::get(shape, type.getElementType());
-  Value product = buildBatchMatmul(rewriter, loc, lhs, rhs, full);
-  rewriter.replaceOp(node.getOp(),
-                     reshapeStatic(rewriter, loc, product, type));
-  return success();
-}
-
-/// alpha * A' B' + beta * C, A' and B' transposed as the attributes say.
-static LogicalResult lowerGemm(ONNXNode node, PatternRewriter &rewriter) {
-  Location loc = node.getOp().getLoc();
-  FailureOr<int64_t> transA = node.getInt("transA", 0),
-                     transB = node.getInt("transB", 0);
-  FailureOr<float> alpha = node.getFloat("alpha", 1.0f),
-                   beta = node.getFloat("beta", 1.0f);
-  if (failed(transA) || failed(transB) || failed(alpha) || failed(beta))
-    return failure();
-  RankedTensorType type = getStaticResultType(node);
-  auto transpose = [&](Value v) {
-    auto t = cast<RankedTensorType>(v.getType());
-    auto transposed = RankedTensorType::get(
-        {t.getDimSize(1), t.getDimSize(0)}, t.getElementType());
-    Value init = createEmpty(rewriter, loc, transposed, {});
-    return linalg::TransposeOp::create(rewriter, loc, v, init,
-                                       ArrayRef<int64_t>{1, 0})
-        .getResult()[0];
-  };
-  Value a = *transA ? transpose(node.getInput(0)) : node.getInput(0);
-  Value b = *transB ? transpose(node.getInput(1)) : node.getInput(1);
-  Value product = buildBatchMatmul(rewriter, loc, a, b, type);
-  SmallVector<Value> inputs = {product};
-  if (node.hasInput(2))
-    inputs.push_back(node.getInput(2));
-  double al = *alpha, be = *beta;
-  Value result = buildElementwise(
-      rewriter, loc, type, inputs,
-      [&](OpBuilder &bld, Location l, ValueRange args) {
-        Value y = arith::MulFOp::create(
-            bld, l, args[0], floatConstant(bld, l, args[0].getType(), al));
-        if (args.size() > 1)
-          y = arith::AddFOp::create(
-              bld, l, y,
-              arith::MulFOp::create(
-                  bld, l, args[1],
-                  floatConstant(bld, l, args[1].getType(), be)));
-        return y;
-      });
-  rewriter.replaceOp(node.getOp(), result);
-  return success();
-}
-
 void mlir::quant_qdq::addONNXReductionLowerings(ONNXNodeLowerings &lowerings) {
   lowerings.add({"ReduceMean", "ReduceSum", "ReduceMax", "ReduceMin",
                  "ReduceProd", "ReduceSumSquare", "ReduceL1", "ReduceL2"},
                 lowerReduce);
   lowerings.add({"Softmax", "LogSoftmax"}, lowerSoftmax);
   lowerings.add({"LayerNormalization"}, lowerLayerNorm);
-  lowerings.add({"MatMul"}, lowerMatMul);
-  lowerings.add({"Gemm"}, lowerGemm);
 }

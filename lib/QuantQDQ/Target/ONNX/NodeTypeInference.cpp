@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ONNXCommon.h"
+#include "QuantQDQ/Conversion/ONNXToQuantQDQ.h"
 #include "QuantQDQ/IR/QuantQDQOps.h"
 
 #include "mlir/IR/Matchers.h"
@@ -100,6 +101,45 @@ static InFlightDiagnostic emitNodeError(GenericOp op) {
   return diag;
 }
 
+/// Einsum's result shape from its equation; the ONNX library Debian ships
+/// (1.12) infers only the rank. Null where the equation is not the explicit
+/// or implicit form without '...', or sizes are unknown.
+static Type inferEinsumType(GenericOp op, Type present) {
+  auto presentType = dyn_cast<RankedTensorType>(present);
+  DictionaryAttr attrs = op.getLayerAttributesAttr();
+  auto equation = attrs ? attrs.getAs<StringAttr>("equation") : StringAttr();
+  if (!presentType || !equation || equation.getValue().contains("..."))
+    return {};
+  std::string compact;
+  for (char ch : equation.getValue())
+    if (ch != ' ')
+      compact.push_back(ch);
+  auto [lhs, rhs] = StringRef(compact).split("->");
+  std::string out = rhs.str();
+  if (!StringRef(compact).contains("->"))
+    for (char ch = 'A'; ch <= 'z'; ++ch)
+      if (llvm::count(lhs, ch) == 1)
+        out.push_back(ch);
+  SmallVector<StringRef> terms;
+  lhs.split(terms, ',');
+  if (terms.size() != op.getInputs().size())
+    return {};
+  SmallVector<int64_t> shape;
+  for (char ch : out) {
+    int64_t size = ShapedType::kDynamic;
+    for (auto [term, input] : llvm::zip(terms, op.getInputs())) {
+      auto type = dyn_cast<RankedTensorType>(input.getType());
+      size_t at = term.find(ch);
+      if (type && at != StringRef::npos && int64_t(term.size()) == type.getRank())
+        size = type.getDimSize(at);
+    }
+    shape.push_back(size);
+  }
+  if (int64_t(shape.size()) != presentType.getRank())
+    return {};
+  return RankedTensorType::get(shape, presentType.getElementType());
+}
+
 FailureOr<SmallVector<Type>> mlir::quant_qdq::inferONNXNodeTypes(GenericOp op) {
   if (op->hasAttr(kCaptures) || op->getNumRegions() != 0)
     return emitNodeError(op) << "it reads an outer tensor from a subgraph";
@@ -165,6 +205,9 @@ FailureOr<SmallVector<Type>> mlir::quant_qdq::inferONNXNodeTypes(GenericOp op) {
                                << " to a type that contradicts its present "
                                   "type "
                                << result.getType();
+    if (op.getOpType() == "Einsum" && isInDefaultDomain(op))
+      if (Type einsum = inferEinsumType(op, type))
+        type = einsum;
     results.push_back(type);
   }
   return results;
