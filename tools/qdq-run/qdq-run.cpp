@@ -199,7 +199,8 @@ int main(int argc, char **argv) {
   // warm-up, and the timed runs follow.
   if (llvm::Error error = (*executor)->run(inputRefs, outputs))
     return fail(llvm::toString(std::move(error)));
-  if (repeat > 1) {
+  // --repeat N, 1 included, times N runs after the warm-up.
+  if (repeat.getNumOccurrences() && repeat > 0) {
     auto start = std::chrono::steady_clock::now();
     for (unsigned i = 0; i < repeat; ++i)
       if (llvm::Error error = (*executor)->run(inputRefs, outputs))
