@@ -75,6 +75,21 @@ def NameTensors : Pass<"qdq-name-tensors", "::mlir::ModuleOp"> {
   }];
 }
 
+def ElementwiseFusion : Pass<"qdq-elementwise-fusion"> {
+  let summary = "Fuse element-wise linalg ops where no work is repeated";
+  let description = [{
+    linalg's element-wise fusion (with reshape folding and linalg constant
+    folding), restricted to producers with one use whose consumer reads each
+    produced element once: the consumer's indexing map of the operand is a
+    permutation of its loops. A producer read through a broadcast, or by a
+    contraction that revisits each element once per output column, keeps its
+    own op and is computed once. Part of `qdq-cpu-pipeline`.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::affine::AffineDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def ReductionLoopOrder : Pass<"qdq-reduction-loop-order"> {
   let summary = "Make the last parallel dimension the innermost loop of "
                 "contractions";

@@ -20,7 +20,7 @@ using namespace mlir::quant_qdq;
 void mlir::quant_qdq::buildCPUTensorPipeline(OpPassManager &pm) {
   pm.addPass(createConvertQuantQDQToLinalg());
   pm.addPass(createCanonicalizerPass());
-  pm.addNestedPass<func::FuncOp>(createLinalgElementwiseOpFusionPass());
+  pm.addNestedPass<func::FuncOp>(createElementwiseFusion());
   pm.addNestedPass<func::FuncOp>(createReductionLoopOrder());
 }
 

@@ -1,0 +1,131 @@
+// Element-wise producers fuse into consumers that read each of their
+// elements once; a contraction or a broadcast keeps its producer apart, so
+// the producer's math runs once per element, not once per reuse.
+// RUN: qdq-opt %s --qdq-elementwise-fusion --split-input-file | FileCheck %s
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+
+// CHECK-LABEL: func.func @chain
+// CHECK: linalg.generic
+// CHECK: math.erf
+// CHECK: arith.addf
+// CHECK-NOT: linalg.generic
+func.func @chain(%x: tensor<4x8xf32>, %y: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %e = tensor.empty() : tensor<4x8xf32>
+  %g = linalg.generic {indexing_maps = [#id, #id],
+                       iterator_types = ["parallel", "parallel"]}
+      ins(%x : tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %r = math.erf %a : f32
+    linalg.yield %r : f32
+  } -> tensor<4x8xf32>
+  %s = linalg.generic {indexing_maps = [#id, #id, #id],
+                       iterator_types = ["parallel", "parallel"]}
+      ins(%g, %y : tensor<4x8xf32>, tensor<4x8xf32>)
+      outs(%e : tensor<4x8xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %r = arith.addf %a, %b : f32
+    linalg.yield %r : f32
+  } -> tensor<4x8xf32>
+  return %s : tensor<4x8xf32>
+}
+
+// -----
+
+// A matmul reads its left operand once per output column: erf stays in its
+// own op, computed 4x8 times rather than 4x8x16.
+#a = affine_map<(m, n, k) -> (m, k)>
+#b = affine_map<(m, n, k) -> (k, n)>
+#c = affine_map<(m, n, k) -> (m, n)>
+#id = affine_map<(d0, d1) -> (d0, d1)>
+
+// CHECK-LABEL: func.func @matmul
+// CHECK: linalg.generic
+// CHECK-SAME: iterator_types = ["parallel", "parallel"]
+// CHECK: math.erf
+// CHECK: linalg.generic
+// CHECK-SAME: iterator_types = ["parallel", "parallel", "reduction"]
+// CHECK-NOT: math.erf
+func.func @matmul(%x: tensor<4x8xf32>, %w: tensor<8x16xf32>,
+                  %acc: tensor<4x16xf32>) -> tensor<4x16xf32> {
+  %e = tensor.empty() : tensor<4x8xf32>
+  %g = linalg.generic {indexing_maps = [#id, #id],
+                       iterator_types = ["parallel", "parallel"]}
+      ins(%x : tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %r = math.erf %a : f32
+    linalg.yield %r : f32
+  } -> tensor<4x8xf32>
+  %m = linalg.generic {indexing_maps = [#a, #b, #c],
+                       iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%g, %w : tensor<4x8xf32>, tensor<8x16xf32>)
+      outs(%acc : tensor<4x16xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %p = arith.mulf %a, %b : f32
+    %r = arith.addf %o, %p : f32
+    linalg.yield %r : f32
+  } -> tensor<4x16xf32>
+  return %m : tensor<4x16xf32>
+}
+
+// -----
+
+// A row-wise reduction reads each element once: the producer fuses.
+#in = affine_map<(d0, d1) -> (d0, d1)>
+#out = affine_map<(d0, d1) -> (d0)>
+
+// CHECK-LABEL: func.func @reduce
+// CHECK: linalg.generic
+// CHECK-SAME: iterator_types = ["parallel", "reduction"]
+// CHECK: math.exp
+// CHECK-NOT: linalg.generic
+func.func @reduce(%x: tensor<4x8xf32>, %acc: tensor<4xf32>) -> tensor<4xf32> {
+  %e = tensor.empty() : tensor<4x8xf32>
+  %g = linalg.generic {indexing_maps = [#in, #in],
+                       iterator_types = ["parallel", "parallel"]}
+      ins(%x : tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %r = math.exp %a : f32
+    linalg.yield %r : f32
+  } -> tensor<4x8xf32>
+  %s = linalg.generic {indexing_maps = [#in, #out],
+                       iterator_types = ["parallel", "reduction"]}
+      ins(%g : tensor<4x8xf32>) outs(%acc : tensor<4xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %r = arith.addf %o, %a : f32
+    linalg.yield %r : f32
+  } -> tensor<4xf32>
+  return %s : tensor<4xf32>
+}
+
+// -----
+
+// A broadcast consumer would recompute the producer per copy.
+#row = affine_map<(d0, d1) -> (d1)>
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#vec = affine_map<(d0) -> (d0)>
+
+// CHECK-LABEL: func.func @broadcast
+// CHECK: math.tanh
+// CHECK: linalg.generic
+// CHECK-NOT: math.tanh
+func.func @broadcast(%x: tensor<8xf32>, %y: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %e = tensor.empty() : tensor<8xf32>
+  %g = linalg.generic {indexing_maps = [#vec, #vec],
+                       iterator_types = ["parallel"]}
+      ins(%x : tensor<8xf32>) outs(%e : tensor<8xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %r = math.tanh %a : f32
+    linalg.yield %r : f32
+  } -> tensor<8xf32>
+  %e2 = tensor.empty() : tensor<4x8xf32>
+  %s = linalg.generic {indexing_maps = [#row, #id, #id],
+                       iterator_types = ["parallel", "parallel"]}
+      ins(%g, %y : tensor<8xf32>, tensor<4x8xf32>)
+      outs(%e2 : tensor<4x8xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %r = arith.mulf %a, %b : f32
+    linalg.yield %r : f32
+  } -> tensor<4x8xf32>
+  return %s : tensor<4x8xf32>
+}
