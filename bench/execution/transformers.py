@@ -26,7 +26,7 @@ layers = int(sys.argv[2]) if len(sys.argv) > 2 else 12
 
 def main():
     work = Path(tempfile.mkdtemp(prefix="qdq-transformers-"))
-    print("model       ms qdq-run   ms ORT (1 thread)   qdq-run/ORT   max|diff|/range")
+    print("model       ms qdq-run   ms ORT (1 thread)   ORT/qdq-run   max|diff|/range")
     for model in [models.vit_b_16(work, calib=1, evaluate=1),
                   models.bert_like(work, layers=layers, calib=1, evaluate=1)]:
         x = model.evaluation[0]

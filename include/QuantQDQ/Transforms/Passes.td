@@ -90,6 +90,51 @@ def ElementwiseFusion : Pass<"qdq-elementwise-fusion"> {
                            "::mlir::tensor::TensorDialect"];
 }
 
+def ConvolutionsAsMatmuls : Pass<"qdq-convolutions-as-matmuls"> {
+  let summary = "Rewrite f32 convolutions as im2col and a contraction";
+  let description = [{
+    Each ungrouped 2-D f32 convolution on static shapes
+    (`linalg.conv_2d_nchw_fchw`, `conv_2d_nhwc_hwcf`) becomes linalg's
+    im2col: a generic that copies every input window into a column of a
+    (C Kh Kw) x (Ho Wo) matrix, and a contraction of the filter with it,
+    which `qdq-vectorize-contractions` tiles for registers. Grouped and
+    depthwise convolutions are left alone. Part of `qdq-cpu-pipeline`.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
+def VectorizeContractions : Pass<"qdq-vectorize-contractions"> {
+  let summary = "Tile f32 contractions into register tiles and vectorize them";
+  let description = [{
+    Every f32 contraction on static shapes (matmuls, dense layers, batched
+    and Einsum products) is cut into `rows` x `columns` output tiles along
+    its last m dimension and the output's contiguous n dimension, walked
+    n-outer, m-inner, each a loop over k of `vector.contract`s whose
+    accumulator stays in registers. Remainder tiles are peeled, so every
+    tile has a static shape. A right operand that is not contiguous along n
+    is transposed first; named contractions (`linalg.matmul`,
+    `batch_matmul`, ...) are generalized. Other ops are left alone. Part of
+    `qdq-cpu-pipeline`, which lowers each `vector.contract` to one broadcast
+    FMA per row and k: the sum over k keeps its order, but a fused multiply-
+    add rounds once where the loops round twice.
+  }];
+  let options = [
+    Option<"rows", "rows", "int64_t", /*default=*/"6",
+           "Rows (m) of a register tile">,
+    Option<"columns", "columns", "int64_t", /*default=*/"16",
+           "Columns (n) of a register tile">,
+    Option<"depth", "depth", "int64_t", /*default=*/"4",
+           "Products (k) per vector.contract">,
+  ];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::affine::AffineDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::tensor::TensorDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
 def ReductionLoopOrder : Pass<"qdq-reduction-loop-order"> {
   let summary = "Make the last parallel dimension the innermost loop of "
                 "contractions";

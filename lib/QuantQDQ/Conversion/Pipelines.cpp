@@ -21,6 +21,8 @@ void mlir::quant_qdq::buildCPUTensorPipeline(OpPassManager &pm) {
   pm.addPass(createConvertQuantQDQToLinalg());
   pm.addPass(createCanonicalizerPass());
   pm.addNestedPass<func::FuncOp>(createElementwiseFusion());
+  pm.addNestedPass<func::FuncOp>(createConvolutionsAsMatmuls());
+  pm.addNestedPass<func::FuncOp>(createVectorizeContractions());
   pm.addNestedPass<func::FuncOp>(createReductionLoopOrder());
 }
 
@@ -30,6 +32,10 @@ void mlir::quant_qdq::buildCPUBufferPipeline(OpPassManager &pm) {
   bufferize.functionBoundaryTypeConversion =
       bufferization::LayoutMapOption::IdentityLayoutMap;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  // Loops that only thread a buffer through their iterations return it
+  // directly, so that a result computed by tiles is written straight into
+  // the caller's out-parameter rather than copied there.
+  pm.addPass(createCanonicalizerPass());
   // Results become out-parameters: the caller (qdq-run) owns every buffer it
   // reads back, and intermediate buffers are freed inside.
   bufferization::BufferResultsToOutParamsPassOptions outParams;
@@ -37,6 +43,9 @@ void mlir::quant_qdq::buildCPUBufferPipeline(OpPassManager &pm) {
   outParams.modifyPublicFunctions = true;
   pm.addPass(bufferization::createBufferResultsToOutParamsPass(outParams));
   bufferization::buildBufferDeallocationPipeline(pm);
+  // A tile written in place bufferizes to a copy between two equal
+  // subviews; once CSE makes them one value, the canonicalizer drops it.
+  pm.addPass(createCSEPass());
   pm.addPass(createCanonicalizerPass());
 }
 
@@ -44,12 +53,21 @@ void mlir::quant_qdq::buildCPULoweringPipeline(
     OpPassManager &pm, function_ref<void(OpPassManager &)> beforeLLVM,
     function_ref<void(OpPassManager &)> beforeReconcile) {
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
+  // Register tiles' transfers become one load or store per row.
+  VectorTransferToSCFOptions transfers;
+  transfers.enableFullUnroll();
+  pm.addNestedPass<func::FuncOp>(createConvertVectorToSCFPass(transfers));
   pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
   if (beforeLLVM)
     beforeLLVM(pm);
+  // A register tile's contraction: one broadcast FMA per row and k.
+  ConvertVectorToLLVMPassOptions vectors;
+  vectors.vectorContractLowering = vector::VectorContractLowering::OuterProduct;
+  pm.addPass(createConvertVectorToLLVMPass(vectors));
+  pm.addPass(createUBToLLVMConversionPass());
   pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createConvertMathToLibmPass());
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());

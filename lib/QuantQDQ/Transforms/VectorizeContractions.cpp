@@ -1,0 +1,309 @@
+//===- VectorizeContractions.cpp - register-blocked f32 contractions ------===//
+//
+// A matmul lowered to plain loops runs at a few GFLOP/s: every product
+// reloads its accumulator. This pass gives each f32 contraction on static
+// shapes the structure of a BLAS microkernel: the output is cut into
+// register tiles of MR rows (the last m dimension) by NR columns (the
+// output's contiguous n dimension), walked n-outer, m-inner so that a
+// column panel of the right operand stays in cache; each tile is a loop
+// over k of MR x NR x 1 vector.contracts whose accumulator, hoisted out of
+// the loop, stays in registers. Tiles that do not divide a dimension are
+// peeled into static remainder tiles, so no masks are needed. A right
+// operand not contiguous along n (a Gemm with transB) is transposed once.
+//
+//===----------------------------------------------------------------------===//
+
+#include "QuantQDQ/Transforms/Passes.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
+#include "mlir/Dialect/SCF/Transforms/Transforms.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Tensor/Transforms/Transforms.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
+#include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
+
+namespace mlir::quant_qdq {
+#define GEN_PASS_DEF_VECTORIZECONTRACTIONS
+#include "QuantQDQ/Transforms/Passes.h.inc"
+} // namespace mlir::quant_qdq
+
+using namespace mlir;
+
+namespace {
+/// How one contraction is blocked: its m, n and k loops, and which input
+/// is the right operand (the one indexed by n).
+struct Blocking {
+  std::optional<unsigned> m;
+  unsigned n, k;
+  unsigned rhs;
+};
+} // namespace
+
+static constexpr StringLiteral kRegisterTile = "quant_qdq.register_tile";
+
+static std::optional<unsigned> getDim(AffineExpr e) {
+  if (auto d = dyn_cast<AffineDimExpr>(e))
+    return d.getPosition();
+  return std::nullopt;
+}
+
+static bool hasStaticF32Operands(linalg::LinalgOp op) {
+  return op.hasPureTensorSemantics() &&
+         llvm::all_of(op->getOperandTypes(), [](Type t) {
+           auto type = dyn_cast<RankedTensorType>(t);
+           return type && type.hasStaticShape() &&
+                  type.getElementType().isF32();
+         });
+}
+
+/// The blocking of `op`, or nothing when it is not an f32 contraction of
+/// two static inputs whose output is contiguous along an n dimension.
+static std::optional<Blocking> getBlocking(linalg::GenericOp op) {
+  if (op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1 ||
+      !hasStaticF32Operands(op) || !linalg::isaContractionOpInterface(op))
+    return std::nullopt;
+  FailureOr<linalg::ContractionDimensions> dims =
+      linalg::inferContractionDims(op);
+  if (failed(dims) || dims->k.empty() || dims->n.empty())
+    return std::nullopt;
+  AffineMap out = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  if (out.getNumResults() == 0)
+    return std::nullopt;
+  std::optional<unsigned> n = getDim(out.getResults().back());
+  if (!n || !llvm::is_contained(dims->n, *n))
+    return std::nullopt;
+  Blocking blocking{std::nullopt, *n, dims->k.back(), 0};
+  // The m dimension nearest the output's end: rows of the register tile.
+  for (AffineExpr e : llvm::reverse(out.getResults()))
+    if (std::optional<unsigned> d = getDim(e);
+        d && llvm::is_contained(dims->m, *d)) {
+      blocking.m = d;
+      break;
+    }
+  blocking.rhs =
+      op.getMatchingIndexingMap(op.getDpsInputOperand(0))
+              .isFunctionOfDim(*n)
+          ? 0
+          : 1;
+  return blocking;
+}
+
+/// Makes the right operand contiguous along n: transposes it so that n's
+/// dimension comes last, and rewrites its indexing map to match.
+static void makeRhsContiguous(RewriterBase &rewriter, linalg::GenericOp op,
+                              const Blocking &blocking) {
+  OpOperand *rhs = op.getDpsInputOperand(blocking.rhs);
+  AffineMap map = op.getMatchingIndexingMap(rhs);
+  ArrayRef<AffineExpr> results = map.getResults();
+  if (getDim(results.back()) == blocking.n)
+    return;
+  SmallVector<int64_t> perm;
+  int64_t nPos = -1;
+  for (auto [i, e] : llvm::enumerate(results)) {
+    if (getDim(e) == blocking.n)
+      nPos = i;
+    else
+      perm.push_back(i);
+  }
+  perm.push_back(nPos);
+  auto type = cast<RankedTensorType>(rhs->get().getType());
+  SmallVector<int64_t> shape;
+  SmallVector<AffineExpr> exprs;
+  for (int64_t p : perm) {
+    shape.push_back(type.getDimSize(p));
+    exprs.push_back(results[p]);
+  }
+  rewriter.setInsertionPoint(op);
+  Location loc = op.getLoc();
+  Value init =
+      tensor::EmptyOp::create(rewriter, loc, shape, type.getElementType());
+  Value transposed =
+      linalg::TransposeOp::create(rewriter, loc, rhs->get(), init, perm)
+          .getResult()[0];
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  maps[blocking.rhs] =
+      AffineMap::get(map.getNumDims(), 0, exprs, op.getContext());
+  rewriter.modifyOpInPlace(op, [&] {
+    rhs->set(transposed);
+    op.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(maps));
+  });
+}
+
+/// Tiles `op` into register tiles (loops: other parallel dimensions, n, m,
+/// other reductions, k) and peels the n and m loops.
+static LogicalResult tileIntoRegisters(RewriterBase &rewriter,
+                                       linalg::GenericOp op,
+                                       const Blocking &blocking, int64_t rows,
+                                       int64_t columns, int64_t depth) {
+  SmallVector<int64_t> bounds = op.getStaticLoopRanges();
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  unsigned numLoops = bounds.size();
+  SmallVector<int64_t> sizes(numLoops, 1);
+  sizes[blocking.n] = std::min(columns, bounds[blocking.n]);
+  if (blocking.m)
+    sizes[*blocking.m] = std::min(rows, bounds[*blocking.m]);
+  sizes[blocking.k] = std::min(depth, bounds[blocking.k]);
+  SmallVector<int64_t> order;
+  for (unsigned d = 0; d < numLoops; ++d)
+    if (iterators[d] == utils::IteratorType::parallel && d != blocking.n &&
+        d != blocking.m)
+      order.push_back(d);
+  order.push_back(blocking.n);
+  if (blocking.m)
+    order.push_back(*blocking.m);
+  for (unsigned d = 0; d < numLoops; ++d)
+    if (iterators[d] == utils::IteratorType::reduction && d != blocking.k)
+      order.push_back(d);
+  order.push_back(blocking.k);
+
+  scf::SCFTilingOptions options;
+  options.setTileSizes(getAsIndexOpFoldResult(op.getContext(), sizes));
+  options.setInterchange(order);
+  rewriter.setInsertionPoint(op);
+  FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(
+      rewriter, cast<TilingInterface>(op.getOperation()), options);
+  if (failed(tiled))
+    return failure();
+  for (Operation *t : tiled->tiledOps)
+    t->setAttr(kRegisterTile, rewriter.getUnitAttr());
+  rewriter.replaceOp(op, tiled->replacements);
+
+  // Loops come outermost first, one per dimension tiled (all of them, as no
+  // size is 0), in `order`.
+  auto loopOf = [&](unsigned dim) -> scf::ForOp {
+    auto it = llvm::find(order, dim);
+    return cast<scf::ForOp>(tiled->loops[it - order.begin()].getOperation());
+  };
+  // Peel the inner (m) loop first: peeling n then copies both of its tiles.
+  SmallVector<scf::ForOp> toPeel;
+  if (blocking.m && bounds[*blocking.m] % sizes[*blocking.m] != 0)
+    toPeel.push_back(loopOf(*blocking.m));
+  if (bounds[blocking.n] % sizes[blocking.n] != 0)
+    toPeel.push_back(loopOf(blocking.n));
+  if (bounds[blocking.k] % sizes[blocking.k] != 0)
+    toPeel.insert(toPeel.begin(), loopOf(blocking.k));
+  for (scf::ForOp loop : toPeel) {
+    scf::ForOp partial;
+    (void)scf::peelForLoopAndSimplifyBounds(rewriter, loop, partial);
+  }
+  return success();
+}
+
+/// The canonicalizer's patterns, applied to `root`: folds the peeled tiles'
+/// sizes into static shapes.
+static LogicalResult canonicalize(Operation *root) {
+  MLIRContext *context = root->getContext();
+  RewritePatternSet patterns(context);
+  for (Dialect *dialect : context->getLoadedDialects())
+    dialect->getCanonicalizationPatterns(patterns);
+  for (RegisteredOperationName name : context->getRegisteredOperations())
+    name.getCanonicalizationPatterns(patterns, context);
+  return applyPatternsGreedily(root, std::move(patterns));
+}
+
+namespace {
+struct VectorizeContractionsPass
+    : public quant_qdq::impl::VectorizeContractionsBase<
+          VectorizeContractionsPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    Operation *root = getOperation();
+    IRRewriter rewriter(&getContext());
+    // Named contractions (linalg.matmul, batch_matmul, ...) as generics.
+    SmallVector<linalg::LinalgOp> named;
+    root->walk([&](linalg::LinalgOp op) {
+      if (!isa<linalg::GenericOp>(op) && hasStaticF32Operands(op) &&
+          linalg::isaContractionOpInterface(op))
+        named.push_back(op);
+    });
+    for (linalg::LinalgOp op : named) {
+      rewriter.setInsertionPoint(op);
+      (void)linalg::generalizeNamedOp(rewriter, op);
+    }
+    SmallVector<std::pair<linalg::GenericOp, Blocking>> contractions;
+    root->walk([&](linalg::GenericOp op) {
+      if (std::optional<Blocking> blocking = getBlocking(op))
+        contractions.emplace_back(op, *blocking);
+    });
+    if (contractions.empty())
+      return;
+    for (auto &[op, blocking] : contractions) {
+      makeRhsContiguous(rewriter, op, blocking);
+      if (failed(tileIntoRegisters(rewriter, op, blocking, rows, columns,
+                                   depth))) {
+        op.emitError("cannot tile this contraction into register tiles");
+        return signalPassFailure();
+      }
+    }
+    if (failed(canonicalize(root)))
+      return signalPassFailure();
+
+    // Vectorize each static tile; the k loop around it then carries its
+    // accumulator as a vector.
+    SmallVector<linalg::GenericOp> tiles;
+    root->walk([&](linalg::GenericOp op) {
+      if (op->hasAttr(kRegisterTile))
+        tiles.push_back(op);
+    });
+    for (linalg::GenericOp tile : tiles) {
+      tile->removeAttr(kRegisterTile);
+      if (!tile.hasPureTensorSemantics() ||
+          !llvm::all_of(tile->getOperandTypes(), [](Type t) {
+            return cast<ShapedType>(t).hasStaticShape();
+          }))
+        continue; // stays a linalg op and becomes loops
+      rewriter.setInsertionPoint(tile);
+      FailureOr<linalg::VectorizationResult> vectorized = linalg::vectorize(
+          rewriter, tile, /*inputVectorSizes=*/{}, /*scalableDims=*/{},
+          /*vectorizeNDExtract=*/false, /*flatten1DDepthwiseConv=*/false,
+          /*assumeDynamicDimsMatchVecSizes=*/false,
+          /*createNamedContraction=*/true);
+      if (failed(vectorized))
+        continue;
+      rewriter.replaceOp(tile, vectorized->replacements);
+    }
+    // mulf + multi_reduction over k is a vector.contract (lowered to one
+    // broadcast FMA per row and k); the tiles' unit dimensions go.
+    {
+      RewritePatternSet patterns(&getContext());
+      vector::populateVectorReductionToContractPatterns(patterns);
+      vector::populateVectorTransferPermutationMapLoweringPatterns(patterns);
+      if (failed(applyPatternsGreedily(root, std::move(patterns))))
+        return signalPassFailure();
+    }
+    {
+      RewritePatternSet patterns(&getContext());
+      vector::populateCastAwayVectorLeadingOneDimPatterns(patterns);
+      if (failed(applyPatternsGreedily(root, std::move(patterns))))
+        return signalPassFailure();
+    }
+    // Innermost loops first, so that a hoisted accumulator is invariant in
+    // the next loop out as well.
+    if (failed(canonicalize(root)))
+      return signalPassFailure();
+    SmallVector<scf::ForOp> loops;
+    root->walk([&](scf::ForOp loop) { loops.push_back(loop); });
+    for (scf::ForOp loop : loops)
+      (void)hoistLoopInvariantSubsets(rewriter, loop);
+    // Tiles read and write their operands in place: a transfer through an
+    // extract_slice or into an insert_slice becomes one transfer on the
+    // whole tensor, which bufferizes without a copy.
+    {
+      RewritePatternSet patterns(&getContext());
+      tensor::populateFoldTensorSubsetIntoVectorTransferPatterns(patterns);
+      if (failed(applyPatternsGreedily(root, std::move(patterns))))
+        return signalPassFailure();
+    }
+    if (failed(canonicalize(root)))
+      signalPassFailure();
+  }
+};
+} // namespace

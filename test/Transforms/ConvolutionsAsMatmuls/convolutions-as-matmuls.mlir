@@ -1,0 +1,71 @@
+// Ungrouped f32 convolutions become im2col (a copy of every input window,
+// indexed without divisions) and a contraction; others stay convolutions.
+// RUN: qdq-opt %s --qdq-convolutions-as-matmuls --split-input-file | FileCheck %s
+
+// CHECK-DAG: #[[WINDOW:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d4 * 2 + d2 * 3, d5 * 2 + d3 * 3)>
+// CHECK-DAG: #[[ID6:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d3, d4, d5)>
+// CHECK-DAG: #[[W:.*]] = affine_map<(d0, d1, d2, d3) -> (d1, d3)>
+// CHECK-DAG: #[[COLS:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d3, d2)>
+// CHECK-DAG: #[[OUT:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>
+// CHECK-LABEL: func.func @nchw
+// CHECK: %[[COLUMNS:.*]] = linalg.generic {indexing_maps = [#[[WINDOW]], #[[ID6]]]
+// CHECK-SAME: ins(%{{.*}} : tensor<2x3x13x13xf32>) outs(%{{.*}} : tensor<2x3x3x3x4x4xf32>)
+// CHECK: %[[C:.*]] = tensor.collapse_shape %[[COLUMNS]] {{\[}}[0], [1, 2, 3], [4, 5]] : tensor<2x3x3x3x4x4xf32> into tensor<2x27x16xf32>
+// CHECK: %[[F:.*]] = tensor.collapse_shape %{{.*}} {{\[}}[0], [1, 2, 3]] : tensor<8x3x3x3xf32> into tensor<8x27xf32>
+// CHECK: %[[ACC:.*]] = tensor.collapse_shape %{{.*}} {{\[}}[0], [1], [2, 3]] : tensor<2x8x4x4xf32> into tensor<2x8x16xf32>
+// CHECK: %[[P:.*]] = linalg.generic {indexing_maps = [#[[W]], #[[COLS]], #[[OUT]]], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+// CHECK-SAME: ins(%[[F]], %[[C]] : tensor<8x27xf32>, tensor<2x27x16xf32>) outs(%[[ACC]] : tensor<2x8x16xf32>)
+// CHECK: arith.mulf
+// CHECK: arith.addf
+// CHECK: tensor.expand_shape %[[P]] {{\[}}[0], [1], [2, 3]] output_shape [2, 8, 4, 4]
+// CHECK-NOT: linalg.conv_2d
+func.func @nchw(%x: tensor<2x3x13x13xf32>, %w: tensor<8x3x3x3xf32>,
+                %acc: tensor<2x8x4x4xf32>) -> tensor<2x8x4x4xf32> {
+  %r = linalg.conv_2d_nchw_fchw {strides = dense<2> : tensor<2xi64>,
+                                 dilations = dense<3> : tensor<2xi64>}
+      ins(%x, %w : tensor<2x3x13x13xf32>, tensor<8x3x3x3xf32>)
+      outs(%acc : tensor<2x8x4x4xf32>) -> tensor<2x8x4x4xf32>
+  return %r : tensor<2x8x4x4xf32>
+}
+
+// -----
+
+// NHWC convolutions take linalg's im2col.
+// CHECK-LABEL: func.func @nhwc
+// CHECK: linalg.generic
+// CHECK: linalg.generic
+// CHECK-SAME: iterator_types = ["parallel", "parallel", "parallel", "reduction"]
+// CHECK-NOT: linalg.conv_2d
+func.func @nhwc(%x: tensor<1x10x10x3xf32>, %w: tensor<3x3x3x8xf32>,
+                %acc: tensor<1x8x8x8xf32>) -> tensor<1x8x8x8xf32> {
+  %r = linalg.conv_2d_nhwc_hwcf {strides = dense<1> : tensor<2xi64>,
+                                 dilations = dense<1> : tensor<2xi64>}
+      ins(%x, %w : tensor<1x10x10x3xf32>, tensor<3x3x3x8xf32>)
+      outs(%acc : tensor<1x8x8x8xf32>) -> tensor<1x8x8x8xf32>
+  return %r : tensor<1x8x8x8xf32>
+}
+
+// -----
+
+// Grouped, dynamic and integer convolutions are left alone.
+// CHECK-LABEL: func.func @untouched
+// CHECK: linalg.conv_2d_ngchw_gfchw
+// CHECK: linalg.conv_2d_nchw_fchw ins(%{{.*}} : tensor<?x3x10x10xf32>
+// CHECK: linalg.conv_2d_nchw_fchw ins(%{{.*}} : tensor<1x3x10x10xi32>
+func.func @untouched(%g: tensor<1x2x2x10x10xf32>, %gw: tensor<2x4x2x3x3xf32>,
+                     %gacc: tensor<1x2x4x8x8xf32>, %d: tensor<?x3x10x10xf32>,
+                     %w: tensor<8x3x3x3xf32>, %dacc: tensor<?x8x8x8xf32>,
+                     %i: tensor<1x3x10x10xi32>, %iw: tensor<8x3x3x3xi32>,
+                     %iacc: tensor<1x8x8x8xi32>)
+    -> (tensor<1x2x4x8x8xf32>, tensor<?x8x8x8xf32>, tensor<1x8x8x8xi32>) {
+  %0 = linalg.conv_2d_ngchw_gfchw
+      ins(%g, %gw : tensor<1x2x2x10x10xf32>, tensor<2x4x2x3x3xf32>)
+      outs(%gacc : tensor<1x2x4x8x8xf32>) -> tensor<1x2x4x8x8xf32>
+  %1 = linalg.conv_2d_nchw_fchw
+      ins(%d, %w : tensor<?x3x10x10xf32>, tensor<8x3x3x3xf32>)
+      outs(%dacc : tensor<?x8x8x8xf32>) -> tensor<?x8x8x8xf32>
+  %2 = linalg.conv_2d_nchw_fchw
+      ins(%i, %iw : tensor<1x3x10x10xi32>, tensor<8x3x3x3xi32>)
+      outs(%iacc : tensor<1x8x8x8xi32>) -> tensor<1x8x8x8xi32>
+  return %0, %1, %2 : tensor<1x2x4x8x8xf32>, tensor<?x8x8x8xf32>, tensor<1x8x8x8xi32>
+}

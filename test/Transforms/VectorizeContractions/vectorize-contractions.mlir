@@ -1,0 +1,112 @@
+// f32 contractions on static shapes become register tiles: loops over n
+// (columns), m (rows) and k, the k loop carrying a rows x columns vector
+// accumulator through vector.contracts of depth k, read from and written to
+// the output in place; remainder tiles are peeled to static shapes. Other
+// contractions are left alone.
+// RUN: qdq-opt %s --qdq-vectorize-contractions --split-input-file | FileCheck %s
+// RUN: qdq-opt %s --qdq-vectorize-contractions="rows=4 columns=8 depth=2" --split-input-file | FileCheck %s --check-prefix=SMALL
+
+#lhs = affine_map<(m, n, k) -> (m, k)>
+#rhs = affine_map<(m, n, k) -> (k, n)>
+#out = affine_map<(m, n, k) -> (m, n)>
+
+// CHECK-LABEL: func.func @even
+// CHECK: scf.for %{{.*}} = %c0 to %c32 step %c16
+// CHECK:   scf.for %{{.*}} = %c0 to %c12 step %c6
+// CHECK:     %[[ACC:.*]] = vector.transfer_read %{{.*}} : tensor<12x32xf32>, vector<6x16xf32>
+// CHECK:     scf.for {{.*}} = %c0 to %c8 step %c4 iter_args(%{{.*}} = %[[ACC]]) -> (vector<6x16xf32>)
+// CHECK:       vector.contract {{.*}} : vector<6x4xf32>, vector<4x16xf32> into vector<6x16xf32>
+// CHECK-NOT:   vector.contract
+// CHECK:     vector.transfer_write {{.*}} : vector<6x16xf32>, tensor<12x32xf32>
+// CHECK-NOT: tensor.insert_slice
+// CHECK-NOT: linalg.generic
+// SMALL-LABEL: func.func @even
+// SMALL: vector.contract {{.*}} : vector<4x2xf32>, vector<2x8xf32> into vector<4x8xf32>
+func.func @even(%a: tensor<12x8xf32>, %b: tensor<8x32xf32>,
+                %c: tensor<12x32xf32>) -> tensor<12x32xf32> {
+  %r = linalg.generic {indexing_maps = [#lhs, #rhs, #out],
+                       iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : tensor<12x8xf32>, tensor<8x32xf32>)
+      outs(%c : tensor<12x32xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<12x32xf32>
+  return %r : tensor<12x32xf32>
+}
+
+// -----
+
+// Remainders along m (7 = 6 + 1), n (20 = 16 + 4) and k (5 = 4 + 1) are
+// tiles of their own, each static (a one-row tile drops its unit dimension).
+// CHECK-LABEL: func.func @remainders
+// CHECK-DAG: vector.contract {{.*}} : vector<6x4xf32>, vector<4x16xf32> into vector<6x16xf32>
+// CHECK-DAG: vector.contract {{.*}} : vector<6x1xf32>, vector<1x16xf32> into vector<6x16xf32>
+// CHECK-DAG: vector.contract {{.*}} : vector<4xf32>, vector<4x16xf32> into vector<16xf32>
+// CHECK-DAG: vector.contract {{.*}} : vector<6x4xf32>, vector<4x4xf32> into vector<6x4xf32>
+// CHECK-DAG: vector.contract {{.*}} : vector<1xf32>, vector<1x4xf32> into vector<4xf32>
+// CHECK-NOT: linalg.matmul
+func.func @remainders(%a: tensor<7x5xf32>, %b: tensor<5x20xf32>,
+                      %c: tensor<7x20xf32>) -> tensor<7x20xf32> {
+  %r = linalg.matmul ins(%a, %b : tensor<7x5xf32>, tensor<5x20xf32>)
+                     outs(%c : tensor<7x20xf32>) -> tensor<7x20xf32>
+  return %r : tensor<7x20xf32>
+}
+
+// -----
+
+// A right operand indexed (n, k), as Gemm's transB, is transposed once so
+// that its rows are contiguous along n.
+// CHECK-LABEL: func.func @transposed_rhs
+// CHECK: linalg.transpose ins(%{{.*}} : tensor<32x8xf32>) outs(%{{.*}} : tensor<8x32xf32>) permutation = [1, 0]
+// CHECK: vector.contract {{.*}} : vector<6x4xf32>, vector<4x16xf32> into vector<6x16xf32>
+#lhs = affine_map<(m, n, k) -> (m, k)>
+#rhsT = affine_map<(m, n, k) -> (n, k)>
+#out = affine_map<(m, n, k) -> (m, n)>
+func.func @transposed_rhs(%a: tensor<12x8xf32>, %b: tensor<32x8xf32>,
+                          %c: tensor<12x32xf32>) -> tensor<12x32xf32> {
+  %r = linalg.generic {indexing_maps = [#lhs, #rhsT, #out],
+                       iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : tensor<12x8xf32>, tensor<32x8xf32>)
+      outs(%c : tensor<12x32xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<12x32xf32>
+  return %r : tensor<12x32xf32>
+}
+
+// -----
+
+// A batch dimension is one more loop outside the tiles.
+// CHECK-LABEL: func.func @batched
+// CHECK: scf.for %{{.*}} = %c0 to %c3 step %c1
+// CHECK:   scf.for %{{.*}} = %c0 to %c32 step %c16
+// CHECK:     scf.for %{{.*}} = %c0 to %c12 step %c6
+// CHECK:       vector.contract {{.*}} : vector<6x4xf32>, vector<4x16xf32> into vector<6x16xf32>
+func.func @batched(%a: tensor<3x12x8xf32>, %b: tensor<3x8x32xf32>,
+                   %c: tensor<3x12x32xf32>) -> tensor<3x12x32xf32> {
+  %r = linalg.batch_matmul ins(%a, %b : tensor<3x12x8xf32>, tensor<3x8x32xf32>)
+                           outs(%c : tensor<3x12x32xf32>) -> tensor<3x12x32xf32>
+  return %r : tensor<3x12x32xf32>
+}
+
+// -----
+
+// Dynamic shapes and integer contractions stay linalg ops.
+// CHECK-LABEL: func.func @untouched
+// CHECK-NOT: vector.contract
+// CHECK: linalg.matmul ins(%{{.*}} : tensor<?x8xf32>, tensor<8x32xf32>)
+// CHECK: linalg.matmul ins(%{{.*}} : tensor<12x8xi32>, tensor<8x32xi32>)
+func.func @untouched(%a: tensor<?x8xf32>, %b: tensor<8x32xf32>,
+                     %c: tensor<?x32xf32>, %ai: tensor<12x8xi32>,
+                     %bi: tensor<8x32xi32>, %ci: tensor<12x32xi32>)
+    -> (tensor<?x32xf32>, tensor<12x32xi32>) {
+  %r = linalg.matmul ins(%a, %b : tensor<?x8xf32>, tensor<8x32xf32>)
+                     outs(%c : tensor<?x32xf32>) -> tensor<?x32xf32>
+  %ri = linalg.matmul ins(%ai, %bi : tensor<12x8xi32>, tensor<8x32xi32>)
+                      outs(%ci : tensor<12x32xi32>) -> tensor<12x32xi32>
+  return %r, %ri : tensor<?x32xf32>, tensor<12x32xi32>
+}
