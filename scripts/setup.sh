@@ -8,6 +8,8 @@ packages=(
   # Toolchain and LLVM/MLIR 22.
   cmake ninja-build g++ make
   llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools clang-22
+  # The OpenMP runtime the CPU engine's parallel loops run on.
+  libomp-22-dev
   # C++ unit tests.
   libgtest-dev
   # Test scripts run with the Debian interpreter; execution tests compare

@@ -114,7 +114,11 @@ def VectorizeContractions : Pass<"qdq-vectorize-contractions"> {
     n-outer, m-inner, each a loop over k of `vector.contract`s whose
     accumulator stays in registers. Remainder tiles are peeled, so every
     tile has a static shape. A right operand that is not contiguous along n
-    is transposed first; named contractions (`linalg.matmul`,
+    is transposed first. With `parallel`, the tiles are distributed over
+    threads first: an `scf.forall` over the outermost parallel dimension (a
+    batch dimension, else n, else m) that holds two tiles or more, each
+    iteration owning whole tiles; a remainder that is not a whole tile is
+    split off and stays sequential. Named contractions (`linalg.matmul`,
     `batch_matmul`, ...) are generalized. Other ops are left alone. Part of
     `qdq-cpu-pipeline`, which lowers each `vector.contract` to one broadcast
     FMA per row and k: the sum over k keeps its order, but a fused multiply-
@@ -127,6 +131,9 @@ def VectorizeContractions : Pass<"qdq-vectorize-contractions"> {
            "Columns (n) of a register tile">,
     Option<"depth", "depth", "int64_t", /*default=*/"4",
            "Products (k) per vector.contract">,
+    Option<"parallel", "parallel", "bool", /*default=*/"true",
+           "Distribute the tiles over threads: an scf.forall over the "
+           "outermost parallel dimension">,
   ];
   let dependentDialects = ["::mlir::linalg::LinalgDialect",
                            "::mlir::affine::AffineDialect",

@@ -10,6 +10,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Dialect/SCF/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
@@ -47,6 +48,9 @@ void mlir::quant_qdq::buildCPUBufferPipeline(OpPassManager &pm) {
   // subviews; once CSE makes them one value, the canonicalizer drops it.
   pm.addPass(createCSEPass());
   pm.addPass(createCanonicalizerPass());
+  // Tiles distributed over threads (qdq-vectorize-contractions) become
+  // parallel loops, which the lowering hands to OpenMP.
+  pm.addPass(createForallToParallelLoopPass());
 }
 
 void mlir::quant_qdq::buildCPULoweringPipeline(
@@ -57,6 +61,10 @@ void mlir::quant_qdq::buildCPULoweringPipeline(
   VectorTransferToSCFOptions transfers;
   transfers.enableFullUnroll();
   pm.addNestedPass<func::FuncOp>(createConvertVectorToSCFPass(transfers));
+  pm.addPass(createConvertSCFToOpenMPPass());
+  // The alloca scopes around parallel bodies hold no allocas: inline them
+  // before their loops become blocks, which a scope cannot hold.
+  pm.addPass(createCanonicalizerPass());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
@@ -74,6 +82,7 @@ void mlir::quant_qdq::buildCPULoweringPipeline(
   pm.addPass(createArithToLLVMConversionPass());
   pm.addPass(createConvertFuncToLLVMPass());
   pm.addPass(createConvertControlFlowToLLVMPass());
+  pm.addPass(createConvertOpenMPToLLVMPass());
   if (beforeReconcile)
     beforeReconcile(pm);
   pm.addPass(createReconcileUnrealizedCastsPass());

@@ -14,6 +14,7 @@
 #include "mlir/Target/LLVMIR/Dialect/GPU/GPUToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/OpenMP/OpenMPToLLVMIRTranslation.h"
 #include "llvm/Support/DynamicLibrary.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -194,6 +195,7 @@ JITExecutor::create(OwningOpRef<ModuleOp> module, StringRef entry,
   DialectRegistry registry;
   registerBuiltinDialectTranslation(registry);
   registerLLVMDialectTranslation(registry);
+  registerOpenMPDialectTranslation(registry);
   if (gpu) {
     // Kernels are serialized (NVVM target) in the pipeline, and gpu.binary
     // and launches are translated for the JIT.
@@ -231,10 +233,13 @@ JITExecutor::create(OwningOpRef<ModuleOp> module, StringRef entry,
   }();
   (void)targetInitialized;
 
-  ExecutionEngineOptions engineOptions;
-  engineOptions.transformer =
+  // The options hold a function_ref: the transformer must outlive them.
+  std::function<llvm::Error(llvm::Module *)> optimize =
       makeOptimizingTransformer(options.optLevel, 0, nullptr);
-  SmallVector<StringRef, 2> libs = {QUANTQDQ_C_RUNNER_UTILS};
+  ExecutionEngineOptions engineOptions;
+  engineOptions.transformer = optimize;
+  SmallVector<StringRef, 3> libs = {QUANTQDQ_C_RUNNER_UTILS,
+                                    QUANTQDQ_OPENMP_RUNTIME};
   if (gpu)
     libs.push_back(getCUDARuntime().path);
   engineOptions.sharedLibPaths = libs;

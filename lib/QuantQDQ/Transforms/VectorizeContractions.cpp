@@ -22,7 +22,6 @@
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
 #include "mlir/Dialect/SCF/Transforms/Transforms.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
-#include "mlir/Dialect/Tensor/Transforms/Transforms.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
@@ -136,6 +135,59 @@ static void makeRhsContiguous(RewriterBase &rewriter, linalg::GenericOp op,
   });
 }
 
+/// Distributes `op` over threads: an scf.forall over its outermost parallel
+/// dimension (in the register tiles' loop order) that holds at least two
+/// grains, a grain being one register tile along it. Each iteration then
+/// owns whole tiles, the column panel of the right operand they read
+/// included. Where the dimension is not a whole number of grains, the rest
+/// is split off first and stays sequential, so that every part keeps static
+/// shapes. Returns the ops left to tile for registers.
+static SmallVector<linalg::GenericOp>
+distributeOverThreads(RewriterBase &rewriter, linalg::GenericOp op,
+                      const Blocking &blocking, int64_t rows,
+                      int64_t columns) {
+  SmallVector<int64_t> bounds = op.getStaticLoopRanges();
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  SmallVector<std::pair<unsigned, int64_t>> candidates;
+  for (unsigned d = 0; d < bounds.size(); ++d)
+    if (iterators[d] == utils::IteratorType::parallel && d != blocking.n &&
+        d != blocking.m)
+      candidates.push_back({d, 1});
+  candidates.push_back({blocking.n, columns});
+  if (blocking.m)
+    candidates.push_back({*blocking.m, rows});
+  auto chosen = llvm::find_if(candidates, [&](auto candidate) {
+    return bounds[candidate.first] >= 2 * candidate.second;
+  });
+  if (chosen == candidates.end())
+    return {op};
+  auto [dim, grain] = *chosen;
+
+  SmallVector<linalg::GenericOp> parts;
+  int64_t whole = bounds[dim] / grain * grain;
+  rewriter.setInsertionPoint(op);
+  if (whole < bounds[dim]) {
+    auto [head, rest] =
+        linalg::splitOp(rewriter, cast<TilingInterface>(op.getOperation()),
+                        dim, rewriter.getIndexAttr(whole));
+    op = cast<linalg::GenericOp>(head.getOperation());
+    parts.push_back(cast<linalg::GenericOp>(rest.getOperation()));
+    rewriter.setInsertionPoint(op);
+  }
+  SmallVector<int64_t> sizes(bounds.size(), 0);
+  sizes[dim] = grain;
+  scf::SCFTilingOptions options;
+  options.setTileSizes(getAsIndexOpFoldResult(op.getContext(), sizes));
+  options.setLoopType(scf::SCFTilingOptions::LoopType::ForallOp);
+  FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(
+      rewriter, cast<TilingInterface>(op.getOperation()), options);
+  if (failed(tiled))
+    return {op};
+  rewriter.replaceOp(op, tiled->replacements);
+  parts.insert(parts.begin(), cast<linalg::GenericOp>(tiled->tiledOps[0]));
+  return parts;
+}
+
 /// Tiles `op` into register tiles (loops: other parallel dimensions, n, m,
 /// other reductions, k) and peels the n and m loops.
 static LogicalResult tileIntoRegisters(RewriterBase &rewriter,
@@ -237,11 +289,15 @@ struct VectorizeContractionsPass
       return;
     for (auto &[op, blocking] : contractions) {
       makeRhsContiguous(rewriter, op, blocking);
-      if (failed(tileIntoRegisters(rewriter, op, blocking, rows, columns,
-                                   depth))) {
-        op.emitError("cannot tile this contraction into register tiles");
-        return signalPassFailure();
-      }
+      SmallVector<linalg::GenericOp> parts = {op};
+      if (parallel)
+        parts = distributeOverThreads(rewriter, op, blocking, rows, columns);
+      for (linalg::GenericOp part : parts)
+        if (failed(tileIntoRegisters(rewriter, part, blocking, rows, columns,
+                                     depth))) {
+          part.emitError("cannot tile this contraction into register tiles");
+          return signalPassFailure();
+        }
     }
     if (failed(canonicalize(root)))
       return signalPassFailure();
@@ -293,15 +349,6 @@ struct VectorizeContractionsPass
     root->walk([&](scf::ForOp loop) { loops.push_back(loop); });
     for (scf::ForOp loop : loops)
       (void)hoistLoopInvariantSubsets(rewriter, loop);
-    // Tiles read and write their operands in place: a transfer through an
-    // extract_slice or into an insert_slice becomes one transfer on the
-    // whole tensor, which bufferizes without a copy.
-    {
-      RewritePatternSet patterns(&getContext());
-      tensor::populateFoldTensorSubsetIntoVectorTransferPatterns(patterns);
-      if (failed(applyPatternsGreedily(root, std::move(patterns))))
-        return signalPassFailure();
-    }
     if (failed(canonicalize(root)))
       signalPassFailure();
   }

@@ -1,7 +1,11 @@
 // The bundled network goes all the way to the LLVM dialect, its result
-// turned into an out-parameter.
+// turned into an out-parameter; its convolutions' register tiles are FMAs
+// in OpenMP work-sharing loops.
 // RUN: qdq-opt %qdq_src_root/examples/resnet_v1_block.mlir --qdq-cpu-pipeline | FileCheck %s
 // CHECK-NOT: quant_qdq.
 // CHECK-NOT: linalg.
 // CHECK: llvm.func @resnet_v1_block(%arg0: !llvm.ptr, {{.*}}, %arg11: !llvm.ptr,
+// CHECK: omp.parallel
+// CHECK:   omp.wsloop
+// CHECK:     llvm.intr.fmuladd{{.*}} : (vector<16xf32>, vector<16xf32>, vector<16xf32>) -> vector<16xf32>
 // CHECK: llvm.return{{$}}

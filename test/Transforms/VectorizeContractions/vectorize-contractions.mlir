@@ -1,10 +1,13 @@
 // f32 contractions on static shapes become register tiles: loops over n
 // (columns), m (rows) and k, the k loop carrying a rows x columns vector
-// accumulator through vector.contracts of depth k, read from and written to
-// the output in place; remainder tiles are peeled to static shapes. Other
-// contractions are left alone.
-// RUN: qdq-opt %s --qdq-vectorize-contractions --split-input-file | FileCheck %s
-// RUN: qdq-opt %s --qdq-vectorize-contractions="rows=4 columns=8 depth=2" --split-input-file | FileCheck %s --check-prefix=SMALL
+// accumulator through vector.contracts of depth k, read from and written
+// back to its slice of the output once; remainder tiles are peeled to static
+// shapes. Other contractions are left alone.
+// With `parallel` (the default), the outermost parallel dimension that
+// holds two tiles or more is an scf.forall first.
+// RUN: qdq-opt %s --qdq-vectorize-contractions="parallel=false" --split-input-file | FileCheck %s
+// RUN: qdq-opt %s --qdq-vectorize-contractions="rows=4 columns=8 depth=2 parallel=false" --split-input-file | FileCheck %s --check-prefix=SMALL
+// RUN: qdq-opt %s --qdq-vectorize-contractions --split-input-file | FileCheck %s --check-prefix=PAR
 
 #lhs = affine_map<(m, n, k) -> (m, k)>
 #rhs = affine_map<(m, n, k) -> (k, n)>
@@ -13,13 +16,20 @@
 // CHECK-LABEL: func.func @even
 // CHECK: scf.for %{{.*}} = %c0 to %c32 step %c16
 // CHECK:   scf.for %{{.*}} = %c0 to %c12 step %c6
-// CHECK:     %[[ACC:.*]] = vector.transfer_read %{{.*}} : tensor<12x32xf32>, vector<6x16xf32>
-// CHECK:     scf.for {{.*}} = %c0 to %c8 step %c4 iter_args(%{{.*}} = %[[ACC]]) -> (vector<6x16xf32>)
+// CHECK:     %[[TILE:.*]] = tensor.extract_slice %{{.*}} : tensor<12x32xf32> to tensor<6x16xf32>
+// CHECK:     %[[ACC:.*]] = vector.transfer_read %[[TILE]]{{.*}} : tensor<6x16xf32>, vector<6x16xf32>
+// CHECK:     %[[SUM:.*]] = scf.for {{.*}} = %c0 to %c8 step %c4 iter_args(%{{.*}} = %[[ACC]]) -> (vector<6x16xf32>)
 // CHECK:       vector.contract {{.*}} : vector<6x4xf32>, vector<4x16xf32> into vector<6x16xf32>
 // CHECK-NOT:   vector.contract
-// CHECK:     vector.transfer_write {{.*}} : vector<6x16xf32>, tensor<12x32xf32>
-// CHECK-NOT: tensor.insert_slice
+// CHECK:     %[[W:.*]] = vector.transfer_write %[[SUM]], %[[TILE]]{{.*}} : vector<6x16xf32>, tensor<6x16xf32>
+// CHECK:     tensor.insert_slice %[[W]]
 // CHECK-NOT: linalg.generic
+// PAR-LABEL: func.func @even
+// PAR: scf.forall (%[[N:.*]]) = (0) to (32) step (16) shared_outs(%[[OUT:.*]] = %{{.*}}) -> (tensor<12x32xf32>)
+// PAR:   scf.for %{{.*}} = %c0 to %c12 step %c6
+// PAR:     vector.contract {{.*}} : vector<6x4xf32>, vector<4x16xf32> into vector<6x16xf32>
+// PAR:   scf.forall.in_parallel
+// PAR:     tensor.parallel_insert_slice %{{.*}} into %[[OUT]][0, %[[N]]] [12, 16] [1, 1]
 // SMALL-LABEL: func.func @even
 // SMALL: vector.contract {{.*}} : vector<4x2xf32>, vector<2x8xf32> into vector<4x8xf32>
 func.func @even(%a: tensor<12x8xf32>, %b: tensor<8x32xf32>,
@@ -80,7 +90,11 @@ func.func @transposed_rhs(%a: tensor<12x8xf32>, %b: tensor<32x8xf32>,
 
 // -----
 
-// A batch dimension is one more loop outside the tiles.
+// A batch dimension is one more loop outside the tiles, the one threads
+// share out.
+// PAR-LABEL: func.func @batched
+// PAR: scf.forall (%{{.*}}) in (3)
+// PAR: scf.for %{{.*}} = %c0 to %c32 step %c16
 // CHECK-LABEL: func.func @batched
 // CHECK: scf.for %{{.*}} = %c0 to %c3 step %c1
 // CHECK:   scf.for %{{.*}} = %c0 to %c32 step %c16
@@ -91,6 +105,31 @@ func.func @batched(%a: tensor<3x12x8xf32>, %b: tensor<3x8x32xf32>,
   %r = linalg.batch_matmul ins(%a, %b : tensor<3x12x8xf32>, tensor<3x8x32xf32>)
                            outs(%c : tensor<3x12x32xf32>) -> tensor<3x12x32xf32>
   return %r : tensor<3x12x32xf32>
+}
+
+// -----
+
+// 40 columns are two whole 16-column panels for the threads; the last 8
+// are split off and tiled sequentially. Too few rows and columns (below)
+// for two tiles: no forall.
+// PAR-LABEL: func.func @split
+// PAR: %[[HEAD:.*]] = scf.forall (%{{.*}}) = (0) to (32) step (16)
+// PAR:   vector.contract {{.*}} : vector<6x4xf32>, vector<4x16xf32> into vector<6x16xf32>
+// PAR: vector.contract {{.*}} : vector<6x4xf32>, vector<4x8xf32> into vector<6x8xf32>
+// PAR-LABEL: func.func @small
+// PAR-NOT: scf.forall
+// PAR: return
+func.func @split(%a: tensor<6x8xf32>, %b: tensor<8x40xf32>,
+                 %c: tensor<6x40xf32>) -> tensor<6x40xf32> {
+  %r = linalg.matmul ins(%a, %b : tensor<6x8xf32>, tensor<8x40xf32>)
+                     outs(%c : tensor<6x40xf32>) -> tensor<6x40xf32>
+  return %r : tensor<6x40xf32>
+}
+func.func @small(%a: tensor<11x8xf32>, %b: tensor<8x31xf32>,
+                 %c: tensor<11x31xf32>) -> tensor<11x31xf32> {
+  %r = linalg.matmul ins(%a, %b : tensor<11x8xf32>, tensor<8x31xf32>)
+                     outs(%c : tensor<11x31xf32>) -> tensor<11x31xf32>
+  return %r : tensor<11x31xf32>
 }
 
 // -----
