@@ -142,6 +142,31 @@ def VectorizeContractions : Pass<"qdq-vectorize-contractions"> {
                            "::mlir::vector::VectorDialect"];
 }
 
+def DistributeLoops : Pass<"qdq-distribute-loops"> {
+  let summary = "Share the outermost parallel loop of linalg ops among "
+                "threads";
+  let description = [{
+    Every linalg op on static tensors directly in a function body (not a
+    tile already) whose iteration space has at least `min-iterations`
+    points gets its outermost parallel loop of two or more iterations cut
+    into at most `chunks` chunks by an `scf.forall`. `qdq-cpu-pipeline`
+    runs it after the contractions are tiled, so that element-wise chains,
+    normalizations, softmaxes, im2col and depthwise convolutions use every
+    core too. Results are unchanged: no element's arithmetic moves between
+    iterations.
+  }];
+  let options = [
+    Option<"minIterations", "min-iterations", "int64_t",
+           /*default=*/"16384",
+           "Smallest iteration space worth a parallel region">,
+    Option<"chunks", "chunks", "int64_t", /*default=*/"16",
+           "Chunks the outermost parallel loop is cut into (at most)">,
+  ];
+  let dependentDialects = ["::mlir::scf::SCFDialect",
+                           "::mlir::tensor::TensorDialect",
+                           "::mlir::affine::AffineDialect"];
+}
+
 def ReductionLoopOrder : Pass<"qdq-reduction-loop-order"> {
   let summary = "Make the last parallel dimension the innermost loop of "
                 "contractions";

@@ -25,6 +25,7 @@ void mlir::quant_qdq::buildCPUTensorPipeline(OpPassManager &pm) {
   pm.addNestedPass<func::FuncOp>(createConvolutionsAsMatmuls());
   pm.addNestedPass<func::FuncOp>(createVectorizeContractions());
   pm.addNestedPass<func::FuncOp>(createReductionLoopOrder());
+  pm.addNestedPass<func::FuncOp>(createDistributeLoops());
 }
 
 void mlir::quant_qdq::buildCPUBufferPipeline(OpPassManager &pm) {

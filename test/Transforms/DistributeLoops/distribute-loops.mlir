@@ -1,0 +1,74 @@
+// Linalg ops left in a function body share their outermost parallel loop
+// of two or more iterations among threads through an scf.forall; small
+// ops, tiles already inside loops and dynamic shapes are left alone.
+// RUN: qdq-opt %s --qdq-distribute-loops="min-iterations=64 chunks=4" --split-input-file | FileCheck %s
+
+#id = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#row = affine_map<(d0, d1, d2) -> (d0, d1)>
+
+// The unit batch loop is skipped: the 10 rows become 4 chunks of 3 (the
+// last of 1), each an element-wise op on its slice.
+// CHECK-LABEL: func.func @elementwise
+// CHECK: scf.forall (%[[I:.*]]) = (0) to (10) step (3) shared_outs(%[[OUT:.*]] = %{{.*}}) -> (tensor<1x10x32xf32>)
+// CHECK:   %[[N:.*]] = affine.min
+// CHECK:   linalg.generic
+// CHECK-SAME: ins(%{{.*}} : tensor<1x?x32xf32>)
+// CHECK:     math.exp
+// CHECK:   tensor.parallel_insert_slice %{{.*}} into %[[OUT]][0, %[[I]], 0] [1, %[[N]], 32]
+func.func @elementwise(%x: tensor<1x10x32xf32>) -> tensor<1x10x32xf32> {
+  %e = tensor.empty() : tensor<1x10x32xf32>
+  %r = linalg.generic {indexing_maps = [#id, #id],
+                       iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%x : tensor<1x10x32xf32>) outs(%e : tensor<1x10x32xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %v = math.exp %a : f32
+    linalg.yield %v : f32
+  } -> tensor<1x10x32xf32>
+  return %r : tensor<1x10x32xf32>
+}
+
+// -----
+
+// A row reduction keeps each row's sum whole: only rows are shared out.
+// CHECK-LABEL: func.func @row_sum
+// CHECK: scf.forall (%{{.*}}) = (0) to (8) step (2)
+// CHECK:   linalg.generic
+// CHECK-SAME: iterator_types = ["parallel", "parallel", "reduction"]
+// CHECK-SAME: ins(%{{.*}} : tensor<2x2x16xf32>) outs(%{{.*}} : tensor<2x2xf32>)
+#id2 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#row2 = affine_map<(d0, d1, d2) -> (d0, d1)>
+func.func @row_sum(%x: tensor<8x2x16xf32>, %acc: tensor<8x2xf32>) -> tensor<8x2xf32> {
+  %r = linalg.generic {indexing_maps = [#id2, #row2],
+                       iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%x : tensor<8x2x16xf32>) outs(%acc : tensor<8x2xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %v = arith.addf %a, %o : f32
+    linalg.yield %v : f32
+  } -> tensor<8x2xf32>
+  return %r : tensor<8x2xf32>
+}
+
+// -----
+
+// Below min-iterations (63 points), dynamic, or already inside a loop: no
+// forall.
+// CHECK-LABEL: func.func @left_alone
+// CHECK-NOT: scf.forall
+// CHECK: return
+func.func @left_alone(%small: tensor<7x9xf32>, %dyn: tensor<?x64xf32>,
+                      %n: index) -> (tensor<7x9xf32>, tensor<?x64xf32>, tensor<64x64xf32>) {
+  %e = tensor.empty() : tensor<7x9xf32>
+  %a = linalg.exp ins(%small : tensor<7x9xf32>) outs(%e : tensor<7x9xf32>) -> tensor<7x9xf32>
+  %c0 = arith.constant 0 : index
+  %d = tensor.dim %dyn, %c0 : tensor<?x64xf32>
+  %ed = tensor.empty(%d) : tensor<?x64xf32>
+  %b = linalg.exp ins(%dyn : tensor<?x64xf32>) outs(%ed : tensor<?x64xf32>) -> tensor<?x64xf32>
+  %c1 = arith.constant 1 : index
+  %init = tensor.empty() : tensor<64x64xf32>
+  %l = scf.for %i = %c0 to %n step %c1 iter_args(%t = %init) -> tensor<64x64xf32> {
+    %f = arith.constant 1.0 : f32
+    %filled = linalg.fill ins(%f : f32) outs(%t : tensor<64x64xf32>) -> tensor<64x64xf32>
+    scf.yield %filled : tensor<64x64xf32>
+  }
+  return %a, %b, %l : tensor<7x9xf32>, tensor<?x64xf32>, tensor<64x64xf32>
+}
