@@ -93,12 +93,15 @@ def ElementwiseFusion : Pass<"qdq-elementwise-fusion"> {
 def ConvolutionsAsMatmuls : Pass<"qdq-convolutions-as-matmuls"> {
   let summary = "Rewrite f32 convolutions as im2col and a contraction";
   let description = [{
-    Each ungrouped 2-D f32 convolution on static shapes
-    (`linalg.conv_2d_nchw_fchw`, `conv_2d_nhwc_hwcf`) becomes linalg's
-    im2col: a generic that copies every input window into a column of a
-    (C Kh Kw) x (Ho Wo) matrix, and a contraction of the filter with it,
-    which `qdq-vectorize-contractions` tiles for registers. Grouped and
-    depthwise convolutions are left alone. Part of `qdq-cpu-pipeline`.
+    Each ungrouped 2-D f32 convolution on static shapes becomes im2col, a
+    copy of every input window into a column of a (C Kh Kw) x (Oh Ow)
+    matrix, and a contraction of the filter with it, which
+    `qdq-vectorize-contractions` tiles for registers.
+    `linalg.conv_2d_nchw_fchw` builds the columns as an
+    (N, C, Kh, Kw, Oh, Ow) tensor indexed without divisions and collapses
+    it (a view); `conv_2d_nhwc_hwcf` takes linalg's `rewriteInIm2Col`.
+    Grouped, depthwise, integer and dynamic-shape convolutions are left
+    alone. Part of `qdq-cpu-pipeline`.
   }];
   let dependentDialects = ["::mlir::linalg::LinalgDialect",
                            "::mlir::tensor::TensorDialect",

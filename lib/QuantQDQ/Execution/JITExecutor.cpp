@@ -149,8 +149,9 @@ struct BoundConstant {
 };
 } // namespace
 
-/// The bytes of `value` as the program would store them, or nothing when
-/// they are not held contiguously (a splat, packed i1).
+/// The bytes of `value` as the program would load them, in place, or
+/// nothing when they are not held contiguously (a splat, packed i1) or not
+/// aligned to the element type (which the loads assume).
 static std::optional<ArrayRef<char>> getStoredBytes(Attribute value) {
   auto elements = dyn_cast<ElementsAttr>(value);
   if (!elements)
@@ -159,17 +160,23 @@ static std::optional<ArrayRef<char>> getStoredBytes(Attribute value) {
   unsigned width = type.getElementTypeBitWidth();
   if (width % 8 != 0)
     return std::nullopt;
-  size_t bytes = size_t(type.getNumElements()) * (width / 8);
+  size_t elementBytes = width / 8;
+  ArrayRef<char> data;
   if (auto resource = dyn_cast<DenseResourceElementsAttr>(value)) {
     AsmResourceBlob *blob = resource.getRawHandle().getBlob();
-    if (!blob || blob->getData().size() != bytes)
+    if (!blob)
       return std::nullopt;
-    return blob->getData();
-  }
-  auto dense = dyn_cast<DenseElementsAttr>(value);
-  if (!dense || dense.isSplat() || dense.getRawData().size() != bytes)
+    data = blob->getData();
+  } else if (auto dense = dyn_cast<DenseElementsAttr>(value);
+             dense && !dense.isSplat()) {
+    data = dense.getRawData();
+  } else {
     return std::nullopt;
-  return dense.getRawData();
+  }
+  if (data.size() != size_t(type.getNumElements()) * elementBytes ||
+      reinterpret_cast<uintptr_t>(data.data()) % elementBytes != 0)
+    return std::nullopt;
+  return data;
 }
 
 /// Turns the module's large constant globals (weights) into external
@@ -182,18 +189,11 @@ static SmallVector<BoundConstant> bindLargeConstants(ModuleOp module) {
   constexpr size_t kMinBytes = 4096;
   SmallVector<BoundConstant> bound;
   module.walk([&](LLVM::GlobalOp global) {
-    if (!global.getConstant() || global.getInitializerRegion().getBlocks().size())
+    if (!global.getConstant() || !global.getInitializerRegion().empty())
       return;
     std::optional<ArrayRef<char>> bytes =
         getStoredBytes(global.getValueOrNull());
     if (!bytes || bytes->size() < kMinBytes)
-      return;
-    auto elementBytes = cast<ShapedType>(
-                            cast<ElementsAttr>(*global.getValue()).getType())
-                            .getElementTypeBitWidth() /
-                        8;
-    // Loads assume the element type's alignment at least.
-    if (reinterpret_cast<uintptr_t>(bytes->data()) % elementBytes != 0)
       return;
     global.removeValueAttr();
     global.setLinkage(LLVM::Linkage::External);

@@ -135,6 +135,26 @@ static void makeRhsContiguous(RewriterBase &rewriter, linalg::GenericOp op,
   });
 }
 
+/// The register tiles' loops, outermost first: the other parallel
+/// dimensions, n, m, the other reductions, k.
+static SmallVector<int64_t> getTileLoopOrder(linalg::GenericOp op,
+                                             const Blocking &blocking) {
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  SmallVector<int64_t> order;
+  for (unsigned d = 0; d < iterators.size(); ++d)
+    if (iterators[d] == utils::IteratorType::parallel && d != blocking.n &&
+        d != blocking.m)
+      order.push_back(d);
+  order.push_back(blocking.n);
+  if (blocking.m)
+    order.push_back(*blocking.m);
+  for (unsigned d = 0; d < iterators.size(); ++d)
+    if (iterators[d] == utils::IteratorType::reduction && d != blocking.k)
+      order.push_back(d);
+  order.push_back(blocking.k);
+  return order;
+}
+
 /// Distributes `op` over threads: an scf.forall over its outermost parallel
 /// dimension (in the register tiles' loop order) that holds at least two
 /// grains, a grain being one register tile along it. Each iteration then
@@ -148,20 +168,22 @@ distributeOverThreads(RewriterBase &rewriter, linalg::GenericOp op,
                       int64_t columns) {
   SmallVector<int64_t> bounds = op.getStaticLoopRanges();
   SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
-  SmallVector<std::pair<unsigned, int64_t>> candidates;
-  for (unsigned d = 0; d < bounds.size(); ++d)
-    if (iterators[d] == utils::IteratorType::parallel && d != blocking.n &&
-        d != blocking.m)
-      candidates.push_back({d, 1});
-  candidates.push_back({blocking.n, columns});
-  if (blocking.m)
-    candidates.push_back({*blocking.m, rows});
-  auto chosen = llvm::find_if(candidates, [&](auto candidate) {
-    return bounds[candidate.first] >= 2 * candidate.second;
-  });
-  if (chosen == candidates.end())
+  auto grainOf = [&](int64_t d) -> int64_t {
+    return d == blocking.n ? columns : d == blocking.m ? rows : 1;
+  };
+  // The parallel loops lead the tiles' loop order.
+  std::optional<int64_t> chosen;
+  for (int64_t d : getTileLoopOrder(op, blocking)) {
+    if (iterators[d] != utils::IteratorType::parallel)
+      break;
+    if (bounds[d] >= 2 * grainOf(d)) {
+      chosen = d;
+      break;
+    }
+  }
+  if (!chosen)
     return {op};
-  auto [dim, grain] = *chosen;
+  int64_t dim = *chosen, grain = grainOf(dim);
 
   SmallVector<linalg::GenericOp> parts;
   int64_t whole = bounds[dim] / grain * grain;
@@ -188,32 +210,19 @@ distributeOverThreads(RewriterBase &rewriter, linalg::GenericOp op,
   return parts;
 }
 
-/// Tiles `op` into register tiles (loops: other parallel dimensions, n, m,
-/// other reductions, k) and peels the n and m loops.
+/// Tiles `op` into register tiles, its loops in getTileLoopOrder, and peels
+/// the loops of m, n and k where a tile does not divide them.
 static LogicalResult tileIntoRegisters(RewriterBase &rewriter,
                                        linalg::GenericOp op,
                                        const Blocking &blocking, int64_t rows,
                                        int64_t columns, int64_t depth) {
   SmallVector<int64_t> bounds = op.getStaticLoopRanges();
-  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
-  unsigned numLoops = bounds.size();
-  SmallVector<int64_t> sizes(numLoops, 1);
+  SmallVector<int64_t> sizes(bounds.size(), 1);
   sizes[blocking.n] = std::min(columns, bounds[blocking.n]);
   if (blocking.m)
     sizes[*blocking.m] = std::min(rows, bounds[*blocking.m]);
   sizes[blocking.k] = std::min(depth, bounds[blocking.k]);
-  SmallVector<int64_t> order;
-  for (unsigned d = 0; d < numLoops; ++d)
-    if (iterators[d] == utils::IteratorType::parallel && d != blocking.n &&
-        d != blocking.m)
-      order.push_back(d);
-  order.push_back(blocking.n);
-  if (blocking.m)
-    order.push_back(*blocking.m);
-  for (unsigned d = 0; d < numLoops; ++d)
-    if (iterators[d] == utils::IteratorType::reduction && d != blocking.k)
-      order.push_back(d);
-  order.push_back(blocking.k);
+  SmallVector<int64_t> order = getTileLoopOrder(op, blocking);
 
   scf::SCFTilingOptions options;
   options.setTileSizes(getAsIndexOpFoldResult(op.getContext(), sizes));
@@ -311,11 +320,8 @@ struct VectorizeContractionsPass
     });
     for (linalg::GenericOp tile : tiles) {
       tile->removeAttr(kRegisterTile);
-      if (!tile.hasPureTensorSemantics() ||
-          !llvm::all_of(tile->getOperandTypes(), [](Type t) {
-            return cast<ShapedType>(t).hasStaticShape();
-          }))
-        continue; // stays a linalg op and becomes loops
+      if (!hasStaticF32Operands(tile))
+        continue; // a dynamic tile stays a linalg op and becomes loops
       rewriter.setInsertionPoint(tile);
       FailureOr<linalg::VectorizationResult> vectorized = linalg::vectorize(
           rewriter, tile, /*inputVectorSizes=*/{}, /*scalableDims=*/{},
