@@ -565,7 +565,8 @@ static py::tuple collectTable(ModuleHandle &module,
   CalibrationTable table;
   runCaptured(module, "calibration", [&](DiagnosticCapture &) -> LogicalResult {
     CalibrationOptions options;
-    std::optional<CalibrationMethod> parsed = parseCalibrationMethod(method);
+    std::optional<CalibrationMethod> parsed =
+        symbolizeCalibrationMethod(method);
     if (!parsed)
       return emitError(module.get().getLoc())
              << "unknown calibration method '" << method

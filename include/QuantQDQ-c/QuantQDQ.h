@@ -58,6 +58,10 @@ MLIR_CAPI_EXPORTED bool quantQDQQuantizerAttrIsSymmetric(MlirAttribute attr);
 MLIR_CAPI_EXPORTED bool quantQDQQuantizerAttrIsPerAxis(MlirAttribute attr);
 /// The axis of a per-axis quantizer (-1 when per tensor).
 MLIR_CAPI_EXPORTED int64_t quantQDQQuantizerAttrGetAxis(MlirAttribute attr);
+/// The calibration method the quantizer names ("moving-average"), empty when
+/// it takes the calibrate pass's.
+MLIR_CAPI_EXPORTED MlirStringRef
+quantQDQQuantizerAttrGetCalibration(MlirAttribute attr);
 
 /*===----------------------------------------------------------------------===
  * Layers (ops implementing QDQLayerOpInterface)

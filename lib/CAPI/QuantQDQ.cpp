@@ -50,7 +50,8 @@ MlirAttribute quantQDQQuantizerAttrGet(MlirContext context, unsigned bits,
   return wrap(QuantizerAttr::getChecked(
       [ctx] { return emitError(UnknownLoc::get(ctx)); }, ctx, bits, isSigned,
       narrowRange, symmetric,
-      perAxis ? std::optional<int64_t>(axis) : std::nullopt));
+      perAxis ? std::optional<int64_t>(axis) : std::nullopt,
+      std::optional<CalibrationMethod>()));
 }
 
 static QuantizerAttr quantizer(MlirAttribute attr) {
@@ -74,6 +75,10 @@ bool quantQDQQuantizerAttrIsPerAxis(MlirAttribute attr) {
 }
 int64_t quantQDQQuantizerAttrGetAxis(MlirAttribute attr) {
   return quantizer(attr).getAxis().value_or(-1);
+}
+MlirStringRef quantQDQQuantizerAttrGetCalibration(MlirAttribute attr) {
+  std::optional<CalibrationMethod> method = quantizer(attr).getCalibration();
+  return wrap(method ? stringifyCalibrationMethod(*method) : StringRef());
 }
 
 //===----------------------------------------------------------------------===//

@@ -12,7 +12,10 @@ from typing import Dict, List, Optional, Union
 __all__ = ["LayerConfig", "QuantizationSpec"]
 
 _QUANTIZER_FIELDS = {"bits": int, "signed": bool, "narrow_range": bool,
-                     "symmetric": bool, "per_channel": bool}
+                     "symmetric": bool, "per_channel": bool,
+                     "calibration": str}
+_CALIBRATION_METHODS = ("max", "percentile", "entropy", "mse", "last-value",
+                        "moving-average")
 _MATCHES = ("exact", "substring")
 
 
@@ -24,7 +27,10 @@ class LayerConfig:
     every layer whose name contains ``name`` (TensorQuant style); the
     quantizer fields override the default 8-bit signed narrow-range
     symmetric quantizer (keys: bits, signed, narrow_range, symmetric,
-    per_channel), for both sides or for inputs or weights only.
+    per_channel), for both sides or for inputs or weights only; an input
+    quantizer's ``calibration`` (max, percentile, entropy, mse, last-value,
+    moving-average: TFMOT's range estimators among them) picks how
+    calibration chooses that tensor's range, whatever the global method.
     """
 
     name: str = None
@@ -98,6 +104,12 @@ def _check_quantizer(value, what):
             raise TypeError("`%s`: %r must be an int" % (what, key))
         if kind is bool and not isinstance(v, bool):
             raise TypeError("`%s`: %r must be a bool" % (what, key))
+        if kind is str and v not in _CALIBRATION_METHODS:
+            raise ValueError("`%s`: calibration must be one of %s, got %r"
+                             % (what, ", ".join(_CALIBRATION_METHODS), v))
+    if what == "weight_quantizer" and "calibration" in value:
+        raise ValueError("`weight_quantizer`: weights are scaled from their "
+                         "values; calibration applies to input quantizers")
 
 
 class QuantizationSpec:

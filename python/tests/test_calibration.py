@@ -74,6 +74,32 @@ def test_histogram_methods_clip(block_model, calib_data, method):
     assert any(scales[n] < by_max[n] * 0.99 for n in scales)
 
 
+def test_method_per_spec_entry(block_model, calib_data):
+    """conv1's input quantizer asks for the 99th percentile; the others
+    keep the global max."""
+    by_max = activation_scales(quantize_model(
+        block_model, calibration_data=calib_data))
+    qspec = quant_qdq.QuantizationSpec()
+    qspec.add("conv1", input_quantizer={"calibration": "percentile"})
+    scales = activation_scales(quantize_model(
+        block_model, quantization_spec=qspec, calibration_data=calib_data,
+        percentile=99.0))
+    assert scales.keys() == by_max.keys()
+    by_percentile = np.percentile(np.abs(calib_data), 99.0) / 127
+    assert scales["x"] == pytest.approx(by_percentile, rel=0.01)
+    assert scales["x"] < by_max["x"] * 0.9
+    for name in scales.keys() - {"x"}:
+        assert scales[name] == pytest.approx(by_max[name], rel=1e-6), name
+
+
+def test_weight_quantizer_has_no_calibration():
+    qspec = quant_qdq.QuantizationSpec()
+    with pytest.raises(ValueError, match="weights are scaled from their"):
+        qspec.add("conv1", weight_quantizer={"calibration": "max"})
+    with pytest.raises(ValueError, match="calibration must be one of"):
+        qspec.add("conv1", input_quantizer={"calibration": "kl"})
+
+
 def test_unknown_method(block_model, calib_data):
     with pytest.raises(ValueError, match="calibration_method"):
         quantize_model(block_model, calibration_data=calib_data,

@@ -15,7 +15,8 @@ protected:
   QuantizerAttrTest() { context.loadDialect<QuantQDQDialect>(); }
   QuantizerAttr get(unsigned bits, bool isSigned, bool narrow) {
     return QuantizerAttr::get(&context, bits, isSigned, narrow,
-                              /*symmetric=*/true, std::nullopt);
+                              /*symmetric=*/true, std::nullopt,
+                              std::optional<CalibrationMethod>());
   }
   MLIRContext context;
 };

@@ -47,6 +47,8 @@ struct CalibrationOptions {
 struct MethodComparison {
   static constexpr unsigned kNumMethods = 6;
   std::string tensor;
+  /// The method calibration used for this tensor.
+  CalibrationMethod chosen = CalibrationMethod::Max;
   /// amax per method, in CalibrationMethod order (entropy's bounded as
   /// calibration bounds it), and the fraction of values above it.
   std::array<double, kNumMethods> amax{}, clipped{};
@@ -70,11 +72,6 @@ struct CalibrationTable {
   llvm::MapVector<std::string, TensorRange, std::map<std::string, unsigned>>
       ranges;
 };
-
-/// Parses "max", "percentile", "entropy", "mse", "last-value" or
-/// "moving-average".
-std::optional<CalibrationMethod> parseCalibrationMethod(StringRef name);
-StringRef stringifyCalibrationMethod(CalibrationMethod method);
 
 /// Whether a Q/DQ input is a weight (a constant), scaled from its values
 /// rather than from calibration data.
@@ -109,10 +106,12 @@ FailureOr<CalibrationTable> readCalibrationTable(StringRef path,
                                                  MLIRContext *context);
 
 /// Writes the calibration report: per tensor, the amax each method chooses
-/// and the share of values it clips, the method used (`chosen`) marked,
-/// and a note where a method clips far more than the others. The file is
+/// and the share of values it clips, the method used (the row's `chosen`:
+/// `defaultMethod` unless the tensor's quantizer names one) marked, and a
+/// note where a method clips far more than the others. The file is
 /// complete or absent; `-` is stderr.
-LogicalResult writeCalibrationReport(StringRef path, CalibrationMethod chosen,
+LogicalResult writeCalibrationReport(StringRef path,
+                                     CalibrationMethod defaultMethod,
                                      ArrayRef<MethodComparison> rows,
                                      Location loc);
 

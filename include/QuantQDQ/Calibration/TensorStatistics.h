@@ -12,6 +12,7 @@
 #ifndef QUANTQDQ_CALIBRATION_TENSORSTATISTICS_H
 #define QUANTQDQ_CALIBRATION_TENSORSTATISTICS_H
 
+#include "QuantQDQ/IR/QuantQDQAttrs.h"
 #include "mlir/Support/LLVM.h"
 #include "llvm/ADT/ArrayRef.h"
 #include <cstdint>
@@ -21,17 +22,10 @@
 
 namespace mlir::quant_qdq {
 
-/// Max is TFMOT's "all values" estimator; LastValue and MovingAverage are
-/// its other two (the range of the last batch; an exponential moving
-/// average of the batches' ranges).
-enum class CalibrationMethod {
-  Max,
-  Percentile,
-  Entropy,
-  MSE,
-  LastValue,
-  MovingAverage
-};
+// CalibrationMethod is the dialect's enum (a quantizer may name its own).
+// Max is TFMOT's "all values" estimator; LastValue and MovingAverage are its
+// other two (the range of the last batch; an exponential moving average of
+// the batches' ranges).
 
 class TensorStatistics {
 public:

@@ -49,6 +49,19 @@ def QDQ_PadMode : I32EnumAttr<"PadMode", "how a pad layer fills the border", [
 }
 def QDQ_PadModeAttr : EnumAttr<QuantQDQ_Dialect, QDQ_PadMode, "pad_mode">;
 
+// The order is the calibration report's column order.
+def QDQ_CalibrationMethod : I32EnumAttr<"CalibrationMethod",
+    "how calibration chooses an activation's range", [
+    I32EnumAttrCase<"Max", 0, "max">,
+    I32EnumAttrCase<"Percentile", 1, "percentile">,
+    I32EnumAttrCase<"Entropy", 2, "entropy">,
+    I32EnumAttrCase<"MSE", 3, "mse">,
+    I32EnumAttrCase<"LastValue", 4, "last-value">,
+    I32EnumAttrCase<"MovingAverage", 5, "moving-average">]> {
+  let cppNamespace = "::mlir::quant_qdq";
+  let genSpecializedAttr = 0;
+}
+
 //===----------------------------------------------------------------------===//
 // Quantizer
 //===----------------------------------------------------------------------===//
@@ -67,7 +80,12 @@ def QDQ_QuantizerAttr : AttrDef<QuantQDQ_Dialect, "Quantizer"> {
       tensor uses `[-127, 127]` (default on, as TensorRT expects);
     - `symmetric`: the zero point is 0 for signed storage (default on);
     - `axis`: when present, one scale per slice along this axis
-      (per-channel weights); absent means one scale for the tensor.
+      (per-channel weights); absent means one scale for the tensor;
+    - `calibration`: when present, how `calibrate` chooses this
+      activation's range (`max`, `percentile`, `entropy`, `mse`,
+      `last-value`, `moving-average`), whatever method the pass is given;
+      TFMOT's quantizers carry their range estimator the same way. Weights
+      are always scaled from their values.
 
     The defaults are the NVIDIA toolkit's: 8-bit, signed, narrow, symmetric,
     per tensor. Example: `#quant_qdq.quantizer<bits = 8, axis = 0>`.
@@ -77,14 +95,16 @@ def QDQ_QuantizerAttr : AttrDef<QuantQDQ_Dialect, "Quantizer"> {
     DefaultValuedParameter<"bool", "true">:$is_signed,
     DefaultValuedParameter<"bool", "true">:$narrow_range,
     DefaultValuedParameter<"bool", "true">:$symmetric,
-    OptionalParameter<"std::optional<int64_t>">:$axis);
+    OptionalParameter<"std::optional<int64_t>">:$axis,
+    OptionalParameter<"std::optional<CalibrationMethod>">:$calibration);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
   let builders = [
     AttrBuilder<(ins CArg<"unsigned", "8">:$bits,
                      CArg<"std::optional<int64_t>", "std::nullopt">:$axis), [{
       return $_get($_ctxt, bits, /*is_signed=*/true, /*narrow_range=*/true,
-                   /*symmetric=*/true, axis);
+                   /*symmetric=*/true, axis,
+                   std::optional<CalibrationMethod>());
     }]>];
   let extraClassDeclaration = [{
     /// Smallest and largest integer a quantized value may take.

@@ -23,6 +23,8 @@ namespace mlir::quant_qdq {
 struct QuantizerOverride {
   std::optional<unsigned> bits;
   std::optional<bool> isSigned, narrowRange, symmetric, perChannel;
+  /// How calibration chooses the range (activations only).
+  std::optional<CalibrationMethod> calibration;
 
   /// `base` with the set fields replaced. `channelAxis` is used when
   /// per-channel quantization is asked for.

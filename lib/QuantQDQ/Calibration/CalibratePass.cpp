@@ -32,7 +32,7 @@ struct CalibratePass
     Location loc = module.getLoc();
     std::string methodName = method;
     std::optional<CalibrationMethod> parsed =
-        parseCalibrationMethod(methodName);
+        symbolizeCalibrationMethod(methodName);
     if (!parsed) {
       emitError(loc) << "unknown calibration method '" << methodName
                      << "' (expected max, percentile, entropy, mse, "

@@ -44,7 +44,7 @@ bool MethodComparison::clipsFarMore(CalibrationMethod method) const {
 
 LogicalResult
 mlir::quant_qdq::writeCalibrationReport(StringRef path,
-                                        CalibrationMethod chosen,
+                                        CalibrationMethod defaultMethod,
                                         ArrayRef<MethodComparison> rows,
                                         Location loc) {
   std::string error;
@@ -63,8 +63,9 @@ mlir::quant_qdq::writeCalibrationReport(StringRef path,
         stringifyCalibrationMethod(static_cast<CalibrationMethod>(m)));
   os << "note\n";
 
-  unsigned flagged = 0;
+  unsigned flagged = 0, ownMethod = 0;
   for (const MethodComparison &row : rows) {
+    ownMethod += row.chosen != defaultMethod;
     os << llvm::left_justify(row.tensor, width) << " ";
     std::string note;
     for (unsigned m = 0; m < MethodComparison::kNumMethods; ++m) {
@@ -72,7 +73,7 @@ mlir::quant_qdq::writeCalibrationReport(StringRef path,
       // amax, the share it clips, and * on the method used.
       std::string cell = llvm::formatv("{0:G4} ({1:F2}%){2}", row.amax[m],
                                        100.0 * row.clipped[m],
-                                       method == chosen ? "*" : "");
+                                       method == row.chosen ? "*" : "");
       os << llvm::formatv("{0,-24}", cell);
       if (row.clipsFarMore(method)) {
         note += llvm::formatv("{0}{1} clips far more", note.empty() ? "" : "; ",
@@ -87,10 +88,13 @@ mlir::quant_qdq::writeCalibrationReport(StringRef path,
                   .str();
     os << note << "\n";
   }
-  os << llvm::formatv("{0} tensors; * the method used ({1}); {2} method "
-                      "choices clip far more than the others (over {3:F0}% "
-                      "of the values, {4:F0}x the others' median)\n",
-                      rows.size(), stringifyCalibrationMethod(chosen),
+  os << llvm::formatv("{0} tensors; * the method used ({1}", rows.size(),
+                      stringifyCalibrationMethod(defaultMethod));
+  if (ownMethod)
+    os << llvm::formatv(", {0} by their quantizer's own", ownMethod);
+  os << llvm::formatv("); {0} method choices clip far more than the others "
+                      "(over {1:F0}% of the values, {2:F0}x the others' "
+                      "median)\n",
                       flagged, 100 * kOutlierClipping, kOutlierRatio);
   file->keep();
   return success();

@@ -7,7 +7,6 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/IRMapping.h"
-#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
@@ -16,52 +15,58 @@
 using namespace mlir;
 using namespace mlir::quant_qdq;
 
-std::optional<CalibrationMethod>
-mlir::quant_qdq::parseCalibrationMethod(StringRef name) {
-  return llvm::StringSwitch<std::optional<CalibrationMethod>>(name)
-      .Case("max", CalibrationMethod::Max)
-      .Case("percentile", CalibrationMethod::Percentile)
-      .Case("entropy", CalibrationMethod::Entropy)
-      .Case("mse", CalibrationMethod::MSE)
-      .Case("last-value", CalibrationMethod::LastValue)
-      .Case("moving-average", CalibrationMethod::MovingAverage)
-      .Default(std::nullopt);
-}
-
-StringRef mlir::quant_qdq::stringifyCalibrationMethod(CalibrationMethod m) {
-  switch (m) {
-  case CalibrationMethod::Max:
-    return "max";
-  case CalibrationMethod::Percentile:
-    return "percentile";
-  case CalibrationMethod::Entropy:
-    return "entropy";
-  case CalibrationMethod::MSE:
-    return "mse";
-  case CalibrationMethod::LastValue:
-    return "last-value";
-  case CalibrationMethod::MovingAverage:
-    return "moving-average";
-  }
-  return "max";
-}
-
 bool mlir::quant_qdq::isCalibrationWeight(Value value) {
   Operation *def = value.getDefiningOp();
   return def && def->hasTrait<OpTrait::ConstantLike>();
 }
 
+/// The quantizer of a quantize or fake_quant op, else null.
+static QuantizerAttr getInputQuantizer(Operation *op) {
+  if (auto q = dyn_cast<QuantizeOp>(op))
+    return q.getQuantizer();
+  if (auto fake = dyn_cast<FakeQuantOp>(op))
+    return fake.getQuantizer();
+  return nullptr;
+}
+
+namespace {
+/// A tensor calibration observes, and the method its quantizer asks for.
+struct ObservedTensor {
+  Value value;
+  std::optional<CalibrationMethod> method;
+};
+} // namespace
+
 /// The tensors calibration observes: the inputs of quantize and fake_quant
-/// ops that are not weights, each once, in program order.
-static SmallVector<Value> collectObserved(func::FuncOp func) {
-  SmallVector<Value> observed;
-  llvm::SmallPtrSet<Value, 16> seen;
+/// ops that are not weights, each once, in program order. Quantizers of one
+/// tensor that ask for different methods get the first one's, with a
+/// warning at the other when `warn` is set.
+static SmallVector<ObservedTensor> collectObserved(func::FuncOp func,
+                                                   bool warn) {
+  SmallVector<ObservedTensor> observed;
+  llvm::SmallDenseMap<Value, unsigned> index;
   func.walk([&](Operation *op) {
-    if (!isa<QuantizeOp, FakeQuantOp>(op))
+    QuantizerAttr quantizer = getInputQuantizer(op);
+    if (!quantizer)
       return;
     Value input = op->getOperand(0);
-    if (!isCalibrationWeight(input) && seen.insert(input).second)
-      observed.push_back(input);
+    if (isCalibrationWeight(input))
+      return;
+    auto [it, inserted] = index.try_emplace(input, observed.size());
+    if (inserted) {
+      observed.push_back({input, quantizer.getCalibration()});
+      return;
+    }
+    std::optional<CalibrationMethod> first = observed[it->second].method;
+    if (warn && quantizer.getCalibration() != first)
+      op->emitWarning("this quantizer asks for ")
+          << (quantizer.getCalibration()
+                  ? stringifyCalibrationMethod(*quantizer.getCalibration())
+                  : StringRef("the pass's method"))
+          << " calibration, another of the same tensor for "
+          << (first ? stringifyCalibrationMethod(*first)
+                    : StringRef("the pass's method"))
+          << "; the tensor has one range: the first quantizer's";
   });
   return observed;
 }
@@ -194,7 +199,7 @@ LogicalResult mlir::quant_qdq::collectCalibrationTable(
            << entry.getNumArguments();
   auto inputType = cast<RankedTensorType>(entry.getArgumentTypes()[0]);
 
-  SmallVector<Value> observed = collectObserved(entry);
+  SmallVector<ObservedTensor> observed = collectObserved(entry, /*warn=*/true);
   table.method = stringifyCalibrationMethod(options.method).str();
   table.ranges.clear();
   if (observed.empty())
@@ -202,8 +207,11 @@ LogicalResult mlir::quant_qdq::collectCalibrationTable(
   // The names export will give these tensors, assigned once in the IR.
   nameTensors(entry);
   SmallVector<std::string> names;
-  for (Value value : observed)
-    names.push_back(getTensorName(value).str());
+  SmallVector<CalibrationMethod> methods;
+  for (const ObservedTensor &tensor : observed) {
+    names.push_back(getTensorName(tensor.value).str());
+    methods.push_back(tensor.method.value_or(options.method));
+  }
 
   FailureOr<SmallVector<std::string>> files = expandDataPaths(dataPaths, loc);
   if (failed(files))
@@ -246,7 +254,10 @@ LogicalResult mlir::quant_qdq::collectCalibrationTable(
       return slot.get();
     OwningOpRef<ModuleOp> copy = cast<ModuleOp>(module->clone());
     auto func = copy->lookupSymbol<func::FuncOp>(entry.getName());
-    makeObservingFunction(func, collectObserved(func));
+    SmallVector<Value> values;
+    for (const ObservedTensor &tensor : collectObserved(func, /*warn=*/false))
+      values.push_back(tensor.value);
+    makeObservingFunction(func, values);
     auto executor = JITExecutor::create(std::move(copy), entry.getName(),
                                         {SmallVector<int64_t>(shape)});
     if (failed(executor))
@@ -260,7 +271,7 @@ LogicalResult mlir::quant_qdq::collectCalibrationTable(
   for (TensorStatistics &stat : stats)
     stat.setMovingAverageDecay(options.movingAverageDecay);
   bool histogram = options.compareMethods ||
-                   TensorStatistics::needsHistogram(options.method);
+                   llvm::any_of(methods, TensorStatistics::needsHistogram);
   for (int pass = 0; pass < (histogram ? 2 : 1); ++pass) {
     Progress progress(options.progress, totalSamples);
     int64_t done = 0;
@@ -291,7 +302,8 @@ LogicalResult mlir::quant_qdq::collectCalibrationTable(
                                  out.getNumElements());
           if (pass == 0)
             stats[i].observeRange(values);
-          else
+          else if (options.compareMethods ||
+                   TensorStatistics::needsHistogram(methods[i]))
             stats[i].observeHistogram(values, options.bins);
         }
         done += count;
@@ -300,11 +312,11 @@ LogicalResult mlir::quant_qdq::collectCalibrationTable(
     }
   }
 
-  for (auto [name, stat] : llvm::zip(names, stats)) {
+  for (auto [name, stat, method] : llvm::zip(names, stats, methods)) {
     TensorRange range;
-    std::tie(range.min, range.max) = stat.getRange(options.method);
+    std::tie(range.min, range.max) = stat.getRange(method);
     TensorStatistics::AmaxChoice choice =
-        stat.chooseAmax(options.method, 127, options.percentile);
+        stat.chooseAmax(method, 127, options.percentile);
     range.amax = choice.amax;
     if (choice.unboundedAmax)
       emitWarning(loc) << llvm::formatv(
@@ -318,24 +330,24 @@ LogicalResult mlir::quant_qdq::collectCalibrationTable(
       continue;
     MethodComparison &row = comparisons->emplace_back();
     row.tensor = name;
+    row.chosen = method;
     for (unsigned m = 0; m < MethodComparison::kNumMethods; ++m) {
-      auto method = static_cast<CalibrationMethod>(m);
+      auto other = static_cast<CalibrationMethod>(m);
       TensorStatistics::AmaxChoice c =
-          method == options.method
-              ? choice
-              : stat.chooseAmax(method, 127, options.percentile);
+          other == method ? choice
+                          : stat.chooseAmax(other, 127, options.percentile);
       row.amax[m] = c.amax;
       row.clipped[m] = stat.getClippedFraction(c.amax);
-      if (method == CalibrationMethod::Entropy)
+      if (other == CalibrationMethod::Entropy)
         row.unboundedEntropyAmax = c.unboundedAmax;
     }
-    if (row.clipsFarMore(options.method))
+    if (row.clipsFarMore(method))
       emitWarning(loc) << llvm::formatv(
           "{0} calibration of '{1}' clips {2:F1}% of its values; the other "
           "methods clip {3:F2}% (median)",
-          stringifyCalibrationMethod(options.method), name,
-          100.0 * row.clipped[unsigned(options.method)],
-          100.0 * row.getMedianOfOthers(options.method));
+          stringifyCalibrationMethod(method), name,
+          100.0 * row.clipped[unsigned(method)],
+          100.0 * row.getMedianOfOthers(method));
   }
   return success();
 }

@@ -8,7 +8,8 @@ using namespace mlir::quant_qdq;
 LogicalResult
 QuantizerAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                       unsigned bits, bool isSigned, bool narrowRange,
-                      bool symmetric, std::optional<int64_t> axis) {
+                      bool symmetric, std::optional<int64_t> axis,
+                      std::optional<CalibrationMethod> calibration) {
   if (bits < 2 || bits > 16)
     return emitError() << "quantizer bit width must be in [2, 16], got "
                        << bits;
@@ -35,5 +36,5 @@ int64_t QuantizerAttr::getQMax() const { return getStorageMax(); }
 
 QuantizerAttr QuantizerAttr::withAxis(std::optional<int64_t> axis) const {
   return get(getContext(), getBits(), getIsSigned(), getNarrowRange(),
-             getSymmetric(), axis);
+             getSymmetric(), axis, getCalibration());
 }

@@ -28,7 +28,8 @@ QuantizerAttr QuantizerOverride::apply(QuantizerAttr base,
   return QuantizerAttr::get(base.getContext(), bits.value_or(base.getBits()),
                             isSigned.value_or(base.getIsSigned()),
                             narrowRange.value_or(base.getNarrowRange()),
-                            symmetric.value_or(base.getSymmetric()), axis);
+                            symmetric.value_or(base.getSymmetric()), axis,
+                            calibration ? calibration : base.getCalibration());
 }
 
 void QuantizationSpec::index() {
@@ -254,6 +255,16 @@ LogicalResult SpecParser::parseQuantizer(const json::Value &value,
       out.bits = *bits;
       continue;
     }
+    if (key == "calibration") {
+      std::optional<StringRef> name = field.getAsString();
+      std::optional<CalibrationMethod> method =
+          name ? symbolizeCalibrationMethod(*name) : std::nullopt;
+      if (!method)
+        return error(fieldPath, "calibration must be one of max, percentile, "
+                                "entropy, mse, last-value, moving-average");
+      out.calibration = *method;
+      continue;
+    }
     std::optional<bool> *target =
         llvm::StringSwitch<std::optional<bool> *>(key)
             .Case("signed", &out.isSigned)
@@ -265,7 +276,7 @@ LogicalResult SpecParser::parseQuantizer(const json::Value &value,
       return error(fieldPath + "#key",
                    "unknown quantizer field '" + key.str() +
                        "' (expected bits, signed, narrow_range, symmetric, "
-                       "per_channel)");
+                       "per_channel, calibration)");
     bool flag;
     if (failed(parseBool(field, fieldPath, flag)))
       return failure();
@@ -405,12 +416,17 @@ LogicalResult SpecParser::parseEntry(const json::Object &entry,
     if (target) {
       if (failed(parseQuantizer(*v, fieldPath(key), *target)))
         return failure();
+      if (target == &weight && weight.calibration)
+        return error(fieldPath(key) + ".calibration",
+                     "weights are scaled from their values; calibration "
+                     "applies to input quantizers");
       continue;
     }
     QuantizerOverride both;
     if (failed(parseQuantizer(*v, fieldPath(key), both)))
       return failure();
     input = weight = both;
+    weight.calibration.reset(); // Weights are scaled from their values.
   }
 
   for (size_t i = 0; i < count; ++i) {

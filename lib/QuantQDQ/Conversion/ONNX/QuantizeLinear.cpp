@@ -109,7 +109,8 @@ static LogicalResult convertQDQ(ONNXNode node, PatternRewriter &rewriter) {
   bool symmetric =
       isSigned && llvm::all_of(zeroPoints, [](int64_t z) { return z == 0; });
   auto quantizer = QuantizerAttr::get(context, 8, isSigned,
-                                      /*narrow_range=*/false, symmetric, axis);
+                                      /*narrow_range=*/false, symmetric, axis,
+                                      std::optional<CalibrationMethod>());
   SmallVector<NamedAttribute> attrs{
       rewriter.getNamedAttr("quantizer", quantizer),
       rewriter.getNamedAttr("scale", rewriter.getDenseF32ArrayAttr(*scales))};
