@@ -438,11 +438,15 @@ OwningOpRef<ModuleOp> ModelImporter::importModel(onnx::ModelProto &model) {
 
   // Shape inference may replace or add value_info; it reads initializer
   // types, not their data.
-  std::string inferenceError = inferShapes(model);
-  if (!inferenceError.empty())
+  ShapeInferenceResult inference = inferShapes(model);
+  if (!inference.error.empty())
     emitWarning(fileLoc) << "ONNX shape inference failed, intermediate "
                             "shapes stay unknown: "
-                         << inferenceError;
+                         << inference.error;
+  if (inference.badNode >= 0 && inference.badNode < graph.node_size())
+    return emitNodeError(graph.node(inference.badNode))
+               << StringRef(inference.nodeError).split('\n').first.trim(),
+           nullptr;
   if (failed(collectTypes(graph)))
     return nullptr;
 

@@ -82,16 +82,33 @@ LogicalResult exportAttribute(llvm::StringRef name, Attribute value,
 // ONNX library calls that throw
 //===----------------------------------------------------------------------===//
 
-/// Runs ONNX shape inference on `model` in place (adds value_info), isolated
-/// in a child process where the platform allows. Returns an error message,
-/// empty on success. Node-level inference errors are not errors here: those
-/// values just stay without a shape.
-std::string inferShapes(onnx::ModelProto &model);
+/// What ONNX's shape inference says of a model.
+struct ShapeInferenceResult {
+  /// Why inference as a whole failed (intermediate shapes stay unknown);
+  /// empty on success.
+  std::string error;
+  /// The first node, by graph position, whose own inference function
+  /// rejects it with all its input types known (-1: none), and why: what
+  /// ONNX's strict inference and full check reject beyond the schema (an
+  /// axis outside the rank, `pads` of the wrong length).
+  int badNode = -1;
+  std::string nodeError;
+};
+
+/// Runs ONNX shape inference on `model` in place (adds value_info), then
+/// each default-domain node's inference function once more on its inferred
+/// input types, all isolated in a child process where the platform allows.
+/// Nodes of an opset newer than the library's, or with subgraphs, are not
+/// checked (their schemas may be newer than the library's).
+ShapeInferenceResult inferShapes(onnx::ModelProto &model);
 
 /// Checks `node` against its ONNX schema at `opset` (numbers of inputs and
 /// outputs, required attributes, attribute types); returns an error
 /// message, empty when the node conforms or has no known schema.
 std::string verifyNode(const onnx::NodeProto &node, int64_t opset);
+
+/// The newest default-domain opset the ONNX library knows.
+int64_t getLibraryOpsetLimit();
 
 /// Runs the type and shape inference function of `node`'s schema at
 /// `opset` on one node, after checking the node against the schema.

@@ -12,7 +12,9 @@
 #include "onnx/defs/schema.h"
 #include "onnx/shape_inference/implementation.h"
 
+#include <cstdlib>
 #include <exception>
+#include <unordered_map>
 
 #if defined(__unix__)
 #include <cerrno>
@@ -26,7 +28,7 @@
 using namespace mlir::quant_qdq;
 
 /// Runs ONNX shape inference in this process.
-static std::string inferShapesInProcess(onnx::ModelProto &model) {
+static std::string inferModelShapes(onnx::ModelProto &model) {
   try {
     onnx::ShapeInferenceOptions options(/*check_type_val=*/false,
                                         /*strict_mode_val=*/0,
@@ -39,6 +41,88 @@ static std::string inferShapesInProcess(onnx::ModelProto &model) {
     return "unknown error in ONNX shape inference";
   }
   return {};
+}
+
+/// Constant inputs up to this many elements are handed to a node's
+/// inference (shapes, axes), never weights.
+static constexpr int64_t kMaxCheckData = 1 << 16;
+
+/// The first node (after whole-model inference) that its own inference
+/// function rejects, as strict inference would, and why.
+static std::pair<int, std::string> findRejectedNode(onnx::ModelProto &model) {
+  int64_t opset = 0;
+  for (const onnx::OperatorSetIdProto &id : model.opset_import())
+    if (id.domain().empty() || id.domain() == "ai.onnx")
+      opset = id.version();
+  if (opset <= 0 || opset > onnx_io::getLibraryOpsetLimit())
+    return {-1, {}};
+  const onnx::GraphProto &graph = model.graph();
+  std::unordered_map<std::string, onnx::TypeProto> types;
+  std::unordered_map<std::string, const onnx::TensorProto *> data;
+  for (const auto *infos : {&graph.input(), &graph.value_info()})
+    for (const onnx::ValueInfoProto &info : *infos)
+      if (info.type().has_tensor_type() &&
+          info.type().tensor_type().has_shape())
+        types[info.name()] = info.type();
+  for (const onnx::TensorProto &init : graph.initializer()) {
+    onnx::TypeProto type;
+    auto *tensor = type.mutable_tensor_type();
+    tensor->set_elem_type(init.data_type());
+    int64_t elements = 1;
+    for (int64_t d : init.dims()) {
+      tensor->mutable_shape()->add_dim()->set_dim_value(d);
+      elements *= d;
+    }
+    types[init.name()] = type;
+    if (elements <= kMaxCheckData)
+      data[init.name()] = &init;
+  }
+  for (int i = 0; i < graph.node_size(); ++i) {
+    const onnx::NodeProto &node = graph.node(i);
+    if ((!node.domain().empty() && node.domain() != "ai.onnx") ||
+        node.op_type() == "Constant" ||
+        llvm::any_of(node.attribute(), [](const onnx::AttributeProto &a) {
+          return a.type() == onnx::AttributeProto::GRAPH ||
+                 a.type() == onnx::AttributeProto::GRAPHS;
+        }))
+      continue;
+    std::vector<onnx::TypeProto *> inputTypes;
+    std::vector<const onnx::TensorProto *> inputData;
+    bool allKnown = true;
+    for (const std::string &name : node.input()) {
+      if (name.empty()) {
+        inputTypes.push_back(nullptr);
+        inputData.push_back(nullptr);
+        continue;
+      }
+      auto it = types.find(name);
+      allKnown &= it != types.end();
+      inputTypes.push_back(it != types.end() ? &it->second : nullptr);
+      auto known = data.find(name);
+      inputData.push_back(known != data.end() ? known->second : nullptr);
+    }
+    // With an input of unknown type a function fails on the model's gap,
+    // not on the node.
+    if (!allKnown)
+      continue;
+    onnx::NodeProto copy = node;
+    std::vector<onnx::TypeProto> outputTypes;
+    std::string error =
+        onnx_io::inferNodeTypes(copy, opset, inputTypes, inputData,
+                                outputTypes);
+    if (!error.empty())
+      return {i, error};
+  }
+  return {-1, {}};
+}
+
+static onnx_io::ShapeInferenceResult
+inferShapesInProcess(onnx::ModelProto &model) {
+  onnx_io::ShapeInferenceResult result;
+  result.error = inferModelShapes(model);
+  if (result.error.empty())
+    std::tie(result.badNode, result.nodeError) = findRejectedNode(model);
+  return result;
 }
 
 #if defined(__unix__)
@@ -62,8 +146,10 @@ static bool writeAll(int fd, const std::string &data) {
 // (pooling over a 2^40 dimension) in ONNX 1.12. It runs in a forked child
 // that sends back the inferred value_info; a crash or a time-out costs the
 // intermediate shapes, never the tool. The child shares the model's pages
-// copy-on-write: no weight is copied.
-std::string onnx_io::inferShapes(onnx::ModelProto &model) {
+// copy-on-write: no weight is copied. Replies: "0" and the inferred
+// value_info, "1" and an error, or "2", the rejected node's index, a newline
+// and why.
+onnx_io::ShapeInferenceResult onnx_io::inferShapes(onnx::ModelProto &model) {
 #if defined(__unix__)
   int fds[2];
   if (::pipe(fds) != 0)
@@ -83,14 +169,16 @@ std::string onnx_io::inferShapes(onnx::ModelProto &model) {
     int devNull = ::open("/dev/null", O_WRONLY);
     if (devNull >= 0)
       ::dup2(devNull, STDERR_FILENO);
-    std::string error = inferShapesInProcess(model);
+    ShapeInferenceResult result = inferShapesInProcess(model);
     std::string reply;
-    if (error.empty()) {
+    if (!result.error.empty()) {
+      reply = "1" + result.error;
+    } else if (result.badNode >= 0) {
+      reply = "2" + std::to_string(result.badNode) + "\n" + result.nodeError;
+    } else {
       onnx::GraphProto inferred;
       *inferred.mutable_value_info() = model.graph().value_info();
       reply = "0" + inferred.SerializeAsString();
-    } else {
-      reply = "1" + error;
     }
     _exit(writeAll(fds[1], reply) ? 0 : 1);
   }
@@ -120,23 +208,47 @@ std::string onnx_io::inferShapes(onnx::ModelProto &model) {
   int status = 0;
   while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
-  if (timedOut)
-    return "ONNX shape inference did not finish in 60 s";
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || reply.empty())
-    return WIFSIGNALED(status) ? "ONNX shape inference crashed (signal " +
-                                     std::to_string(WTERMSIG(status)) + ")"
-                               : std::string("ONNX shape inference failed");
-  if (reply[0] == '1')
-    return reply.substr(1);
+  ShapeInferenceResult result;
+  if (timedOut) {
+    result.error = "ONNX shape inference did not finish in 60 s";
+    return result;
+  }
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || reply.empty()) {
+    result.error = WIFSIGNALED(status)
+                       ? "ONNX shape inference crashed (signal " +
+                             std::to_string(WTERMSIG(status)) + ")"
+                       : std::string("ONNX shape inference failed");
+    return result;
+  }
+  if (reply[0] == '1') {
+    result.error = reply.substr(1);
+    return result;
+  }
+  if (reply[0] == '2') {
+    size_t newline = reply.find('\n');
+    result.badNode = std::atoi(reply.substr(1, newline - 1).c_str());
+    result.nodeError =
+        newline == std::string::npos ? "" : reply.substr(newline + 1);
+    return result;
+  }
   onnx::GraphProto inferred;
-  if (!inferred.ParseFromArray(reply.data() + 1, int(reply.size() - 1)))
-    return "ONNX shape inference returned unreadable shapes";
+  if (!inferred.ParseFromArray(reply.data() + 1, int(reply.size() - 1))) {
+    result.error = "ONNX shape inference returned unreadable shapes";
+    return result;
+  }
   model.mutable_graph()->mutable_value_info()->Swap(
       inferred.mutable_value_info());
-  return {};
+  return result;
 #else
   return inferShapesInProcess(model);
 #endif
+}
+
+int64_t onnx_io::getLibraryOpsetLimit() {
+  const auto &ranges =
+      onnx::OpSchemaRegistry::DomainToVersionRange::Instance().Map();
+  auto it = ranges.find("");
+  return it == ranges.end() ? 0 : it->second.second;
 }
 
 std::string onnx_io::verifyNode(const onnx::NodeProto &node, int64_t opset) {

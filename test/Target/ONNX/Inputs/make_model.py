@@ -292,6 +292,33 @@ def zero_stride():
                  [tensor("w", weights(2, 2, 1, 1))])
 
 
+def generic_attribute(op, attrs, inputs=(), initializers=()):
+    """One node the importer keeps generic, with attributes that pass the
+    schema check (right types) but not ONNX's inference (wrong values)."""
+    nodes = [helper.make_node(op, ["x", *inputs], ["y"], name="node",
+                              **attrs)]
+    return model(nodes, [value("x", [1, 2, 4, 4])], [value("y", None)],
+                 list(initializers))
+
+
+def reduce_axis():
+    return generic_attribute("ReduceMean", {"axes": [5]})
+
+
+def gather_axis():
+    return generic_attribute("Gather", {"axis": -5}, ["i"],
+                             [tensor("i", np.array([0], np.int64))])
+
+
+def transpose_conv_pads():
+    return generic_attribute("ConvTranspose", {"pads": [1]}, ["w"],
+                             [tensor("w", weights(2, 2, 3, 3))])
+
+
+def depth_to_space_block():
+    return generic_attribute("DepthToSpace", {"blocksize": 0})
+
+
 def missing_attribute():
     nodes = [helper.make_node("MaxPool", ["x"], ["y"], name="pool")]
     return model(nodes, [value("x", [1, 1, 4, 4])], [value("y", [1, 1, 2, 2])])
@@ -325,7 +352,8 @@ MODELS = {f.__name__: f for f in [
     conv_block, activations, matmul_bias, shape_subgraph, generic, qdq, qdq_uint8_weight,
     metadata, cycle, undefined_input, duplicate_output, bad_initializer_size,
     huge_dimension, huge_input_dimension, overflowing_dimension, missing_attribute,
-    wrong_attribute_type, extra_output, short_pads, zero_stride, external_data, no_graph]}
+    wrong_attribute_type, extra_output, short_pads, zero_stride, external_data, no_graph,
+    reduce_axis, gather_axis, transpose_conv_pads, depth_to_space_block]}
 
 RAW = {
     "empty": lambda: b"",
