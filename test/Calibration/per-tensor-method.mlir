@@ -8,7 +8,8 @@
 //   for max, the two swap.
 // RUN: rm -rf %t && split-file %s %t
 // RUN: %python -c "import numpy as np; x = np.zeros((3, 2, 2, 2), np.float32); x[0, 0, 0, 0] = 1; x[1, 0, 0, 0] = -4; x[1, 1, 1, 1] = 3; x[2, 0, 0, 0] = 0.5; np.save('%t/x.npy', x)"
-// RUN: qdq-opt %t/net.mlir --insert-qdq --qdq-spec=%t/last-value.json | FileCheck %s --check-prefix=SPEC
+// RUN: qdq-opt %t/net.mlir --insert-qdq --qdq-spec=%t/last-value.json --qdq-report=%t/layers.txt | FileCheck %s --check-prefix=SPEC
+// RUN: FileCheck %s --check-prefix=LAYERS < %t/layers.txt
 // RUN: qdq-opt %t/net.mlir --insert-qdq --qdq-spec=%t/last-value.json --calibrate=%t/x.npy --calibration-report=%t/report.txt | FileCheck %s --check-prefix=MIXED
 // RUN: FileCheck %s --check-prefix=REPORT < %t/report.txt
 // RUN: qdq-opt %t/net.mlir --insert-qdq --qdq-spec=%t/max.json --calibrate=%t/x.npy --calibration-method=last-value | FileCheck %s --check-prefix=SWAPPED
@@ -20,6 +21,10 @@
 // SPEC: quant_qdq.quantize %arg0 <bits = 8, calibration = "last-value">
 // SPEC: quant_qdq.quantize %{{.*}} <bits = 8, axis = 0> :
 // SPEC: quant_qdq.quantize %{{.*}} <bits = 8> :
+
+// The layer report names the method with the rule that set it.
+// LAYERS: c1 Conv2D [0] yes spec 'c1'; calibration last-value
+// LAYERS-NEXT: c2 Conv2D [0] yes default table
 
 // MIXED: quant_qdq.quantize %arg0 <bits = 8, calibration = "last-value"> scale [3.937008e-03]
 // MIXED: quant_qdq.conv2d "c1"

@@ -154,6 +154,13 @@ void InsertQDQPass::decide(
       decision.weightQuantizer = entry->weightQuantizer.apply(
           decision.weightQuantizer, channelAxis);
       decision.rule = "spec '" + entry->pattern + "'";
+      // Calibration reads it from the quantizer; the report says it here.
+      if (std::optional<CalibrationMethod> method =
+              decision.inputQuantizer.getCalibration();
+          method && !decision.inputs.empty())
+        decision.rule += ("; calibration " +
+                          stringifyCalibrationMethod(*method))
+                             .str();
     } else if (record) {
       llvm::append_range(decision.inputs, record.getInputPositions());
       decision.weight = record.getWeight() && hasWeight;
