@@ -233,10 +233,34 @@ def test_case_warnings(block_model):
     messages = [str(w.message) for w in caught]
     assert any("case 'Sloppy': no layer named 'poool1'" in m
                for m in messages)
-    assert any("quantizer settings of a case's spec are ignored" in m
-               for m in messages)
-    # The quantizer is ignored, the choice is not.
     assert report["pool1"] == ([0], False, "case Sloppy")
+
+
+def test_case_quantizer_settings(block_model):
+    """A Python case's spec sets quantizers as the user's spec does: conv2
+    gets a 4-bit asymmetric input calibrated by its own method and a
+    per-tensor weight; the user's spec still wins where it speaks."""
+    class FourBit(CustomQDQInsertionCase):
+        def case(self, model, qspec):
+            spec = QuantizationSpec()
+            spec.add("conv2", input_quantizer={
+                "bits": 4, "symmetric": False, "signed": False,
+                "narrow_range": False, "calibration": "mse"},
+                weight_quantizer={"per_channel": False})
+            spec.add("conv3", quantizer={"bits": 6})
+            return spec
+
+    user = QuantizationSpec()
+    user.add("conv3")
+    module = quant_qdq.load_module(block_model)
+    report = parse_report(insert_qdq(module, quantization_spec=user,
+                                     custom_qdq_cases=[FourBit()]))
+    assert report["conv2"] == ([0], True, "case FourBit; calibration mse")
+    assert report["conv3"] == ([0], True, "spec 'conv3'")
+    text = str(module)
+    assert ('<bits = 4, is_signed = false, narrow_range = false, '
+            'symmetric = false, calibration = mse>') in text
+    assert "<bits = 6" not in text
 
 
 @pytest.mark.warnings_checked

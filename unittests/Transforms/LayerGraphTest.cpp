@@ -113,21 +113,40 @@ TEST_F(LayerGraphTest, SpecRecordedAsCase) {
 TEST(CaseRecordAttrTest, DecisionsMerge) {
   MLIRContext context;
   context.loadDialect<QuantQDQDialect>();
+  QuantizerOverride fourBits, asymmetric;
+  fourBits.bits = 4;
+  asymmetric.symmetric = false;
+  asymmetric.bits = 6;
   auto first = CaseRecordAttr::addDecision(&context, {}, "residual", {1, 0},
                                            /*weight=*/false,
-                                           /*keepInFloat=*/false);
+                                           /*keepInFloat=*/false, fourBits,
+                                           {});
   EXPECT_EQ(first.getInputPositions(), ArrayRef<int64_t>({0, 1}));
   auto second = CaseRecordAttr::addDecision(&context, first, "bn", {1, 2},
                                             /*weight=*/true,
-                                            /*keepInFloat=*/false);
+                                            /*keepInFloat=*/false,
+                                            asymmetric, fourBits);
   EXPECT_EQ(second.getInputPositions(), ArrayRef<int64_t>({0, 1, 2}));
   EXPECT_TRUE(second.getWeight());
   EXPECT_EQ(second.getCaseNames(), "residual+bn");
+  // The later case's fields win; fields it leaves unset stay.
+  auto noError = [] { return InFlightDiagnostic(); };
+  FailureOr<QuantizerOverride> input =
+      QuantizerOverride::fromDictionary(second.getInputQuantizer(), noError);
+  ASSERT_TRUE(succeeded(input));
+  EXPECT_EQ(input->bits, 6u);
+  EXPECT_EQ(input->symmetric, false);
+  EXPECT_FALSE(input->isSigned.has_value());
+  auto base = QuantizerAttr::get(&context);
+  EXPECT_EQ(input->apply(base, std::nullopt).getBits(), 6u);
+  EXPECT_FALSE(input->apply(base, std::nullopt).getSymmetric());
   // Keeping the layer in float drops what earlier cases asked for.
   auto kept = CaseRecordAttr::addDecision(&context, second, "keep", {},
                                           /*weight=*/false,
-                                          /*keepInFloat=*/true);
+                                          /*keepInFloat=*/true, {}, {});
   EXPECT_TRUE(kept.getInputPositions().empty());
   EXPECT_FALSE(kept.getWeight());
+  EXPECT_FALSE(kept.getInputQuantizer());
+  EXPECT_FALSE(kept.getWeightQuantizer());
   EXPECT_EQ(kept.getCaseNames(), "residual+bn+keep");
 }

@@ -9,6 +9,10 @@
 
 #include "QuantQDQ/IR/QuantQDQEnums.h.inc"
 
+namespace mlir::quant_qdq {
+struct QuantizerOverride;
+} // namespace mlir::quant_qdq
+
 #define GET_ATTRDEF_CLASSES
 #include "QuantQDQ/IR/QuantQDQAttrs.h.inc"
 

@@ -136,7 +136,10 @@ def QDQ_CaseRecordAttr : AttrDef<QuantQDQ_Dialect, "CaseRecord"> {
     - `cases`: the cases that decided, in the order they recorded;
     - `inputs`: positions in the layer's activation operand list to
       quantize, sorted, without repeats;
-    - `weight`: whether the weight is quantized.
+    - `weight`: whether the weight is quantized;
+    - `input_quantizer`, `weight_quantizer` (optional): quantizer fields the
+      case sets, with a QuantizationSpec's keys (`{bits = 4 : i64,
+      calibration = "mse"}`); the others keep insert-qdq's defaults.
 
     Example: `#quant_qdq.case_record<cases = ["residual"], inputs = [1],
     weight = false>`. A record with no inputs and no weight keeps the layer
@@ -145,18 +148,21 @@ def QDQ_CaseRecordAttr : AttrDef<QuantQDQ_Dialect, "CaseRecord"> {
   let parameters = (ins
     "ArrayAttr":$cases,
     "DenseI64ArrayAttr":$inputs,
-    "bool":$weight);
+    "bool":$weight,
+    OptionalParameter<"DictionaryAttr">:$input_quantizer,
+    OptionalParameter<"DictionaryAttr">:$weight_quantizer);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
     /// `previous` (null: no record yet) with `caseName`'s decision added:
     /// its `positions` and `weight` join the record's, or replace them when
-    /// it keeps the layer in float (`keepInFloat`).
-    static CaseRecordAttr addDecision(MLIRContext *context,
-                                      CaseRecordAttr previous,
-                                      StringRef caseName,
-                                      ArrayRef<int64_t> positions,
-                                      bool weight, bool keepInFloat);
+    /// it keeps the layer in float (`keepInFloat`); the quantizer fields it
+    /// sets override the record's.
+    static CaseRecordAttr addDecision(
+        MLIRContext *context, CaseRecordAttr previous, StringRef caseName,
+        ArrayRef<int64_t> positions, bool weight, bool keepInFloat,
+        const QuantizerOverride &inputQuantizer,
+        const QuantizerOverride &weightQuantizer);
     /// The cases that decided, joined by `+` (`bn+maxpool`).
     std::string getCaseNames() const;
     ArrayRef<int64_t> getInputPositions() const {

@@ -15,6 +15,7 @@
 #define QUANTQDQ_TRANSFORMS_INSERTIONCASES_H
 
 #include "QuantQDQ/IR/QuantQDQAttrs.h"
+#include "QuantQDQ/IR/QuantizerOverride.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/PatternMatch.h"
@@ -71,13 +72,18 @@ FailureOr<OwningOpRef<ModuleOp>> loadInsertionCaseFile(StringRef path,
 
 /// Records on `layer` that case `caseName` quantizes its activation inputs
 /// at `positions` (positions in the layer's activation operand list) and,
-/// with `weight`, its weight; `keepInFloat` records "no Q/DQ at all". Records
-/// of several cases on one layer merge. This is what a C++ case's pattern
-/// calls; misuse (not a layer, a position out of range, a weight the layer
-/// lacks) is reported as an error on the op, which fails insert-qdq.
+/// with `weight`, its weight; `keepInFloat` records "no Q/DQ at all";
+/// `input` and `weights` are quantizer fields the case sets (insert-qdq's
+/// defaults for the others). Records of several cases on one layer merge,
+/// a later case's quantizer fields over an earlier's. This is what a C++
+/// case's pattern calls; misuse (not a layer, a position out of range, a
+/// weight the layer lacks) is reported as an error on the op, which fails
+/// insert-qdq.
 void recordCaseDecision(RewriterBase &rewriter, Operation *layer,
                         StringRef caseName, ArrayRef<int64_t> positions,
-                        bool weight, bool keepInFloat = false);
+                        bool weight, bool keepInFloat = false,
+                        const QuantizerOverride &input = {},
+                        const QuantizerOverride &weights = {});
 
 /// Applies the cases `names` (registered names or case files) to `module`,
 /// leaving their records on its layers. Each building block walks the
@@ -91,10 +97,10 @@ LogicalResult applyInsertionCases(ModuleOp module,
 /// Records the QuantizationSpec `spec` as the decisions of a case named
 /// `caseName` (how a case written outside C++, such as a Python QDQCase,
 /// records): each layer an entry matches gets the record the entry says,
-/// and insert-qdq then ranks it below the user's own spec. A case chooses
-/// only what to quantize: quantizer settings in `spec` are ignored, with a
-/// warning; an entry that matches no layer is a warning too. Fails on a
-/// misused entry (an input position the layer lacks).
+/// and insert-qdq then ranks it below the user's own spec. The entries'
+/// quantizer fields go into the records too (4-bit inputs, a calibration
+/// method); an entry that matches no layer is a warning. Fails on a misused
+/// entry (an input position the layer lacks).
 LogicalResult recordSpecAsCase(ModuleOp module, StringRef caseName,
                                const class QuantizationSpec &spec);
 

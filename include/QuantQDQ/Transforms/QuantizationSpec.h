@@ -9,7 +9,7 @@
 #ifndef QUANTQDQ_TRANSFORMS_QUANTIZATIONSPEC_H
 #define QUANTQDQ_TRANSFORMS_QUANTIZATIONSPEC_H
 
-#include "QuantQDQ/IR/QuantQDQAttrs.h"
+#include "QuantQDQ/IR/QuantizerOverride.h"
 #include "mlir/IR/Location.h"
 #include "mlir/Support/LLVM.h"
 #include "llvm/ADT/SmallVector.h"
@@ -18,19 +18,6 @@
 #include <string>
 
 namespace mlir::quant_qdq {
-
-/// Quantizer fields an entry may override; unset fields keep the default.
-struct QuantizerOverride {
-  std::optional<unsigned> bits;
-  std::optional<bool> isSigned, narrowRange, symmetric, perChannel;
-  /// How calibration chooses the range (activations only).
-  std::optional<CalibrationMethod> calibration;
-
-  /// `base` with the set fields replaced. `channelAxis` is used when
-  /// per-channel quantization is asked for.
-  QuantizerAttr apply(QuantizerAttr base,
-                      std::optional<int64_t> channelAxis) const;
-};
 
 /// One entry of the spec, for one layer name, class or substring.
 struct SpecEntry {

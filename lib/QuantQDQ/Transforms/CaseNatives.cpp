@@ -40,7 +40,9 @@ static bool isConvFed(Value value) {
 void mlir::quant_qdq::recordCaseDecision(RewriterBase &rewriter,
                                          Operation *op, StringRef caseName,
                                          ArrayRef<int64_t> positions,
-                                         bool weight, bool keepInFloat) {
+                                         bool weight, bool keepInFloat,
+                                         const QuantizerOverride &input,
+                                         const QuantizerOverride &weights) {
   auto layer = dyn_cast<QDQLayerOpInterface>(op);
   if (!layer) {
     op->emitError("insertion case '")
@@ -65,7 +67,7 @@ void mlir::quant_qdq::recordCaseDecision(RewriterBase &rewriter,
 
   auto record = CaseRecordAttr::addDecision(
       op->getContext(), op->getAttrOfType<CaseRecordAttr>(kCaseAttrName),
-      caseName, positions, weight, keepInFloat);
+      caseName, positions, weight, keepInFloat, input, weights);
   rewriter.modifyOpInPlace(op, [&] { op->setAttr(kCaseAttrName, record); });
 }
 

@@ -17,22 +17,10 @@
 using namespace mlir;
 using namespace mlir::quant_qdq;
 
-static bool hasQuantizerOverride(const QuantizerOverride &q) {
-  return q.bits || q.isSigned || q.narrowRange || q.symmetric || q.perChannel;
-}
-
 LogicalResult mlir::quant_qdq::recordSpecAsCase(ModuleOp module,
                                                 StringRef caseName,
                                                 const QuantizationSpec &spec) {
   MLIRContext *context = module.getContext();
-  for (const SpecEntry &entry : spec.getEntries())
-    if (hasQuantizerOverride(entry.inputQuantizer) ||
-        hasQuantizerOverride(entry.weightQuantizer))
-      emitWarning(entry.loc)
-          << "case '" << caseName << "': quantizer settings of a case's spec "
-          << "are ignored (a case chooses only what to quantize); put them "
-          << "in the QuantizationSpec given to quantize_model";
-
   bool recordFailed = false;
   ScopedDiagnosticHandler watch(context, [&](Diagnostic &diag) {
     recordFailed |= diag.getSeverity() == DiagnosticSeverity::Error;
@@ -59,7 +47,8 @@ LogicalResult mlir::quant_qdq::recordSpecAsCase(ModuleOp module,
     bool keepInFloat = !entry->quantizationIndex && !entry->quantizeInput &&
                        !entry->quantizeWeight;
     recordCaseDecision(rewriter, layer, caseName, positions, weight,
-                       keepInFloat);
+                       keepInFloat, entry->inputQuantizer,
+                       entry->weightQuantizer);
   });
   // As for the user's spec: a name that matches nothing is a warning.
   for (const SpecEntry &entry : spec.getEntries())

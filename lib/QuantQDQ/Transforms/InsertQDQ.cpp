@@ -154,16 +154,19 @@ void InsertQDQPass::decide(
       decision.weightQuantizer = entry->weightQuantizer.apply(
           decision.weightQuantizer, channelAxis);
       decision.rule = "spec '" + entry->pattern + "'";
-      // Calibration reads it from the quantizer; the report says it here.
-      if (std::optional<CalibrationMethod> method =
-              decision.inputQuantizer.getCalibration();
-          method && !decision.inputs.empty())
-        decision.rule += ("; calibration " +
-                          stringifyCalibrationMethod(*method))
-                             .str();
     } else if (record) {
       llvm::append_range(decision.inputs, record.getInputPositions());
       decision.weight = record.getWeight() && hasWeight;
+      // The record verified its fields when it was made.
+      auto noError = [] { return InFlightDiagnostic(); };
+      decision.inputQuantizer =
+          QuantizerOverride::fromDictionary(record.getInputQuantizer(),
+                                            noError)
+              ->apply(activationDefault, std::nullopt);
+      decision.weightQuantizer =
+          QuantizerOverride::fromDictionary(record.getWeightQuantizer(),
+                                            noError)
+              ->apply(decision.weightQuantizer, channelAxis);
       decision.rule = "case " + record.getCaseNames();
     } else if (!partial) {
       if (layer.quantizesInputByDefault())
@@ -173,6 +176,12 @@ void InsertQDQPass::decide(
     } else {
       decision.rule = "partial mode: not in spec";
     }
+    // Calibration reads it from the quantizer; the report says it here.
+    if (std::optional<CalibrationMethod> method =
+            decision.inputQuantizer.getCalibration();
+        method && !decision.inputs.empty())
+      decision.rule +=
+          ("; calibration " + stringifyCalibrationMethod(*method)).str();
     if (failed(checkDecision(decision, entry)))
       return signalPassFailure();
     decisions.push_back(std::move(decision));

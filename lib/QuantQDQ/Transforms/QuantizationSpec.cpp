@@ -20,18 +20,6 @@ using namespace mlir;
 using namespace mlir::quant_qdq;
 namespace json = llvm::json;
 
-QuantizerAttr QuantizerOverride::apply(QuantizerAttr base,
-                                       std::optional<int64_t> channelAxis) const {
-  std::optional<int64_t> axis = base.getAxis();
-  if (perChannel)
-    axis = *perChannel ? channelAxis : std::nullopt;
-  return QuantizerAttr::get(base.getContext(), bits.value_or(base.getBits()),
-                            isSigned.value_or(base.getIsSigned()),
-                            narrowRange.value_or(base.getNarrowRange()),
-                            symmetric.value_or(base.getSymmetric()), axis,
-                            calibration ? calibration : base.getCalibration());
-}
-
 void QuantizationSpec::index() {
   for (auto [i, entry] : llvm::enumerate(entries)) {
     if (entry.match == SpecEntry::Match::Name)

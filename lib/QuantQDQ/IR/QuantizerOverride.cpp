@@ -1,0 +1,103 @@
+//===- QuantizerOverride.cpp - quantizer fields a user sets ---------------===//
+
+#include "QuantQDQ/IR/QuantizerOverride.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/Diagnostics.h"
+
+using namespace mlir;
+using namespace mlir::quant_qdq;
+
+QuantizerAttr QuantizerOverride::apply(QuantizerAttr base,
+                                       std::optional<int64_t> channelAxis) const {
+  std::optional<int64_t> axis = base.getAxis();
+  if (perChannel)
+    axis = *perChannel ? channelAxis : std::nullopt;
+  return QuantizerAttr::get(base.getContext(), bits.value_or(base.getBits()),
+                            isSigned.value_or(base.getIsSigned()),
+                            narrowRange.value_or(base.getNarrowRange()),
+                            symmetric.value_or(base.getSymmetric()), axis,
+                            calibration ? calibration : base.getCalibration());
+}
+
+void QuantizerOverride::mergeFrom(const QuantizerOverride &later) {
+  auto take = [](auto &mine, const auto &theirs) {
+    if (theirs)
+      mine = theirs;
+  };
+  take(bits, later.bits);
+  take(isSigned, later.isSigned);
+  take(narrowRange, later.narrowRange);
+  take(symmetric, later.symmetric);
+  take(perChannel, later.perChannel);
+  take(calibration, later.calibration);
+}
+
+// The keys are the QuantizationSpec's, so a record reads as the entry did.
+static constexpr StringLiteral kBits = "bits", kSigned = "signed",
+                               kNarrowRange = "narrow_range",
+                               kSymmetric = "symmetric",
+                               kPerChannel = "per_channel",
+                               kCalibration = "calibration";
+
+DictionaryAttr QuantizerOverride::toDictionary(MLIRContext *context) const {
+  if (empty())
+    return nullptr;
+  Builder b(context);
+  SmallVector<NamedAttribute> fields;
+  if (bits)
+    fields.push_back(b.getNamedAttr(kBits, b.getI64IntegerAttr(*bits)));
+  for (auto [key, flag] : {std::pair{kSigned, isSigned},
+                           std::pair{kNarrowRange, narrowRange},
+                           std::pair{kSymmetric, symmetric},
+                           std::pair{kPerChannel, perChannel}})
+    if (flag)
+      fields.push_back(b.getNamedAttr(key, b.getBoolAttr(*flag)));
+  if (calibration)
+    fields.push_back(b.getNamedAttr(
+        kCalibration, b.getStringAttr(stringifyCalibrationMethod(*calibration))));
+  return b.getDictionaryAttr(fields);
+}
+
+FailureOr<QuantizerOverride>
+QuantizerOverride::fromDictionary(DictionaryAttr dictionary,
+                                  function_ref<InFlightDiagnostic()> emitError) {
+  QuantizerOverride result;
+  if (!dictionary)
+    return result;
+  for (NamedAttribute field : dictionary) {
+    StringRef key = field.getName().getValue();
+    Attribute value = field.getValue();
+    if (key == kBits) {
+      auto bits = dyn_cast<IntegerAttr>(value);
+      if (!bits || bits.getInt() < 2 || bits.getInt() > 16)
+        return emitError() << "quantizer override: bits must be an integer "
+                              "in [2, 16]";
+      result.bits = bits.getInt();
+    } else if (key == kCalibration) {
+      auto name = dyn_cast<StringAttr>(value);
+      std::optional<CalibrationMethod> method =
+          name ? symbolizeCalibrationMethod(name.getValue()) : std::nullopt;
+      if (!method)
+        return emitError() << "quantizer override: unknown calibration "
+                              "method "
+                           << value;
+      result.calibration = method;
+    } else {
+      std::optional<bool> *flag = key == kSigned        ? &result.isSigned
+                                  : key == kNarrowRange ? &result.narrowRange
+                                  : key == kSymmetric   ? &result.symmetric
+                                  : key == kPerChannel  ? &result.perChannel
+                                                        : nullptr;
+      auto boolean = dyn_cast<BoolAttr>(value);
+      if (!flag)
+        return emitError() << "quantizer override: unknown field '" << key
+                           << "'";
+      if (!boolean)
+        return emitError() << "quantizer override: '" << key
+                           << "' must be a bool";
+      *flag = boolean.getValue();
+    }
+  }
+  return result;
+}
