@@ -342,13 +342,20 @@ FailureOr<SmallVector<int>> ModelImporter::sortNodes(onnx::GraphProto &graph) {
 }
 
 LogicalResult ModelImporter::checkNodeSchema(const onnx::NodeProto &node) {
-  std::string error = verifyNode(node, getOpset(node.domain()));
-  if (!error.empty()) {
-    // ONNX's messages end with the node printed in full: keep the first line.
-    StringRef message = StringRef(error).split('\n').first.trim();
-    return emitNodeError(node) << message;
-  }
-  return success();
+  int64_t opset = getOpset(node.domain());
+  std::string error = verifyNode(node, opset);
+  if (error.empty())
+    return success();
+  // ONNX's messages end with the node printed in full: keep the first line.
+  StringRef message = StringRef(error).split('\n').first.trim();
+  InFlightDiagnostic diag = emitNodeError(node) << message;
+  bool defaultDomain = node.domain().empty() || node.domain() == "ai.onnx";
+  if (defaultDomain && opset > getLibraryOpsetLimit())
+    diag << " (the model's opset " << opset << " is newer than the "
+         << getLibraryOpsetLimit() << " this build's ONNX library knows; "
+         << "the node may follow a newer schema of " << node.op_type()
+         << ", which this build cannot read)";
+  return diag;
 }
 
 LogicalResult ModelImporter::importMetadata(onnx::ModelProto &model,

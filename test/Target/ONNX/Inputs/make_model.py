@@ -319,6 +319,14 @@ def depth_to_space_block():
     return generic_attribute("DepthToSpace", {"blocksize": 0})
 
 
+def reduce_mean_opset18():
+    """Valid at opset 18 (axes became an input), newer than the ONNX library
+    Debian ships (1.12, opsets up to 17) can check."""
+    nodes = [helper.make_node("ReduceMean", ["x", "axes"], ["y"], name="rm")]
+    return model(nodes, [value("x", [1, 2, 4, 4])], [value("y", None)],
+                 [tensor("axes", np.array([2, 3], np.int64))], opset=18)
+
+
 def missing_attribute():
     nodes = [helper.make_node("MaxPool", ["x"], ["y"], name="pool")]
     return model(nodes, [value("x", [1, 1, 4, 4])], [value("y", [1, 1, 2, 2])])
@@ -353,7 +361,8 @@ MODELS = {f.__name__: f for f in [
     metadata, cycle, undefined_input, duplicate_output, bad_initializer_size,
     huge_dimension, huge_input_dimension, overflowing_dimension, missing_attribute,
     wrong_attribute_type, extra_output, short_pads, zero_stride, external_data, no_graph,
-    reduce_axis, gather_axis, transpose_conv_pads, depth_to_space_block]}
+    reduce_axis, gather_axis, transpose_conv_pads, depth_to_space_block,
+    reduce_mean_opset18]}
 
 RAW = {
     "empty": lambda: b"",
