@@ -23,6 +23,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/ToolOutputFile.h"
+#include <set>
 
 namespace mlir::quant_qdq {
 #define GEN_PASS_DEF_INSERTQDQ
@@ -186,6 +187,47 @@ void InsertQDQPass::decide(
       return signalPassFailure();
     decisions.push_back(std::move(decision));
   });
+}
+
+/// A spec entry that matched no layer: a warning that helps fix it, with
+/// the model's classes for a class entry and the nearest layer name for a
+/// name entry.
+static void warnUnmatched(const SpecEntry &entry,
+                          ArrayRef<LayerDecision> decisions) {
+  InFlightDiagnostic diag = emitWarning(entry.loc);
+  switch (entry.match) {
+  case SpecEntry::Match::Class: {
+    std::set<std::string> classes;
+    for (const LayerDecision &d : decisions)
+      if (StringRef name =
+              cast<QDQLayerOpInterface>(d.op).getLayerClass();
+          !name.empty())
+        classes.insert(name.str());
+    diag << "no layer of class '" << entry.pattern << "' (the model's: "
+         << llvm::join(classes, ", ") << ")";
+    return;
+  }
+  case SpecEntry::Match::Name: {
+    diag << "no layer named '" << entry.pattern << "'";
+    StringRef nearest;
+    unsigned best = std::max<unsigned>(2, entry.pattern.size() / 3) + 1;
+    for (const LayerDecision &d : decisions) {
+      StringRef name = cast<QDQLayerOpInterface>(d.op).getLayerName();
+      unsigned distance = StringRef(entry.pattern).edit_distance(
+          name, /*AllowReplacements=*/true, best);
+      if (!name.empty() && distance < best) {
+        best = distance;
+        nearest = name;
+      }
+    }
+    if (!nearest.empty())
+      diag << "; did you mean '" << nearest << "'?";
+    return;
+  }
+  case SpecEntry::Match::Substring:
+    diag << "no layer name contains '" << entry.pattern << "'";
+    return;
+  }
 }
 
 //===----------------------------------------------------------------------===//
@@ -361,12 +403,7 @@ void InsertQDQPass::runOnOperation() {
   if (spec)
     for (const SpecEntry &entry : spec->getEntries())
       if (!usedEntries.contains(&entry))
-        emitWarning(entry.loc)
-            << (entry.match == SpecEntry::Match::Class ? "no layer of class '"
-                : entry.match == SpecEntry::Match::Name
-                    ? "no layer named '"
-                    : "no layer name contains '")
-            << entry.pattern << "'";
+        warnUnmatched(entry, decisions);
 
   insert(decisions);
   if (!report.empty() && failed(writeReport(report, decisions)))

@@ -44,8 +44,8 @@
 // ABSENT: absent.pdll:0:0: error: cannot read insertion case '{{.*}}absent.pdll'
 // WEIGHTLESS: block.mlir:{{[0-9]+}}:{{[0-9]+}}: error: insertion case 'weightless.mlir' asks to quantize the weight of a layer without one
 // BAD-OPTION: no such option bogus
-// UNKNOWN-NAME: unknown-name.json:1:2: warning: no layer named 'block9_conv'
-// UNKNOWN-NAME: unknown-name.json:1:27: warning: no layer of class 'Dense'
+// UNKNOWN-NAME: unknown-name.json:1:2: warning: no layer named 'block9_conv'; did you mean 'block1_conv'?
+// UNKNOWN-NAME: unknown-name.json:1:27: warning: no layer of class 'Dense' (the model's: Add, AveragePooling2D, Conv2D)
 // UNKNOWN-NAME-NOT: error
 
 //--- malformed.json
