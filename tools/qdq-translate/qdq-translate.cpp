@@ -14,7 +14,11 @@
 
 int main(int argc, char **argv) {
   mlir::registerAllTranslations();
-  mlir::quant_qdq::registerToDotTranslation();
+  mlir::quant_qdq::registerToDotTranslation(
+      [](llvm::MemoryBufferRef buffer, mlir::MLIRContext *context) {
+        return mlir::quant_qdq::importONNX(buffer, context);
+      },
+      mlir::quant_qdq::isONNXFilename);
   mlir::quant_qdq::registerONNXTranslations();
   return mlir::failed(
       mlir::mlirTranslateMain(argc, argv, "quant-qdq translation driver\n"));

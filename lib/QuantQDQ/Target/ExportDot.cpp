@@ -5,9 +5,11 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Parser/Parser.h"
 #include "mlir/Tools/mlir-translate/Translation.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/Support/GraphWriter.h"
+#include "llvm/Support/SourceMgr.h"
 
 using namespace mlir;
 using namespace mlir::quant_qdq;
@@ -110,12 +112,31 @@ LogicalResult mlir::quant_qdq::exportToDot(Operation *op,
   return success();
 }
 
-void mlir::quant_qdq::registerToDotTranslation() {
-  TranslateFromMLIRRegistration registration(
+void mlir::quant_qdq::registerToDotTranslation(ModelImporter importModel,
+                                               ModelFileTest isModelFile) {
+  // One reader for the process, as there is one registration.
+  static ModelImporter importer;
+  static ModelFileTest isModel;
+  importer = importModel;
+  isModel = isModelFile;
+  TranslateRegistration registration(
       "qdq-to-dot",
-      "Draw each function's layer graph and its Q/DQ nodes as Graphviz DOT",
-      exportToDot, [](DialectRegistry &registry) {
+      "Draw each function's layer graph and its Q/DQ nodes as Graphviz DOT "
+      "(from MLIR, or from a model file such as .onnx)",
+      [](const std::shared_ptr<llvm::SourceMgr> &sourceMgr,
+         llvm::raw_ostream &os, MLIRContext *context) -> LogicalResult {
+        DialectRegistry registry;
         registry.insert<QuantQDQDialect, func::FuncDialect,
                         arith::ArithDialect>();
+        context->appendDialectRegistry(registry);
+        const llvm::MemoryBuffer *buffer =
+            sourceMgr->getMemoryBuffer(sourceMgr->getMainFileID());
+        OwningOpRef<ModuleOp> module =
+            importer && isModel && isModel(buffer->getBufferIdentifier())
+                ? importer(buffer->getMemBufferRef(), context)
+                : parseSourceFile<ModuleOp>(*sourceMgr, context);
+        if (!module)
+          return failure();
+        return exportToDot(*module, os);
       });
 }

@@ -2,6 +2,14 @@
 // through the weight pairs that quantize them.
 // RUN: qdq-opt %s --insert-qdq=resnet-v1 | qdq-translate --qdq-to-dot | FileCheck %s
 // RUN: not qdq-translate --qdq-to-dot %S/Inputs/no-body.mlir 2>&1 | FileCheck %s --check-prefix=EMPTY
+// An ONNX model draws as it imports; a broken one is the importer's error.
+// RUN: %python %S/../ONNX/Inputs/make_model.py conv_block %t.onnx
+// RUN: qdq-translate --qdq-to-dot %t.onnx | FileCheck %s --check-prefix=ONNX
+// RUN: %python %S/../ONNX/Inputs/make_model.py cycle %t.cycle.onnx
+// RUN: not qdq-translate --qdq-to-dot %t.cycle.onnx 2>&1 | FileCheck %s --check-prefix=BROKEN
+// ONNX: n1 [label="conv1\nConv2D", shape=box
+// ONNX: n0 -> n1;
+// BROKEN: cycle.onnx:0:0: error: node 'first' (Relu): is part of a cycle
 
 func.func @block(%x: tensor<1x4x4x4xf32>) -> tensor<1x4x4x4xf32> {
   %w = arith.constant dense<0.1> : tensor<4x4x1x1xf32>
