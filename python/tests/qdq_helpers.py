@@ -93,6 +93,8 @@ def parse_report(text):
     """{layer: (inputs, weight, rule)} from insert-qdq's report."""
     rows = {}
     for line in text.splitlines()[1:]:
+        if line.startswith("#"):  # the totals
+            continue
         name, cls, inputs, weight, rule = line.split(None, 4)
         positions = [int(i) for i in inputs.strip("[]").split(",") if i]
         rows[name] = (positions, weight == "yes", rule)

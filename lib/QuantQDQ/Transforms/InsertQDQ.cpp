@@ -22,6 +22,7 @@
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/ToolOutputFile.h"
 #include <set>
 
@@ -78,9 +79,10 @@ private:
               llvm::SmallPtrSetImpl<const SpecEntry *> &usedEntries);
   LogicalResult checkDecision(const LayerDecision &decision,
                               const SpecEntry *entry);
-  void insert(ArrayRef<LayerDecision> decisions);
-  LogicalResult writeReport(StringRef path,
-                            ArrayRef<LayerDecision> decisions);
+  /// Places the pairs; returns how many.
+  unsigned insert(ArrayRef<LayerDecision> decisions);
+  LogicalResult writeReport(StringRef path, ArrayRef<LayerDecision> decisions,
+                            unsigned pairs);
 };
 } // namespace
 
@@ -253,7 +255,7 @@ static OpOperand *getPassThroughSource(Value value) {
   return &layer->getOpOperand(inputs.front());
 }
 
-void InsertQDQPass::insert(ArrayRef<LayerDecision> decisions) {
+unsigned InsertQDQPass::insert(ArrayRef<LayerDecision> decisions) {
   // Requests grouped by the tensor they quantize, in program order.
   llvm::MapVector<Value, SmallVector<Request>> requests;
   auto request = [&](OpOperand &use, QuantizerAttr quantizer) {
@@ -303,6 +305,7 @@ void InsertQDQPass::insert(ArrayRef<LayerDecision> decisions) {
   // One pair per (tensor, quantizer), right after the tensor is defined, so
   // it dominates every use.
   OpBuilder builder(&getContext());
+  unsigned pairCount = 0;
   for (auto &[value, uses] : requests) {
     llvm::SmallDenseMap<QuantizerAttr, Value> pairs;
     for (const Request &r : uses) {
@@ -316,10 +319,12 @@ void InsertQDQPass::insert(ArrayRef<LayerDecision> decisions) {
                                            r.quantizer, nullptr, nullptr);
         dequantized = DequantizeOp::create(builder, loc, type, quantize,
                                            r.quantizer, nullptr, nullptr);
+        ++pairCount;
       }
       r.use->set(dequantized);
     }
   }
+  return pairCount;
 }
 
 //===----------------------------------------------------------------------===//
@@ -327,7 +332,8 @@ void InsertQDQPass::insert(ArrayRef<LayerDecision> decisions) {
 //===----------------------------------------------------------------------===//
 
 LogicalResult
-InsertQDQPass::writeReport(StringRef path, ArrayRef<LayerDecision> decisions) {
+InsertQDQPass::writeReport(StringRef path, ArrayRef<LayerDecision> decisions,
+                           unsigned pairs) {
   std::string error;
   std::unique_ptr<llvm::ToolOutputFile> file;
   if (path != "-") {
@@ -337,23 +343,49 @@ InsertQDQPass::writeReport(StringRef path, ArrayRef<LayerDecision> decisions) {
              << error;
   }
   llvm::raw_ostream &os = file ? file->os() : llvm::errs();
-  os << llvm::format("%-32s %-24s %-10s %-7s %s\n", "layer", "class",
-                     "inputs", "weight", "rule");
+  struct Row {
+    std::string name, layerClass, inputs;
+  };
+  SmallVector<Row> rows;
+  // Columns as wide as their longest entry, so long names stay aligned.
+  size_t nameWidth = 32, classWidth = 24, inputsWidth = 10;
+  unsigned withInputs = 0, weights = 0, perChannel = 0;
   for (const LayerDecision &d : decisions) {
     auto layer = cast<QDQLayerOpInterface>(d.op);
-    std::string inputs = "[";
-    llvm::raw_string_ostream(inputs)
-        << llvm::join(llvm::map_range(d.inputs,
-                                      [](unsigned i) { return std::to_string(i); }),
-                      ",")
-        << "]";
-    std::string name = layer.getLayerName().str();
-    if (name.empty())
-      name = "<unnamed>";
-    os << llvm::format("%-32s %-24s %-10s %-7s %s\n", name.c_str(),
-                       layer.getLayerClass().str().c_str(), inputs.c_str(),
-                       d.weight ? "yes" : "no", d.rule.c_str());
+    Row &row = rows.emplace_back();
+    row.name = layer.getLayerName().str();
+    if (row.name.empty())
+      row.name = "<unnamed>";
+    row.layerClass = layer.getLayerClass().str();
+    row.inputs = "[" +
+                 llvm::join(llvm::map_range(d.inputs,
+                                            [](unsigned i) {
+                                              return std::to_string(i);
+                                            }),
+                            ",") +
+                 "]";
+    nameWidth = std::max(nameWidth, row.name.size());
+    classWidth = std::max(classWidth, row.layerClass.size());
+    inputsWidth = std::max(inputsWidth, row.inputs.size());
+    withInputs += !d.inputs.empty();
+    weights += d.weight;
+    perChannel += d.weight && d.weightQuantizer.isPerAxis();
   }
+  auto line = [&](StringRef name, StringRef layerClass, StringRef inputs,
+                  StringRef weight, StringRef rule) {
+    os << llvm::left_justify(name, nameWidth) << " "
+       << llvm::left_justify(layerClass, classWidth) << " "
+       << llvm::left_justify(inputs, inputsWidth) << " "
+       << llvm::left_justify(weight, 7) << " " << rule << "\n";
+  };
+  line("layer", "class", "inputs", "weight", "rule");
+  for (auto [row, d] : llvm::zip(rows, decisions))
+    line(row.name, row.layerClass, row.inputs, d.weight ? "yes" : "no",
+         d.rule);
+  os << llvm::formatv("# {0} layers: {1} with quantized inputs, {2} quantized "
+                      "weights ({3} per channel); {4} Q/DQ pairs\n",
+                      decisions.size(), withInputs, weights, perChannel,
+                      pairs);
   if (file)
     file->keep();
   return success();
@@ -405,7 +437,7 @@ void InsertQDQPass::runOnOperation() {
       if (!usedEntries.contains(&entry))
         warnUnmatched(entry, decisions);
 
-  insert(decisions);
-  if (!report.empty() && failed(writeReport(report, decisions)))
+  unsigned pairs = insert(decisions);
+  if (!report.empty() && failed(writeReport(report, decisions, pairs)))
     return signalPassFailure();
 }
