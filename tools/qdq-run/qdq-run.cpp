@@ -33,25 +33,33 @@ using namespace mlir;
 using namespace mlir::quant_qdq;
 namespace cl = llvm::cl;
 
+// --help lists these; LLVM's and MLIR's own options (hundreds, from every
+// target it links) are not listed, though they still parse.
+static cl::OptionCategory runnerCategory("qdq-run options");
+
 // Not cl::Required: --probe-device takes no model.
 static cl::opt<std::string> modelPath(cl::Positional,
-                                      cl::desc("<model.mlir|.mlirbc|.onnx>"));
+                                      cl::desc("<model.mlir|.mlirbc|.onnx>"),
+                                      cl::cat(runnerCategory));
 static cl::list<std::string> inputPaths("input", cl::desc("Input array (.npy)"),
-                                        cl::value_desc("file"));
+                                        cl::value_desc("file"),
+                                        cl::cat(runnerCategory));
 static cl::list<std::string> outputPaths("output",
                                          cl::desc("Output array (.npy)"),
-                                         cl::value_desc("file"));
+                                         cl::value_desc("file"),
+                                         cl::cat(runnerCategory));
 static cl::opt<std::string> entryName(
     "entry", cl::desc("Function to run (default: the only public function)"),
-    cl::value_desc("name"));
+    cl::value_desc("name"), cl::cat(runnerCategory));
 static cl::opt<unsigned> repeat(
     "repeat", cl::desc("Run this many times and print the time per run"),
-    cl::init(1));
+    cl::init(1), cl::cat(runnerCategory));
 static cl::opt<unsigned> optLevel("opt-level",
                                   cl::desc("LLVM optimization level"),
-                                  cl::init(3));
+                                  cl::init(3), cl::cat(runnerCategory));
 static cl::opt<Device> device(
     "device", cl::desc("Where to run the model"), cl::init(Device::CPU),
+    cl::cat(runnerCategory),
     cl::values(clEnumValN(Device::CPU, "cpu", "the host CPU (default)"),
                clEnumValN(Device::CUDA, "cuda",
                           "NVIDIA GPU 0 through the CUDA driver: Q/DQ ops "
@@ -60,7 +68,8 @@ static cl::opt<Device> probeDevice(
     "probe-device",
     cl::desc("Print whether the device can run models (its name and "
              "architecture, or why not) and exit: 0 if it can, 1 if not"),
-    cl::values(clEnumValN(Device::CUDA, "cuda", "NVIDIA GPU 0")));
+    cl::values(clEnumValN(Device::CUDA, "cuda", "NVIDIA GPU 0")),
+    cl::cat(runnerCategory));
 
 /// The function to run: --entry, else the only public one with a body.
 static FailureOr<std::string> pickEntry(ModuleOp module) {
@@ -106,8 +115,9 @@ static void printSummary(llvm::raw_ostream &os, unsigned index,
   os << (array.getNumElements() > count ? ", ...]\n" : "]\n");
 }
 
+/// Errors read as every other diagnostic of the tools: "error:" first.
 static int fail(const Twine &message) {
-  llvm::errs() << "qdq-run: " << message << "\n";
+  llvm::errs() << "qdq-run: error: " << message << "\n";
   return 1;
 }
 
@@ -126,6 +136,7 @@ int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   registerAsmPrinterCLOptions();
   registerMLIRContextCLOptions();
+  cl::HideUnrelatedOptions(runnerCategory);
   cl::ParseCommandLineOptions(
       argc, argv,
       "quant-qdq runner: compiles a model's function for the CPU or an "
