@@ -35,7 +35,8 @@ struct CalibrationOptions {
   int64_t batchSize = 32;
   /// The function to calibrate (default: the only public one).
   std::string entry;
-  /// Show progress on stderr when it is a terminal.
+  /// Show progress on stderr: redrawn on a terminal, a line every 10 s in
+  /// a log or a pipe.
   bool progress = true;
   /// Also compute what every method would choose (the calibration report);
   /// histograms are then collected whatever the method.

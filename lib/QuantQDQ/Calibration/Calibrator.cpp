@@ -146,32 +146,77 @@ expandDataPaths(ArrayRef<std::string> paths, Location loc) {
 }
 
 namespace {
-/// Progress on stderr, redrawn in place, only on a terminal.
+/// Progress on stderr: on a terminal, one line redrawn after every batch;
+/// in a log or a pipe, a line every kLogInterval seconds, so a long
+/// calibration shows it is alive and a short one adds nothing. The rate
+/// (and the ETA) is measured from the end of the first batch, which also
+/// compiles the model.
 class Progress {
 public:
+  static constexpr double kLogInterval = 10;
+
   Progress(bool enabled, int64_t total)
-      : enabled(enabled && llvm::errs().is_displayed()), total(total),
-        start(std::chrono::steady_clock::now()) {}
+      : enabled(enabled), terminal(llvm::errs().is_displayed()),
+        total(total), start(Clock::now()), lastLine(start) {}
+
+  /// Before the first batch: compiling takes seconds.
+  void compiling(StringRef what, ArrayRef<int64_t> shape) {
+    if (!enabled || !terminal)
+      return;
+    llvm::errs() << "\r" << what << ": compiling the model for input "
+                 << llvm::join(llvm::map_range(shape,
+                                               [](int64_t d) {
+                                                 return std::to_string(d);
+                                               }),
+                               "x")
+                 << "...   ";
+  }
+
   void update(StringRef what, int64_t done) {
     if (!enabled)
       return;
-    double seconds = std::chrono::duration<double>(
-                         std::chrono::steady_clock::now() - start)
-                         .count();
-    double rate = seconds > 0 ? done / seconds : 0;
-    double eta = rate > 0 ? (total - done) / rate : 0;
-    llvm::errs() << llvm::format("\r%s: %lld/%lld samples, %.1f samples/s, "
-                                 "ETA %.0f s   ",
-                                 what.str().c_str(), (long long)done,
-                                 (long long)total, rate, eta);
-    if (done == total)
-      llvm::errs() << "\n";
+    Clock::time_point now = Clock::now();
+    if (!firstDone) {
+      firstDone = done;
+      firstTime = now;
+    }
+    double seconds = std::chrono::duration<double>(now - firstTime).count();
+    double rate = seconds > 0 ? (done - firstDone) / seconds : 0;
+    std::string text =
+        rate > 0
+            ? llvm::formatv("{0}: {1}/{2} samples, {3:F1} samples/s, ETA "
+                            "{4:F0} s",
+                            what, done, total, rate, (total - done) / rate)
+                  .str()
+            : llvm::formatv("{0}: {1}/{2} samples, the first batch (with "
+                            "compiling) in {3:F1} s",
+                            what, done, total,
+                            std::chrono::duration<double>(now - start)
+                                .count())
+                  .str();
+    if (terminal) {
+      llvm::errs() << "\r" << text << "   ";
+      if (done == total)
+        llvm::errs() << "\n";
+      return;
+    }
+    bool due = std::chrono::duration<double>(now - lastLine).count() >=
+               kLogInterval;
+    // The last line only where earlier ones said the run was long.
+    if (due || (done == total && logged)) {
+      llvm::errs() << text << "\n";
+      lastLine = now;
+      logged = true;
+    }
   }
 
 private:
-  bool enabled;
+  using Clock = std::chrono::steady_clock;
+  bool enabled, terminal;
   int64_t total;
-  std::chrono::steady_clock::time_point start;
+  Clock::time_point start, lastLine, firstTime;
+  int64_t firstDone = 0;
+  bool logged = false;
 };
 } // namespace
 
@@ -290,6 +335,9 @@ LogicalResult mlir::quant_qdq::collectCalibrationTable(
       for (int64_t begin = 0; begin < samples; begin += step) {
         int64_t count = std::min(step, samples - begin);
         NpyArray chunk = array.slice(begin, count);
+        if (!executors.count(std::vector<int64_t>(chunk.shape.begin(),
+                                                  chunk.shape.end())))
+          progress.compiling(what, chunk.shape);
         JITExecutor *executor = getExecutor(chunk.shape);
         if (!executor)
           return failure();
