@@ -9,13 +9,13 @@ import json
 from dataclasses import dataclass
 from typing import Dict, List, Optional, Union
 
+from .calibration import CALIBRATION_METHODS
+
 __all__ = ["LayerConfig", "QuantizationSpec"]
 
 _QUANTIZER_FIELDS = {"bits": int, "signed": bool, "narrow_range": bool,
                      "symmetric": bool, "per_channel": bool,
                      "calibration": str}
-_CALIBRATION_METHODS = ("max", "percentile", "entropy", "mse", "last-value",
-                        "moving-average")
 _MATCHES = ("exact", "substring")
 
 
@@ -104,9 +104,9 @@ def _check_quantizer(value, what):
             raise TypeError("`%s`: %r must be an int" % (what, key))
         if kind is bool and not isinstance(v, bool):
             raise TypeError("`%s`: %r must be a bool" % (what, key))
-        if kind is str and v not in _CALIBRATION_METHODS:
+        if kind is str and v not in CALIBRATION_METHODS:
             raise ValueError("`%s`: calibration must be one of %s, got %r"
-                             % (what, ", ".join(_CALIBRATION_METHODS), v))
+                             % (what, ", ".join(CALIBRATION_METHODS), v))
     if what == "weight_quantizer" and "calibration" in value:
         raise ValueError("`weight_quantizer`: weights are scaled from their "
                          "values; calibration applies to input quantizers")

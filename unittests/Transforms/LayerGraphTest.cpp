@@ -130,16 +130,14 @@ TEST(CaseRecordAttrTest, DecisionsMerge) {
   EXPECT_TRUE(second.getWeight());
   EXPECT_EQ(second.getCaseNames(), "residual+bn");
   // The later case's fields win; fields it leaves unset stay.
-  auto noError = [] { return InFlightDiagnostic(); };
-  FailureOr<QuantizerOverride> input =
-      QuantizerOverride::fromDictionary(second.getInputQuantizer(), noError);
-  ASSERT_TRUE(succeeded(input));
-  EXPECT_EQ(input->bits, 6u);
-  EXPECT_EQ(input->symmetric, false);
-  EXPECT_FALSE(input->isSigned.has_value());
+  QuantizerOverride input = second.getInputOverride();
+  EXPECT_EQ(input.bits, 6u);
+  EXPECT_EQ(input.symmetric, false);
+  EXPECT_FALSE(input.isSigned.has_value());
+  EXPECT_EQ(second.getWeightOverride().bits, 4u);
   auto base = QuantizerAttr::get(&context);
-  EXPECT_EQ(input->apply(base, std::nullopt).getBits(), 6u);
-  EXPECT_FALSE(input->apply(base, std::nullopt).getSymmetric());
+  EXPECT_EQ(input.apply(base, std::nullopt).getBits(), 6u);
+  EXPECT_FALSE(input.apply(base, std::nullopt).getSymmetric());
   // Keeping the layer in float drops what earlier cases asked for.
   auto kept = CaseRecordAttr::addDecision(&context, second, "keep", {},
                                           /*weight=*/false,

@@ -165,6 +165,9 @@ def QDQ_CaseRecordAttr : AttrDef<QuantQDQ_Dialect, "CaseRecord"> {
         const QuantizerOverride &weightQuantizer);
     /// The cases that decided, joined by `+` (`bn+maxpool`).
     std::string getCaseNames() const;
+    /// The quantizer fields the cases set (the verifier checked them).
+    QuantizerOverride getInputOverride() const;
+    QuantizerOverride getWeightOverride() const;
     ArrayRef<int64_t> getInputPositions() const {
       return getInputs().asArrayRef();
     }

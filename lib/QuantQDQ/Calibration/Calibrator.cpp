@@ -293,10 +293,13 @@ LogicalResult mlir::quant_qdq::collectCalibrationTable(
   // Other dynamic dimensions (a sequence) take the data's sizes: one
   // executor per shape met.
   std::map<std::vector<int64_t>, std::unique_ptr<JITExecutor>> executors;
-  auto getExecutor = [&](ArrayRef<int64_t> shape) -> JITExecutor * {
+  // `compiling` is told before a new shape compiles.
+  auto getExecutor = [&](ArrayRef<int64_t> shape,
+                         function_ref<void()> compiling) -> JITExecutor * {
     auto &slot = executors[std::vector<int64_t>(shape.begin(), shape.end())];
     if (slot)
       return slot.get();
+    compiling();
     OwningOpRef<ModuleOp> copy = cast<ModuleOp>(module->clone());
     auto func = copy->lookupSymbol<func::FuncOp>(entry.getName());
     SmallVector<Value> values;
@@ -335,10 +338,8 @@ LogicalResult mlir::quant_qdq::collectCalibrationTable(
       for (int64_t begin = 0; begin < samples; begin += step) {
         int64_t count = std::min(step, samples - begin);
         NpyArray chunk = array.slice(begin, count);
-        if (!executors.count(std::vector<int64_t>(chunk.shape.begin(),
-                                                  chunk.shape.end())))
-          progress.compiling(what, chunk.shape);
-        JITExecutor *executor = getExecutor(chunk.shape);
+        JITExecutor *executor = getExecutor(
+            chunk.shape, [&] { progress.compiling(what, chunk.shape); });
         if (!executor)
           return failure();
         SmallVector<NpyArray> outputs;

@@ -48,12 +48,8 @@ CaseRecordAttr CaseRecordAttr::addDecision(MLIRContext *context,
     if (!keepInFloat) {
       llvm::append_range(inputs, previous.getInputPositions());
       weight |= previous.getWeight();
-      // Verified when the record was made.
-      auto noError = [] { return InFlightDiagnostic(); };
-      inputFields = *QuantizerOverride::fromDictionary(
-          previous.getInputQuantizer(), noError);
-      weightFields = *QuantizerOverride::fromDictionary(
-          previous.getWeightQuantizer(), noError);
+      inputFields = previous.getInputOverride();
+      weightFields = previous.getWeightOverride();
     }
   }
   if (!keepInFloat) {
@@ -78,4 +74,18 @@ std::string CaseRecordAttr::getCaseNames() const {
                                       return cast<StringAttr>(a).getValue();
                                     }),
                     "+");
+}
+
+/// Fields of a verified record's dictionary.
+static QuantizerOverride readVerified(DictionaryAttr fields) {
+  return *QuantizerOverride::fromDictionary(
+      fields, [] { return InFlightDiagnostic(); });
+}
+
+QuantizerOverride CaseRecordAttr::getInputOverride() const {
+  return readVerified(getInputQuantizer());
+}
+
+QuantizerOverride CaseRecordAttr::getWeightOverride() const {
+  return readVerified(getWeightQuantizer());
 }

@@ -160,16 +160,10 @@ void InsertQDQPass::decide(
     } else if (record) {
       llvm::append_range(decision.inputs, record.getInputPositions());
       decision.weight = record.getWeight() && hasWeight;
-      // The record verified its fields when it was made.
-      auto noError = [] { return InFlightDiagnostic(); };
       decision.inputQuantizer =
-          QuantizerOverride::fromDictionary(record.getInputQuantizer(),
-                                            noError)
-              ->apply(activationDefault, std::nullopt);
-      decision.weightQuantizer =
-          QuantizerOverride::fromDictionary(record.getWeightQuantizer(),
-                                            noError)
-              ->apply(decision.weightQuantizer, channelAxis);
+          record.getInputOverride().apply(activationDefault, std::nullopt);
+      decision.weightQuantizer = record.getWeightOverride().apply(
+          decision.weightQuantizer, channelAxis);
       decision.rule = "case " + record.getCaseNames();
     } else if (!partial) {
       if (layer.quantizesInputByDefault())

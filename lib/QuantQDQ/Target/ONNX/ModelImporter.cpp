@@ -346,11 +346,8 @@ LogicalResult ModelImporter::checkNodeSchema(const onnx::NodeProto &node) {
   std::string error = verifyNode(node, opset);
   if (error.empty())
     return success();
-  // ONNX's messages end with the node printed in full: keep the first line.
-  StringRef message = StringRef(error).split('\n').first.trim();
-  InFlightDiagnostic diag = emitNodeError(node) << message;
-  bool defaultDomain = node.domain().empty() || node.domain() == "ai.onnx";
-  if (defaultDomain && opset > getLibraryOpsetLimit())
+  InFlightDiagnostic diag = emitNodeError(node) << getFirstLine(error);
+  if (isDefaultDomain(node.domain()) && opset > getLibraryOpsetLimit())
     diag << " (the model's opset " << opset << " is newer than the "
          << getLibraryOpsetLimit() << " this build's ONNX library knows; "
          << "the node may follow a newer schema of " << node.op_type()
@@ -452,7 +449,7 @@ OwningOpRef<ModuleOp> ModelImporter::importModel(onnx::ModelProto &model) {
                          << inference.error;
   if (inference.badNode >= 0 && inference.badNode < graph.node_size())
     return emitNodeError(graph.node(inference.badNode))
-               << StringRef(inference.nodeError).split('\n').first.trim(),
+               << getFirstLine(inference.nodeError),
            nullptr;
   if (failed(collectTypes(graph)))
     return nullptr;

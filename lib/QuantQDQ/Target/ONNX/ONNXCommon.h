@@ -22,6 +22,18 @@
 
 namespace mlir::quant_qdq::onnx_io {
 
+/// Whether a NodeProto's or OperatorSetIdProto's domain is ONNX's own ("" or
+/// "ai.onnx").
+inline bool isDefaultDomain(llvm::StringRef domain) {
+  return domain.empty() || domain == kDefaultDomain;
+}
+
+/// The first line of an ONNX library message (they end with the node
+/// printed in full).
+inline llvm::StringRef getFirstLine(llvm::StringRef message) {
+  return message.split('\n').first.trim();
+}
+
 //===----------------------------------------------------------------------===//
 // Element types and tensors
 //===----------------------------------------------------------------------===//

@@ -52,7 +52,7 @@ static constexpr int64_t kMaxCheckData = 1 << 16;
 static std::pair<int, std::string> findRejectedNode(onnx::ModelProto &model) {
   int64_t opset = 0;
   for (const onnx::OperatorSetIdProto &id : model.opset_import())
-    if (id.domain().empty() || id.domain() == "ai.onnx")
+    if (onnx_io::isDefaultDomain(id.domain()))
       opset = id.version();
   if (opset <= 0 || opset > onnx_io::getLibraryOpsetLimit())
     return {-1, {}};
@@ -79,7 +79,7 @@ static std::pair<int, std::string> findRejectedNode(onnx::ModelProto &model) {
   }
   for (int i = 0; i < graph.node_size(); ++i) {
     const onnx::NodeProto &node = graph.node(i);
-    if ((!node.domain().empty() && node.domain() != "ai.onnx") ||
+    if (!onnx_io::isDefaultDomain(node.domain()) ||
         node.op_type() == "Constant" ||
         llvm::any_of(node.attribute(), [](const onnx::AttributeProto &a) {
           return a.type() == onnx::AttributeProto::GRAPH ||
