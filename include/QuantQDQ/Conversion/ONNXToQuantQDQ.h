@@ -123,9 +123,13 @@ void populateONNXToQuantQDQPatterns(RewritePatternSet &patterns);
 /// a node sees its inputs already converted; then the layer ops'
 /// canonicalization patterns (the fusions: x * sigmoid(x) to swish, a
 /// dense and its bias add to one dense); then refreshes the function type.
-/// Fails when a pattern reported an error.
-LogicalResult convertONNXToQuantQDQ(Operation *func,
-                                    const FrozenRewritePatternSet &patterns);
+/// Fails when a pattern reported an error. `refineTypes`, when given, is
+/// called on each generic node whose results include an unranked tensor
+/// just before the patterns see it (the importer's ONNX inference node by
+/// node, now that the node's inputs have their converted types).
+LogicalResult
+convertONNXToQuantQDQ(Operation *func, const FrozenRewritePatternSet &patterns,
+                      function_ref<void(GenericOp)> refineTypes = nullptr);
 
 } // namespace mlir::quant_qdq
 

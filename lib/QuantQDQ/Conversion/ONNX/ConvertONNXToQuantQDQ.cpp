@@ -42,7 +42,8 @@ static FrozenRewritePatternSet getLayerCanonicalizations(MLIRContext *context) {
 }
 
 LogicalResult mlir::quant_qdq::convertONNXToQuantQDQ(
-    Operation *root, const FrozenRewritePatternSet &patterns) {
+    Operation *root, const FrozenRewritePatternSet &patterns,
+    function_ref<void(GenericOp)> refineTypes) {
   MLIRContext *context = root->getContext();
   bool hadError = false;
   ScopedDiagnosticHandler errors(context, [&](Diagnostic &diag) {
@@ -51,9 +52,16 @@ LogicalResult mlir::quant_qdq::convertONNXToQuantQDQ(
   });
 
   auto stopOnError = [&] { return hadError; };
-  applyInProgramOrder(
-      root, patterns, [](Operation &op) { return isa<GenericOp>(op); },
-      stopOnError);
+  auto isUnranked = [](Type type) { return isa<UnrankedTensorType>(type); };
+  auto prepareNode = [&](Operation &op) {
+    auto generic = dyn_cast<GenericOp>(op);
+    if (!generic)
+      return false;
+    if (refineTypes && llvm::any_of(op.getResultTypes(), isUnranked))
+      refineTypes(generic);
+    return true;
+  };
+  applyInProgramOrder(root, patterns, prepareNode, stopOnError);
   if (hadError)
     return failure();
   applyInProgramOrder(

@@ -451,6 +451,8 @@ OwningOpRef<ModuleOp> ModelImporter::importModel(onnx::ModelProto &model) {
     return emitNodeError(graph.node(inference.badNode))
                << getFirstLine(inference.nodeError),
            nullptr;
+  refineByNode =
+      inference.error.empty() && getOpset("") <= getLibraryOpsetLimit();
   if (failed(collectTypes(graph)))
     return nullptr;
 
@@ -520,12 +522,27 @@ OwningOpRef<ModuleOp> ModelImporter::importModel(onnx::ModelProto &model) {
 //===----------------------------------------------------------------------===//
 
 /// Gives the translated nodes their layer ops.
-static LogicalResult convertNodes(ModuleOp module) {
+static LogicalResult convertNodes(ModuleOp module, bool refineByNode) {
   RewritePatternSet patterns(module.getContext());
   populateONNXToQuantQDQPatterns(patterns);
   FrozenRewritePatternSet frozen(std::move(patterns));
+  // Whole-model inference leaves a node's results unranked where the ONNX
+  // library cannot follow a computed shape; node by node, on the inputs the
+  // conversion has refined, it often can. A failure here only keeps the
+  // node's present types: whole-model inference already checked the node.
+  auto refineTypes = [](GenericOp node) {
+    ScopedDiagnosticHandler quiet(node.getContext(),
+                                  [](Diagnostic &) { return success(); });
+    FailureOr<SmallVector<Type>> types = inferONNXNodeTypes(node);
+    if (succeeded(types))
+      for (auto [result, type] : llvm::zip(node->getResults(), *types))
+        result.setType(type);
+  };
   for (auto func : module.getOps<func::FuncOp>())
-    if (failed(convertONNXToQuantQDQ(func, frozen)))
+    if (failed(convertONNXToQuantQDQ(
+            func, frozen,
+            refineByNode ? function_ref<void(GenericOp)>(refineTypes)
+                         : nullptr)))
       return failure();
   return verify(module);
 }
@@ -562,9 +579,10 @@ parseAndImport(google::protobuf::io::ZeroCopyInputStream &stream, uint64_t size,
     return emitError(fileLoc) << "not an ONNX model: the file is not a valid "
                                  "ModelProto (truncated or not protobuf)",
            nullptr;
-  OwningOpRef<ModuleOp> module =
-      ModelImporter(context, fileName).importModel(model);
-  if (module && options.convertNodes && failed(convertNodes(*module)))
+  ModelImporter importer(context, fileName);
+  OwningOpRef<ModuleOp> module = importer.importModel(model);
+  if (module && options.convertNodes &&
+      failed(convertNodes(*module, importer.canRefineTypesByNode())))
     return nullptr;
   return module;
 }

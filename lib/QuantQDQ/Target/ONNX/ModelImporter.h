@@ -31,6 +31,12 @@ public:
   /// Imports `model`, moving its weight data into resource blobs.
   OwningOpRef<ModuleOp> importModel(onnx::ModelProto &model);
 
+  /// Whether ONNX's node-by-node inference may refine the imported types:
+  /// whole-model inference ran to the end, and the default opset is one the
+  /// library knows (its per-node check then ran each node's inference
+  /// safely, in a child process, first).
+  bool canRefineTypesByNode() const { return refineByNode; }
+
 private:
   Location getNodeLoc(const onnx::NodeProto &node);
   InFlightDiagnostic emitNodeError(const onnx::NodeProto &node);
@@ -55,6 +61,7 @@ private:
   llvm::StringMap<Value> values;
   /// Initializers by name; each becomes a constant where first read.
   llvm::StringMap<onnx::TensorProto *> initializers;
+  bool refineByNode = false;
   llvm::StringMap<Type> declaredTypes;
 };
 

@@ -140,6 +140,92 @@ static Type inferEinsumType(GenericOp op, Type present) {
   return RankedTensorType::get(shape, presentType.getElementType());
 }
 
+/// The entries of a 1-D shape vector that are known: constants, and the
+/// constant pieces of a Concat of pieces (how exporters build a target shape
+/// around a dynamic batch); kDynamic where unknown. Empty when `shape` is not
+/// a 1-D vector of static length.
+static SmallVector<int64_t> getKnownShapeEntries(Value shape) {
+  auto type = dyn_cast<RankedTensorType>(shape.getType());
+  if (!type || type.getRank() != 1 || type.isDynamicDim(0))
+    return {};
+  if (std::optional<SmallVector<int64_t>> values = getConstantInts(shape))
+    return *values;
+  SmallVector<int64_t> entries(type.getDimSize(0), ShapedType::kDynamic);
+  auto concat = shape.getDefiningOp<GenericOp>();
+  if (!concat || concat.getOpType() != "Concat" || !isInDefaultDomain(concat))
+    return entries;
+  SmallVector<int64_t> pieces;
+  for (Value piece : concat.getInputs()) {
+    auto pieceType = dyn_cast<RankedTensorType>(piece.getType());
+    if (!pieceType || pieceType.getRank() != 1 || pieceType.isDynamicDim(0))
+      return entries;
+    std::optional<SmallVector<int64_t>> values = getConstantInts(piece);
+    if (values)
+      llvm::append_range(pieces, *values);
+    else
+      pieces.append(pieceType.getDimSize(0), ShapedType::kDynamic);
+  }
+  return pieces.size() == entries.size() ? pieces : entries;
+}
+
+/// Reshape's result when its target shape is computed (Shape, Gather,
+/// Concat around a dynamic batch): the ONNX library Debian ships (1.12)
+/// then infers nothing, though the target's length is the rank. Known
+/// positive entries are sizes, a 0 copies the input's size (unless
+/// `allowzero`); the rest stay dynamic. Null where the target's length is
+/// unknown.
+static Type inferReshapeType(GenericOp op, Type present) {
+  if (isa<RankedTensorType>(present) || op.getInputs().size() != 2)
+    return {};
+  SmallVector<int64_t> shape = getKnownShapeEntries(op.getInputs()[1]);
+  if (shape.empty())
+    return {};
+  DictionaryAttr attrs = op.getLayerAttributesAttr();
+  auto allowZero = attrs ? attrs.getAs<IntegerAttr>("allowzero") : nullptr;
+  auto input = dyn_cast<RankedTensorType>(op.getInputs()[0].getType());
+  for (auto [i, d] : llvm::enumerate(shape)) {
+    if (d == 0 && !(allowZero && allowZero.getInt()))
+      d = input && int64_t(i) < input.getRank() ? input.getDimSize(i)
+                                                : ShapedType::kDynamic;
+    else if (d < 0)
+      d = ShapedType::kDynamic;
+  }
+  return RankedTensorType::get(shape, getElementTypeOrSelf(present));
+}
+
+/// Slice's result when its starts or ends are computed: the library infers
+/// nothing, though the rank is the input's and only the sliced axes (all
+/// of them when `axes` is not a constant) change size.
+static Type inferSliceType(GenericOp op, Type present) {
+  auto input = dyn_cast<RankedTensorType>(op.getInputs()[0].getType());
+  if (isa<RankedTensorType>(present) || !input)
+    return {};
+  SmallVector<int64_t> shape(input.getShape());
+  auto omitted = op->getAttrOfType<DenseI64ArrayAttr>(kOmittedInputs);
+  bool hasAxes = op.getInputs().size() >= 4 &&
+                 !(omitted && llvm::is_contained(omitted.asArrayRef(), 3));
+  std::optional<SmallVector<int64_t>> axes =
+      hasAxes ? getConstantInts(op.getInputs()[3]) : std::nullopt;
+  if (!axes) {
+    if (hasAxes)
+      return RankedTensorType::get(
+          SmallVector<int64_t>(input.getRank(), ShapedType::kDynamic),
+          input.getElementType());
+    auto starts = dyn_cast<RankedTensorType>(op.getInputs()[1].getType());
+    if (!starts || starts.getRank() != 1 || starts.isDynamicDim(0))
+      return {};
+    axes.emplace();
+    for (int64_t i = 0; i < starts.getDimSize(0); ++i)
+      axes->push_back(i);
+  }
+  for (int64_t axis : *axes) {
+    if (axis < -input.getRank() || axis >= input.getRank())
+      return {};
+    shape[axis < 0 ? axis + input.getRank() : axis] = ShapedType::kDynamic;
+  }
+  return RankedTensorType::get(shape, input.getElementType());
+}
+
 FailureOr<SmallVector<Type>> mlir::quant_qdq::inferONNXNodeTypes(GenericOp op) {
   if (op->hasAttr(kCaptures) || op->getNumRegions() != 0)
     return emitNodeError(op) << "it reads an outer tensor from a subgraph";
@@ -208,6 +294,13 @@ FailureOr<SmallVector<Type>> mlir::quant_qdq::inferONNXNodeTypes(GenericOp op) {
     if (op.getOpType() == "Einsum" && isInDefaultDomain(op))
       if (Type einsum = inferEinsumType(op, type))
         type = einsum;
+    if (op.getOpType() == "Reshape" && isInDefaultDomain(op))
+      if (Type reshape = inferReshapeType(op, type))
+        type = reshape;
+    if (op.getOpType() == "Slice" && isInDefaultDomain(op) &&
+        op.getInputs().size() >= 3)
+      if (Type slice = inferSliceType(op, type))
+        type = slice;
     results.push_back(type);
   }
   return results;

@@ -129,6 +129,40 @@ def shape_subgraph():
                  inits)
 
 
+def dynamic_shapes():
+    """A dynamic batch through computed shapes, as torch exports views and
+    chunks: Reshape to (n, 32) and a Slice whose end is computed. The ONNX
+    library infers no rank for either; node-by-node refinement does."""
+    nodes = [
+        helper.make_node("Shape", ["x"], ["xs"], name="shape"),
+        helper.make_node("Gather", ["xs", "zero"], ["n"], name="batch",
+                         axis=0),
+        helper.make_node("Unsqueeze", ["n", "axes"], ["n1"], name="unsq"),
+        helper.make_node("Concat", ["n1", "width"], ["target"],
+                         name="concat", axis=0),
+        helper.make_node("Reshape", ["x", "target"], ["flat"], name="view"),
+        helper.make_node("MatMul", ["flat", "w"], ["h"], name="fc"),
+        helper.make_node("Shape", ["h"], ["hs"], name="h_shape"),
+        helper.make_node("Gather", ["hs", "one"], ["c"], name="channels",
+                         axis=0),
+        helper.make_node("Div", ["c", "two"], ["half"], name="halve"),
+        helper.make_node("Unsqueeze", ["half", "axes"], ["end"],
+                         name="unsq_end"),
+        helper.make_node("Slice", ["h", "start", "end", "slice_axes"],
+                         ["chunk"], name="chunk"),
+        helper.make_node("Relu", ["chunk"], ["y"], name="relu"),
+    ]
+    inits = [tensor("zero", np.int64(0)), tensor("one", np.int64(1)),
+             tensor("two", np.int64(2)),
+             tensor("axes", np.array([0], np.int64)),
+             tensor("width", np.array([32], np.int64)),
+             tensor("w", weights(32, 16)),
+             tensor("start", np.array([0], np.int64)),
+             tensor("slice_axes", np.array([1], np.int64))]
+    return model(nodes, [value("x", ["batch", 4, 8])],
+                 [value("y", ["batch", None])], inits)
+
+
 def generic():
     """Ops without a layer op, attributes of every kind, omitted inputs,
     a custom domain, and a subgraph reading an outer tensor."""
@@ -357,7 +391,8 @@ def valid_bytes():
 
 
 MODELS = {f.__name__: f for f in [
-    conv_block, activations, matmul_bias, shape_subgraph, generic, qdq, qdq_uint8_weight,
+    conv_block, activations, matmul_bias, shape_subgraph, dynamic_shapes, generic, qdq,
+    qdq_uint8_weight,
     metadata, cycle, undefined_input, duplicate_output, bad_initializer_size,
     huge_dimension, huge_input_dimension, overflowing_dimension, missing_attribute,
     wrong_attribute_type, extra_output, short_pads, zero_stride, external_data, no_graph,
