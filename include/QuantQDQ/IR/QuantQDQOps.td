@@ -247,7 +247,10 @@ def QDQ_MultiplyOp : QDQ_ElementwiseOp<"multiply", "Multiply"> {
     scaling of EfficientNet and MobileNet-v3. An activation written as
     `x * sigmoid(x)` is a `quant_qdq.activation` (`swish`), not a multiply:
     canonicalization rewrites it so, and `x * hard_sigmoid(x)` with alpha
-    1/6 and beta 1/2 to `hard_swish`, when the gate has no other reader.
+    1/6 and beta 1/2 to `hard_swish`, when the gate has no other reader;
+    and GELU written out, `x * 0.5 * (1 + erf(x / sqrt 2))` in any
+    association of the products, to `gelu`, so that no insertion rule sees
+    (and quantizes) the Add inside it.
   }];
   let hasCanonicalizer = 1;
 }

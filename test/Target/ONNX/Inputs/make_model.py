@@ -93,6 +93,49 @@ def activations():
                  [zero, six, lo, hi])
 
 
+def gelu_forms():
+    """GELU as torch writes it (x / sqrt 2, (x * gate) * 0.5), as other
+    exporters do (x * 1/sqrt 2, (x * 0.5) * gate), and two formulas that
+    are not GELU: another constant, and an erf read twice."""
+    def gelu(x, out, prefix, divide, half_first, root=np.sqrt(2.0)):
+        c = lambda n, v: tensor(f"{prefix}_{n}", np.float32(v))
+        inits = [c("one", 1.0), c("half", 0.5),
+                 c("k", root if divide else 1 / root)]
+        nodes = [
+            helper.make_node("Div" if divide else "Mul", [x, f"{prefix}_k"],
+                             [f"{prefix}_s"], name=f"{prefix}_scale"),
+            helper.make_node("Erf", [f"{prefix}_s"], [f"{prefix}_e"],
+                             name=f"{prefix}_erf"),
+            helper.make_node("Add", [f"{prefix}_one", f"{prefix}_e"],
+                             [f"{prefix}_g"], name=f"{prefix}_gate"),
+        ]
+        if half_first:
+            nodes += [helper.make_node("Mul", [x, f"{prefix}_half"],
+                                       [f"{prefix}_h"], name=f"{prefix}_half"),
+                      helper.make_node("Mul", [f"{prefix}_h", f"{prefix}_g"],
+                                       [out], name=prefix)]
+        else:
+            nodes += [helper.make_node("Mul", [x, f"{prefix}_g"],
+                                       [f"{prefix}_p"], name=f"{prefix}_prod"),
+                      helper.make_node("Mul", [f"{prefix}_p", f"{prefix}_half"],
+                                       [out], name=prefix)]
+        return nodes, inits
+
+    nodes, inits = [], []
+    for args in [("x", "a", "gelu_torch", True, False),
+                 ("a", "b", "gelu_other", False, True),
+                 ("b", "c", "not_gelu", True, False, 1.5)]:
+        n, i = gelu(*args)
+        nodes += n
+        inits += i
+    # An erf whose result has a second reader.
+    n, i = gelu("c", "d", "shared", True, False)
+    nodes += n + [helper.make_node("Add", ["d", "shared_e"], ["y"],
+                                   name="reads_erf")]
+    inits += i
+    return model(nodes, [value("x", [2, 8])], [value("y", [2, 8])], inits)
+
+
 def matmul_bias():
     """MatMul by a constant + Add of a vector folds into one dense layer;
     MatMul of two activations stays generic."""
@@ -391,7 +434,7 @@ def valid_bytes():
 
 
 MODELS = {f.__name__: f for f in [
-    conv_block, activations, matmul_bias, shape_subgraph, dynamic_shapes, generic, qdq,
+    conv_block, activations, gelu_forms, matmul_bias, shape_subgraph, dynamic_shapes, generic, qdq,
     qdq_uint8_weight,
     metadata, cycle, undefined_input, duplicate_output, bad_initializer_size,
     huge_dimension, huge_input_dimension, overflowing_dimension, missing_attribute,
