@@ -20,6 +20,7 @@ from .custom_qdq_cases import (BNQDQCase, CustomQDQInsertionCase,
                                MaxPoolQDQCase, MobileNetQDQCase,
                                RegisteredQDQCase, ResidualConnectionQDQCase,
                                ResNetV1QDQCase, ResNetV2QDQCase,
+                               TransformerQDQCase,
                                check_is_quantizable_by_layer_name,
                                insertion_cases)
 from .graph import Graph, Layer
@@ -32,7 +33,8 @@ __all__ = [
     "quantize_model", "insert_qdq", "QuantizationSpec", "LayerConfig",
     "CustomQDQInsertionCase", "RegisteredQDQCase", "ResNetV1QDQCase",
     "ResNetV2QDQCase", "EfficientNetQDQCase", "MobileNetQDQCase",
-    "InceptionQDQCase", "ResidualConnectionQDQCase", "BNQDQCase",
+    "InceptionQDQCase", "TransformerQDQCase", "ResidualConnectionQDQCase",
+    "BNQDQCase",
     "MaxPoolQDQCase", "check_is_quantizable_by_layer_name",
     "insertion_cases", "Graph", "Layer", "calibrate",
     "collect_calibration_table", "apply_calibration_table",

@@ -84,6 +84,11 @@ def _to_array(batch):
     torch = sys.modules.get("torch")
     if torch is not None and isinstance(batch, torch.Tensor):
         batch = batch.detach().cpu().numpy()
+    batch = np.asarray(batch)
+    # Token ids and masks stay integers; any float becomes f32, the type
+    # float models take.
+    if np.issubdtype(batch.dtype, np.integer) or batch.dtype == np.bool_:
+        return np.ascontiguousarray(batch)
     return np.ascontiguousarray(batch, dtype=np.float32)
 
 

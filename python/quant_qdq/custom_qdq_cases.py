@@ -20,6 +20,7 @@ from .spec import QuantizationSpec
 
 __all__ = [
     "CustomQDQInsertionCase", "RegisteredQDQCase", "ResNetV1QDQCase",
+    "TransformerQDQCase",
     "ResNetV2QDQCase", "EfficientNetQDQCase", "MobileNetQDQCase",
     "InceptionQDQCase", "ResidualConnectionQDQCase", "BNQDQCase",
     "MaxPoolQDQCase", "check_is_quantizable_by_layer_name",
@@ -164,6 +165,19 @@ class InceptionQDQCase(RegisteredQDQCase):
     """Inception: MaxPool layers."""
 
     case_name = "inception"
+
+    def __init__(self) -> None:
+        super().__init__()
+
+
+class TransformerQDQCase(RegisteredQDQCase):
+    """Transformers and hybrids (ViT, Swin, BERT-like encoders): residual
+    Adds quantized on the residual stream (the GEMM- or convolution-fed
+    input stays in float), both inputs of attention's batched MatMuls when
+    the sequence length is at most 512, GEMV-like and tiny dense layers in
+    float; LayerNorm, GELU and Softmax stay in float."""
+
+    case_name = "transformer"
 
     def __init__(self) -> None:
         super().__init__()

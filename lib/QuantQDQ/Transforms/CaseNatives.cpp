@@ -30,6 +30,104 @@ static bool isConvFed(Value value) {
   return isa_and_nonnull<Conv2DOp>(op);
 }
 
+/// Whether `op` only moves data: a pass-through layer, or an ONNX shape
+/// node kept generic (a Reshape to a computed shape, as transformers split
+/// and merge heads).
+static bool movesDataOnly(Operation *op) {
+  if (auto layer = dyn_cast<QDQLayerOpInterface>(op))
+    if (layer.isPassThrough())
+      return true;
+  auto generic = dyn_cast<GenericOp>(op);
+  return generic && generic->getNumResults() == 1 &&
+         llvm::is_contained({"Reshape", "Transpose", "Squeeze", "Unsqueeze",
+                             "Flatten", "Identity"},
+                            generic.getOpType());
+}
+
+/// Whether `op` multiplies by a constant (ConvNeXt's layer scale), which
+/// folds into the GEMM or convolution before it. The other operand.
+static Value getConstantlyScaled(Operation *op) {
+  auto mul = dyn_cast<MultiplyOp>(op);
+  if (!mul || mul.getInputs().size() != 2)
+    return {};
+  for (int i : {0, 1})
+    if (Operation *c = mul.getInputs()[1 - i].getDefiningOp();
+        c && c->hasTrait<OpTrait::ConstantLike>())
+      return mul.getInputs()[i];
+  return {};
+}
+
+/// The transformer residual rule's chain: [data movement or constant
+/// scale]* [Activation <-] [BatchNormalization <-] (Conv | Dense). A GEMM's
+/// output reaches the residual Add through the reshapes and transposes
+/// that merge heads (and ConvNeXt's layer scale); TensorRT fuses the Add
+/// into the GEMM or convolution all the same.
+static bool isWeightedLayerFed(Value value) {
+  Operation *op = value.getDefiningOp();
+  while (op) {
+    if (op->getResult(0) != value && !op->getResult(0).hasOneUse())
+      return false;
+    if (Value scaled = getConstantlyScaled(op))
+      op = scaled.getDefiningOp();
+    else if (movesDataOnly(op) && op->getNumOperands() >= 1)
+      op = op->getOperand(0).getDefiningOp();
+    else
+      break;
+  }
+  if (isa_and_nonnull<ActivationOp>(op))
+    op = op->getOperand(0).getDefiningOp();
+  if (isa_and_nonnull<BatchNormOp>(op))
+    op = op->getOperand(0).getDefiningOp();
+  return isa_and_nonnull<Conv2DOp, DenseOp>(op);
+}
+
+/// Attention's batched matmuls (Q.K^T, softmax.V): an ONNX MatMul of two
+/// activations of rank >= 3, with a sequence length (the largest of its
+/// M, N and K) of at most `maxSequence`, or unknown before run time.
+static bool isAttentionMatMul(Operation *op, int64_t maxSequence) {
+  auto generic = dyn_cast<GenericOp>(op);
+  if (!generic || generic.getOpType() != "MatMul" ||
+      generic.getInputs().size() != 2 || generic->getNumResults() != 1)
+    return false;
+  auto lhs = dyn_cast<RankedTensorType>(generic.getInputs()[0].getType());
+  auto rhs = dyn_cast<RankedTensorType>(generic.getInputs()[1].getType());
+  if (!lhs || !rhs || lhs.getRank() < 3 || rhs.getRank() < 3)
+    return false;
+  for (Value input : generic.getInputs())
+    if (Operation *producer = input.getDefiningOp();
+        producer && producer->hasTrait<OpTrait::ConstantLike>())
+      return false;
+  int64_t m = lhs.getDimSize(lhs.getRank() - 2);
+  int64_t k = lhs.getDimSize(lhs.getRank() - 1);
+  int64_t n = rhs.getDimSize(rhs.getRank() - 1);
+  for (int64_t size : {m, k, n})
+    if (!ShapedType::isDynamic(size) && size > maxSequence)
+      return false;
+  return true;
+}
+
+/// A product too small for INT8 to pay (TensorRT Model Optimizer's
+/// exclusion): GEMV-like (M or N = 1), or K or N under 16. M is the product
+/// of the input's leading dimensions, unknown when one is dynamic.
+static bool isSmallGemm(Operation *op) {
+  auto dense = dyn_cast<DenseOp>(op);
+  if (!dense)
+    return false;
+  auto input = cast<RankedTensorType>(dense.getInput().getType());
+  auto weight = cast<RankedTensorType>(dense.getWeight().getType());
+  int64_t k = weight.getDimSize(dense.getTransposeWeight() ? 1 : 0);
+  int64_t n = weight.getDimSize(dense.getTransposeWeight() ? 0 : 1);
+  int64_t m = 1;
+  for (int64_t d : input.getShape().drop_back())
+    m = ShapedType::isDynamic(d) || ShapedType::isDynamic(m)
+            ? ShapedType::kDynamic
+            : m * d;
+  auto isUnder = [](int64_t size, int64_t bound) {
+    return !ShapedType::isDynamic(size) && size < bound;
+  };
+  return m == 1 || n == 1 || isUnder(k, 16) || isUnder(n, 16);
+}
+
 /// Adds to the record of `caseName` on `layer`: more quantized activation
 /// positions, and the weight. Several cases may record on one layer; their
 /// records merge.
@@ -72,9 +170,14 @@ void mlir::quant_qdq::recordCaseDecision(RewriterBase &rewriter,
 }
 
 static constexpr StringLiteral kNativeNames[] = {
-    "IsConvFed",      "HasOneUse",      "IsConvOutput",
-    "QuantizeInputs", "QuantizeInputsAt", "QuantizeWeight",
-    "QuantizeResidualBranches", "KeepInFloat"};
+    "IsConvFed",           "HasOneUse",         "IsConvOutput",
+    "IsWeightedLayerFed",  "IsAttentionMatMul", "IsSmallGemm",
+    "QuantizeInputs",      "QuantizeInputsAt",  "QuantizeWeight",
+    "QuantizeResidualBranches", "QuantizeSkipInputs", "KeepInFloat"};
+
+/// TensorRT fuses INT8 multi-head attention up to this sequence length
+/// (TensorRT Model Optimizer's bound for its INT8 attention matmuls).
+static constexpr int64_t kMaxInt8AttentionSequence = 512;
 
 ArrayRef<StringLiteral> mlir::quant_qdq::getCaseNativeNames() {
   return kNativeNames;
@@ -94,6 +197,18 @@ void mlir::quant_qdq::registerCaseNatives(PDLPatternModule &module,
   module.registerConstraintFunction(
       "IsConvOutput", [](PatternRewriter &, Value value) {
         return success(isa_and_nonnull<Conv2DOp>(value.getDefiningOp()));
+      });
+  module.registerConstraintFunction(
+      "IsWeightedLayerFed", [](PatternRewriter &, Value value) {
+        return success(isWeightedLayerFed(value));
+      });
+  module.registerConstraintFunction(
+      "IsAttentionMatMul", [](PatternRewriter &, Operation *op) {
+        return success(isAttentionMatMul(op, kMaxInt8AttentionSequence));
+      });
+  module.registerConstraintFunction(
+      "IsSmallGemm", [](PatternRewriter &, Operation *op) {
+        return success(isSmallGemm(op));
       });
   module.registerRewriteFunction(
       "QuantizeInputs", [name](PatternRewriter &rewriter, Operation *op) {
@@ -125,6 +240,33 @@ void mlir::quant_qdq::registerCaseNatives(PDLPatternModule &module,
       "KeepInFloat", [name](PatternRewriter &rewriter, Operation *op) {
         recordCaseDecision(rewriter, op, name, {}, /*weight=*/false,
                /*keepInFloat=*/true);
+      });
+  module.registerRewriteFunction(
+      "QuantizeSkipInputs", [name](PatternRewriter &rewriter, Operation *op) {
+        auto layer = dyn_cast<QDQLayerOpInterface>(op);
+        if (!layer)
+          return recordCaseDecision(rewriter, op, name, {}, false);
+        SmallVector<unsigned> operands = layer.getActivationOperandIndices();
+        std::optional<size_t> fused;
+        for (auto [position, index] : llvm::enumerate(operands)) {
+          Value input = op->getOperand(index);
+          if (isWeightedLayerFed(input) && input.hasOneUse()) {
+            fused = position;
+            break;
+          }
+        }
+        // Not a residual connection (a mask, a position embedding): the
+        // case has nothing to say.
+        if (!fused)
+          return;
+        SmallVector<int64_t> quantized;
+        for (auto [position, index] : llvm::enumerate(operands)) {
+          Operation *producer = op->getOperand(index).getDefiningOp();
+          if (position != *fused &&
+              !(producer && producer->hasTrait<OpTrait::ConstantLike>()))
+            quantized.push_back(position);
+        }
+        recordCaseDecision(rewriter, op, name, quantized, /*weight=*/false);
       });
   module.registerRewriteFunction(
       "QuantizeResidualBranches",

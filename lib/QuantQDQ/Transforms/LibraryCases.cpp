@@ -39,6 +39,22 @@ void mlir::quant_qdq::registerLibraryInsertionCases() {
       "Q/DQ on both inputs of every Multiply (squeeze-and-excitation)",
       makeBlock<SqueezeExciteCase>());
 
+  registerInsertionCase(
+      "residual-gemm",
+      "on an Add fed by a GEMM or convolution chain, that input stays in "
+      "float and the residual stream gets Q/DQ; other Adds are left alone",
+      makeBlock<GemmResidualCase>());
+  registerInsertionCase(
+      "attention-matmul",
+      "Q/DQ on both inputs of attention's batched MatMuls (sequence length "
+      "at most 512 or unknown), for TensorRT's INT8 fused attention",
+      makeBlock<AttentionMatMulCase>());
+  registerInsertionCase(
+      "small-gemm",
+      "GEMV-like (M or N = 1) and tiny (K or N < 16) dense layers stay in "
+      "float",
+      makeBlock<SmallGemmCase>());
+
   registerCompositeInsertionCase("resnet-v1", "ResNet-v1: residual",
                                  {"residual"});
   registerCompositeInsertionCase("resnet-v2",
@@ -51,4 +67,9 @@ void mlir::quant_qdq::registerLibraryInsertionCases() {
                                  {"residual"});
   registerCompositeInsertionCase("inception", "Inception: maxpool",
                                  {"maxpool"});
+  registerCompositeInsertionCase(
+      "transformer",
+      "Transformers (ViT, Swin, BERT) and hybrids: residual-gemm, "
+      "attention-matmul, small-gemm",
+      {"residual-gemm", "attention-matmul", "small-gemm"});
 }

@@ -26,7 +26,7 @@
 // An entry that matches nothing is only a warning, at the entry:
 // RUN: qdq-opt %S/Inputs/block.mlir --insert-qdq --qdq-spec=%t/unknown-name.json -o /dev/null 2>&1 | FileCheck %s --check-prefix=UNKNOWN-NAME
 
-// UNKNOWN-CASE: block.mlir:0:0: error: unknown insertion case 'resnet-v9'; known cases: bn, efficientnet, inception, maxpool, mobilenet, residual, resnet-v1, resnet-v2, se-multiply (or a .pdll/.mlir file)
+// UNKNOWN-CASE: block.mlir:0:0: error: unknown insertion case 'resnet-v9'; known cases: attention-matmul, bn, efficientnet, inception, maxpool, mobilenet, residual, residual-gemm, resnet-v1, resnet-v2, se-multiply, small-gemm, transformer (or a .pdll/.mlir file)
 // PARTIAL: block.mlir:0:0: error: partial mode quantizes only the layers a QuantizationSpec names: give one with --qdq-spec
 // MODE: error: insert-qdq mode must be 'full' or 'partial', got 'half'
 // MALFORMED: malformed.json:2:34: error: malformed QuantizationSpec JSON: Expected , or ] after array element
