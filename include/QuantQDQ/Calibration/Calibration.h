@@ -55,6 +55,9 @@ struct MethodComparison {
   std::array<double, kNumMethods> amax{}, clipped{};
   /// Entropy's own threshold, when it clipped too much and was bounded.
   std::optional<double> unboundedEntropyAmax;
+  /// The range's amax when the producing layer bounds its output
+  /// (softmax): then no method chose it.
+  std::optional<double> layerBoundAmax;
 
   /// Whether `method` clips far more than the others: more than 1% of the
   /// values, and more than ten times the median of the other methods.

@@ -83,6 +83,15 @@ def QDQLayerOpInterface : OpInterface<"QDQLayerOpInterface"> {
       }],
       "bool", "isPassThrough", (ins), "",
       [{ return ConcreteOp::kPassThrough; }]>,
+    InterfaceMethod<[{
+        The interval every output value lies in whatever the input, when
+        the layer bounds it (softmax: [0, 1]). Calibration takes it as the
+        range of the layer's output instead of the observed one, which on
+        a few samples clips values that occur later (TensorRT Model
+        Optimizer fixes attention's softmax range the same way).
+      }],
+      "std::optional<std::pair<double, double>>", "getOutputBounds", (ins),
+      "", [{ return std::nullopt; }]>,
   ];
 
   let extraSharedClassDeclaration = [{

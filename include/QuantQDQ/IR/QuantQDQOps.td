@@ -278,8 +278,13 @@ def QDQ_ActivationOp : QDQ_LayerOp<"activation", "Activation", 0, 0,
 }
 
 def QDQ_SoftmaxOp : QDQ_LayerOp<"softmax", "Softmax", 0, 0,
-    [Pure, SameOperandsAndResultType]> {
+    [Pure, SameOperandsAndResultType], 0, 0, ["getOutputBounds"]> {
   let summary = "softmax along an axis";
+  let description = [{
+    Its outputs lie in [0, 1]: calibration gives a quantizer of its output
+    that range rather than the observed maximum (attention probabilities
+    seen on a few samples understate the largest ones).
+  }];
   let arguments = (ins QDQ_FloatTensor:$input, OptionalAttr<StrAttr>:$name,
       DefaultValuedAttr<I64Attr, "-1">:$axis);
   let results = (outs QDQ_FloatTensor:$output);

@@ -73,7 +73,10 @@ mlir::quant_qdq::writeCalibrationReport(StringRef path,
       // amax, the share it clips, and * on the method used.
       std::string cell = llvm::formatv("{0:G4} ({1:F2}%){2}", row.amax[m],
                                        100.0 * row.clipped[m],
-                                       method == row.chosen ? "*" : "");
+                                       method == row.chosen &&
+                                               !row.layerBoundAmax
+                                           ? "*"
+                                           : "");
       os << llvm::formatv("{0,-24}", cell);
       if (row.clipsFarMore(method)) {
         note += llvm::formatv("{0}{1} clips far more", note.empty() ? "" : "; ",
@@ -82,6 +85,10 @@ mlir::quant_qdq::writeCalibrationReport(StringRef path,
         ++flagged;
       }
     }
+    if (row.layerBoundAmax)
+      note += llvm::formatv("{0}range fixed by its layer (amax {1:G4})",
+                            note.empty() ? "" : "; ", *row.layerBoundAmax)
+                  .str();
     if (row.unboundedEntropyAmax)
       note += llvm::formatv("{0}entropy bounded (KL amax {1:G4})",
                             note.empty() ? "" : "; ", *row.unboundedEntropyAmax)

@@ -29,6 +29,19 @@ static QuantizerAttr getInputQuantizer(Operation *op) {
   return nullptr;
 }
 
+/// The interval the layer producing `value` bounds its output to, looking
+/// through pass-through layers (a reshape of softmax probabilities).
+static std::optional<std::pair<double, double>> getKnownBounds(Value value) {
+  while (auto layer = value.getDefiningOp<QDQLayerOpInterface>()) {
+    if (auto bounds = layer.getOutputBounds())
+      return bounds;
+    if (!layer.isPassThrough() || layer->getNumOperands() == 0)
+      break;
+    value = layer->getOperand(layer.getActivationOperandIndices().front());
+  }
+  return std::nullopt;
+}
+
 namespace {
 /// A tensor calibration observes, and the method its quantizer asks for.
 struct ObservedTensor {
@@ -253,9 +266,11 @@ LogicalResult mlir::quant_qdq::collectCalibrationTable(
   nameTensors(entry);
   SmallVector<std::string> names;
   SmallVector<CalibrationMethod> methods;
+  SmallVector<std::optional<std::pair<double, double>>> bounds;
   for (const ObservedTensor &tensor : observed) {
     names.push_back(getTensorName(tensor.value).str());
     methods.push_back(tensor.method.value_or(options.method));
+    bounds.push_back(getKnownBounds(tensor.value));
   }
 
   FailureOr<SmallVector<std::string>> files = expandDataPaths(dataPaths, loc);
@@ -361,13 +376,19 @@ LogicalResult mlir::quant_qdq::collectCalibrationTable(
     }
   }
 
-  for (auto [name, stat, method] : llvm::zip(names, stats, methods)) {
+  for (auto [name, stat, method, bound] :
+       llvm::zip(names, stats, methods, bounds)) {
     TensorRange range;
     std::tie(range.min, range.max) = stat.getRange(method);
     TensorStatistics::AmaxChoice choice =
         stat.chooseAmax(method, 127, options.percentile);
     range.amax = choice.amax;
-    if (choice.unboundedAmax)
+    if (bound) {
+      // A layer that bounds its output (softmax) gives the range itself.
+      range.min = bound->first;
+      range.max = bound->second;
+      range.amax = std::max(std::abs(range.min), std::abs(range.max));
+    } else if (choice.unboundedAmax)
       emitWarning(loc) << llvm::formatv(
           "entropy calibration of '{0}' would clip {1:F1}% of its values "
           "(amax {2}); using the {3:F0}th percentile, amax {4}",
@@ -380,6 +401,8 @@ LogicalResult mlir::quant_qdq::collectCalibrationTable(
     MethodComparison &row = comparisons->emplace_back();
     row.tensor = name;
     row.chosen = method;
+    if (bound)
+      row.layerBoundAmax = range.amax;
     for (unsigned m = 0; m < MethodComparison::kNumMethods; ++m) {
       auto other = static_cast<CalibrationMethod>(m);
       TensorStatistics::AmaxChoice c =
@@ -390,7 +413,7 @@ LogicalResult mlir::quant_qdq::collectCalibrationTable(
       if (other == CalibrationMethod::Entropy)
         row.unboundedEntropyAmax = c.unboundedAmax;
     }
-    if (row.clipsFarMore(method))
+    if (!bound && row.clipsFarMore(method))
       emitWarning(loc) << llvm::formatv(
           "{0} calibration of '{1}' clips {2:F1}% of its values; the other "
           "methods clip {3:F2}% (median)",

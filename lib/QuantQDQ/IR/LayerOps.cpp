@@ -139,6 +139,10 @@ LogicalResult SoftmaxOp::verify() {
   return success();
 }
 
+std::optional<std::pair<double, double>> SoftmaxOp::getOutputBounds() {
+  return std::make_pair(0.0, 1.0);
+}
+
 LogicalResult DropoutOp::verify() {
   float rate = getRate().convertToFloat();
   if (!(rate >= 0.0f && rate < 1.0f))
