@@ -12,11 +12,8 @@ import onnx
 import onnxruntime as ort
 import pytest
 import torch
-import torch.nn as nn
-from torchvision.models.convnext import CNBlockConfig, ConvNeXt
-from torchvision.models.swin_transformer import SwinTransformer
-from torchvision.models.vision_transformer import VisionTransformer
 
+import transformer_models
 from quant_qdq import TransformerQDQCase, quantize_model
 from qdq_helpers import parse_report, quantized_inputs
 
@@ -25,66 +22,37 @@ MOVES_DATA = {"Reshape", "Transpose", "Squeeze", "Unsqueeze", "Flatten",
               "Identity", "Dropout"}
 
 
-class Encoder(nn.Module):
-    """Token and position embeddings, a post-norm GELU encoder, and a
-    classifier on the first token (the BERT layout)."""
-
-    def __init__(self):
-        super().__init__()
-        self.tokens = nn.Embedding(100, 32)
-        self.positions = nn.Embedding(64, 32)
-        layer = nn.TransformerEncoderLayer(32, 4, 64, dropout=0.0,
-                                           activation="gelu",
-                                           batch_first=True)
-        self.encoder = nn.TransformerEncoder(layer, 2,
-                                             enable_nested_tensor=False)
-        self.classifier = nn.Linear(32, 3)
-
-    def forward(self, ids):
-        positions = torch.arange(ids.shape[1]).unsqueeze(0)
-        x = self.encoder(self.tokens(ids) + self.positions(positions))
-        return self.classifier(x[:, 0])
-
-
 def build(name):
     """(model, example input, calibration data, test input)."""
     rng = np.random.RandomState(3)
-    images = lambda n: rng.rand(n, 3, 32, 32).astype(np.float32)
-    if name == "vit":
-        model = VisionTransformer(image_size=32, patch_size=8, num_layers=2,
-                                  num_heads=2, hidden_dim=32, mlp_dim=64,
-                                  num_classes=10)
-        # torchvision zeroes the head, which would make every output 0.
-        nn.init.normal_(model.heads.head.weight, std=0.2)
-    elif name == "swin":
-        model = SwinTransformer(patch_size=[4, 4], embed_dim=16, depths=[2, 2],
-                                num_heads=[1, 2], window_size=[4, 4],
-                                num_classes=10)
-    elif name == "convnext":
-        model = ConvNeXt([CNBlockConfig(16, 32, 1), CNBlockConfig(32, None, 1)],
-                         num_classes=10)
-    else:
+    model = transformer_models.make(name.split("-")[0])
+    if name.startswith("encoder"):
         ids = lambda n: rng.randint(0, 100, (n, 8)).astype(np.int64)
-        return Encoder(), torch.zeros(1, 8, dtype=torch.int64), ids(8), ids(2)
+        return model, torch.zeros(1, 8, dtype=torch.int64), ids(8), ids(2)
+    images = lambda n: rng.rand(n, 3, 32, 32).astype(np.float32)
     return model, torch.rand(1, 3, 32, 32), images(8), images(2)
 
 
-def export(model, example, path, sequence):
+def export(model, example, path, sequence, opset=17):
     axes = {0: "batch", 1: "sequence"} if sequence else {0: "batch"}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        torch.onnx.export(model, example, str(path), opset_version=17,
+        torch.onnx.export(model, example, str(path), opset_version=opset,
                           input_names=["input"], output_names=["logits"],
                           dynamic_axes={"input": axes, "logits": {0: "batch"}})
 
 
-@pytest.fixture(params=["vit", "swin", "convnext", "encoder"])
+# encoder-opset14: LayerNormalization exists from opset 17 only; before,
+# exporters write it out (ReduceMean, Sub, Pow, ReduceMean, Add, Sqrt,
+# Div, Mul, Add), and none of those ops may get Q/DQ either.
+@pytest.fixture(params=["vit", "swin", "convnext", "encoder",
+                        "encoder-opset14"])
 def quantized(request, tmp_path):
     torch.manual_seed(0)
     model, example, calib, x = build(request.param)
-    model.eval()
     path = tmp_path / "model.onnx"
-    export(model, example, path, sequence=request.param == "encoder")
+    export(model, example, path, sequence=request.param.startswith("encoder"),
+           opset=14 if request.param.endswith("opset14") else 17)
     report = tmp_path / "report.txt"
     q = quantize_model(str(path), custom_qdq_cases=[TransformerQDQCase()],
                        calibration_data=calib, report=str(report))
@@ -121,6 +89,9 @@ def test_placement_rule_by_rule(quantized):
                 and n not in attention]
     if name != "convnext":
         assert attention, "no attention MatMul found"
+    if name == "encoder-opset14":
+        assert not any(n.op_type == "LayerNormalization"
+                       for n in q.graph.node)
     # Attention's batched matmuls: both inputs.
     for n in attention:
         assert inputs[n.name][:2] == [True, True], n.name
@@ -130,10 +101,11 @@ def test_placement_rule_by_rule(quantized):
         small = report.get(n.name, (None, None, ""))[2] == "case small-gemm"
         assert inputs[n.name][:2] == ([False, False] if small
                                       else [True, True]), n.name
-    # Norms, Softmax, GELU's Erf and the Adds inside them stay in float.
+    # Norms (native or written out), Softmax, GELU, the attention scaling
+    # and ConvNeXt's layer scale stay in float.
     for n in q.graph.node:
         if n.op_type in ("LayerNormalization", "Softmax", "Erf",
-                         "ReduceMean", "Pow", "Sqrt", "Div"):
+                         "ReduceMean", "Pow", "Sqrt", "Div", "Sub", "Mul"):
             assert not any(inputs[n.name]), n.name
     # Residual Adds: the GEMM- or convolution-fed input in float, the
     # residual stream quantized; every other Add in float.
@@ -167,15 +139,21 @@ def test_placement_rule_by_rule(quantized):
 
 def test_runs_in_onnx_runtime_close_to_float(quantized):
     name, float_model, q, _, x, _ = quantized
+    # Q/DQ computed as written: ONNX Runtime's fused int8 kernels on x86
+    # without VNNI saturate 16-bit pair sums (u8s8), an error of that
+    # machine, not of the placement (bench/peers measures both).
+    options = ort.SessionOptions()
+    options.graph_optimization_level = \
+        ort.GraphOptimizationLevel.ORT_DISABLE_ALL
     run = lambda m: ort.InferenceSession(
-        m.SerializeToString(),
+        m.SerializeToString(), options,
         providers=["CPUExecutionProvider"]).run(None, {"input": x})[0]
     reference, ours = run(float_model), run(q)
     assert ours.shape == reference.shape
     noise = float(np.mean((ours - reference) ** 2))
     sqnr = 10 * np.log10(float(np.mean(reference ** 2)) / max(noise, 1e-30))
-    # Random weights, 8 calibration samples: measured 13-40 dB depending on
-    # the model (bench/peers has the comparison with the peers); a
-    # placement inside GELU or LayerNorm, or uncalibrated scales, falls
-    # far below.
-    assert sqnr > 10, f"{name}: SQNR {sqnr:.1f} dB"
+    # Random weights, 8 calibration samples: int8 keeps the logits within
+    # a few percent (measured 31 to 45 dB); uncalibrated scales or a
+    # placement inside GELU or LayerNorm fall far below.
+    assert sqnr > 20, f"{name}: SQNR {sqnr:.1f} dB"
+    print(f"{name}: SQNR {sqnr:.1f} dB")

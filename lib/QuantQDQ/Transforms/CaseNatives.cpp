@@ -16,6 +16,11 @@
 using namespace mlir;
 using namespace mlir::quant_qdq;
 
+static bool isConstant(Value value) {
+  Operation *producer = value.getDefiningOp();
+  return producer && producer->hasTrait<OpTrait::ConstantLike>();
+}
+
 /// Walks up the residual rule's chain: [Dropout <-] [Activation <-]
 /// [BatchNormalization <-] Conv. With BN folded into the convolution, as
 /// exporters from PyTorch do, Activation <- Conv is the same chain.
@@ -51,8 +56,7 @@ static Value getConstantlyScaled(Operation *op) {
   if (!mul || mul.getInputs().size() != 2)
     return {};
   for (int i : {0, 1})
-    if (Operation *c = mul.getInputs()[1 - i].getDefiningOp();
-        c && c->hasTrait<OpTrait::ConstantLike>())
+    if (isConstant(mul.getInputs()[1 - i]))
       return mul.getInputs()[i];
   return {};
 }
@@ -93,10 +97,8 @@ static bool isAttentionMatMul(Operation *op, int64_t maxSequence) {
   auto rhs = dyn_cast<RankedTensorType>(generic.getInputs()[1].getType());
   if (!lhs || !rhs || lhs.getRank() < 3 || rhs.getRank() < 3)
     return false;
-  for (Value input : generic.getInputs())
-    if (Operation *producer = input.getDefiningOp();
-        producer && producer->hasTrait<OpTrait::ConstantLike>())
-      return false;
+  if (llvm::any_of(generic.getInputs(), isConstant))
+    return false;
   int64_t m = lhs.getDimSize(lhs.getRank() - 2);
   int64_t k = lhs.getDimSize(lhs.getRank() - 1);
   int64_t n = rhs.getDimSize(rhs.getRank() - 1);
@@ -126,6 +128,23 @@ static bool isSmallGemm(Operation *op) {
     return !ShapedType::isDynamic(size) && size < bound;
   };
   return m == 1 || n == 1 || isUnder(k, 16) || isUnder(n, 16);
+}
+
+/// The position, among `op`'s activation inputs, of the first one that
+/// `isFedBy` accepts and `op` alone reads: the input TensorRT fuses the Add
+/// into its producer with. None when `op` is not a layer.
+static std::optional<size_t>
+findFusedInput(Operation *op, function_ref<bool(Value)> isFedBy) {
+  auto layer = dyn_cast<QDQLayerOpInterface>(op);
+  if (!layer)
+    return std::nullopt;
+  for (auto [position, index] :
+       llvm::enumerate(layer.getActivationOperandIndices())) {
+    Value input = op->getOperand(index);
+    if (isFedBy(input) && input.hasOneUse())
+      return position;
+  }
+  return std::nullopt;
 }
 
 /// Adds to the record of `caseName` on `layer`: more quantized activation
@@ -243,29 +262,17 @@ void mlir::quant_qdq::registerCaseNatives(PDLPatternModule &module,
       });
   module.registerRewriteFunction(
       "QuantizeSkipInputs", [name](PatternRewriter &rewriter, Operation *op) {
-        auto layer = dyn_cast<QDQLayerOpInterface>(op);
-        if (!layer)
-          return recordCaseDecision(rewriter, op, name, {}, false);
-        SmallVector<unsigned> operands = layer.getActivationOperandIndices();
-        std::optional<size_t> fused;
-        for (auto [position, index] : llvm::enumerate(operands)) {
-          Value input = op->getOperand(index);
-          if (isWeightedLayerFed(input) && input.hasOneUse()) {
-            fused = position;
-            break;
-          }
-        }
+        std::optional<size_t> fused = findFusedInput(op, isWeightedLayerFed);
         // Not a residual connection (a mask, a position embedding): the
         // case has nothing to say.
         if (!fused)
           return;
         SmallVector<int64_t> quantized;
-        for (auto [position, index] : llvm::enumerate(operands)) {
-          Operation *producer = op->getOperand(index).getDefiningOp();
-          if (position != *fused &&
-              !(producer && producer->hasTrait<OpTrait::ConstantLike>()))
+        auto layer = cast<QDQLayerOpInterface>(op);
+        for (auto [position, index] :
+             llvm::enumerate(layer.getActivationOperandIndices()))
+          if (position != *fused && !isConstant(op->getOperand(index)))
             quantized.push_back(position);
-        }
         recordCaseDecision(rewriter, op, name, quantized, /*weight=*/false);
       });
   module.registerRewriteFunction(
@@ -274,17 +281,11 @@ void mlir::quant_qdq::registerCaseNatives(PDLPatternModule &module,
         auto layer = dyn_cast<QDQLayerOpInterface>(op);
         if (!layer)
           return recordCaseDecision(rewriter, op, name, {}, false);
-        SmallVector<unsigned> operands = layer.getActivationOperandIndices();
-        std::optional<size_t> fused;
-        for (auto [position, index] : llvm::enumerate(operands)) {
-          Value input = op->getOperand(index);
-          if (isConvFed(input) && input.hasOneUse()) {
-            fused = position;
-            break;
-          }
-        }
+        std::optional<size_t> fused = findFusedInput(op, isConvFed);
         SmallVector<int64_t> quantized;
-        for (size_t position = 0; position < operands.size(); ++position)
+        for (size_t position = 0,
+                    e = layer.getActivationOperandIndices().size();
+             position < e; ++position)
           if (position != fused)
             quantized.push_back(position);
         recordCaseDecision(rewriter, op, name, quantized, /*weight=*/false);

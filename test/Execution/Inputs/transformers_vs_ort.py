@@ -19,55 +19,21 @@ from pathlib import Path
 import numpy as np
 import onnxruntime as ort
 import torch
-import torch.nn as nn
-import torchvision
-from torchvision.models.convnext import CNBlockConfig
 
-
-class Encoder(nn.Module):
-    """Token and position embeddings, a post-norm GELU encoder, a classifier
-    on the first token."""
-
-    def __init__(self, vocab=100, hidden=32, heads=4, layers=2):
-        super().__init__()
-        self.tokens = nn.Embedding(vocab, hidden)
-        self.positions = nn.Embedding(64, hidden)
-        layer = nn.TransformerEncoderLayer(hidden, heads, 2 * hidden, dropout=0.0,
-                                           activation="gelu", batch_first=True)
-        self.encoder = nn.TransformerEncoder(layer, layers, enable_nested_tensor=False)
-        self.classifier = nn.Linear(hidden, 3)
-
-    def forward(self, ids):
-        positions = torch.arange(ids.shape[1]).unsqueeze(0)
-        x = self.encoder(self.tokens(ids) + self.positions(positions))
-        return self.classifier(x[:, 0])
+# The models are the ones the Python tests quantize.
+sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "python" / "tests"))
+import transformer_models  # noqa: E402
 
 
 def build(name):
     """(model, example input, input at run time, calibration data)."""
     rng = np.random.RandomState(3)
     images = lambda n, s: rng.rand(n, 3, s, s).astype(np.float32)
-    if name == "vit":
-        from torchvision.models.vision_transformer import VisionTransformer
-        model = VisionTransformer(image_size=32, patch_size=8, num_layers=2, num_heads=2,
-                                  hidden_dim=32, mlp_dim=64, num_classes=10)
-        nn.init.normal_(model.heads.head.weight, std=0.2)
-        return model, torch.rand(1, 3, 32, 32), images(2, 32), images(4, 32)
-    if name == "swin":
-        from torchvision.models.swin_transformer import SwinTransformer
-        model = SwinTransformer(patch_size=[4, 4], embed_dim=16, depths=[2, 2],
-                                num_heads=[1, 2], window_size=[4, 4], num_classes=10)
-        return model, torch.rand(1, 3, 32, 32), images(2, 32), images(4, 32)
-    if name == "convnext":
-        from torchvision.models.convnext import ConvNeXt
-        model = ConvNeXt([CNBlockConfig(16, 32, 1), CNBlockConfig(32, None, 1)],
-                         num_classes=10)
-        return model, torch.rand(1, 3, 32, 32), images(2, 32), images(4, 32)
+    model = transformer_models.make(name)
     if name == "encoder":
-        model = Encoder()
         ids = lambda n, s: rng.randint(0, 100, (n, s)).astype(np.int64)
         return model, torch.zeros(1, 16, dtype=torch.int64), ids(2, 8), ids(4, 8)
-    raise SystemExit(f"unknown model {name}")
+    return model, torch.rand(1, 3, 32, 32), images(2, 32), images(4, 32)
 
 
 def main():
