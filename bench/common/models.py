@@ -87,7 +87,7 @@ def vit_b_16(work, calib=16, evaluate=8, seed=0):
     _export(model, torch.rand(1, 3, 224, 224), path, opset=17)
     rng = np.random.RandomState(seed)
     return BenchModel(
-        name="vit_b_16", onnx=path, case=None,
+        name="vit_b_16", onnx=path, case="transformer",
         calibration=rng.rand(calib, 3, 224, 224).astype(np.float32),
         evaluation=[rng.rand(1, 3, 224, 224).astype(np.float32)
                     for _ in range(evaluate)],
@@ -161,7 +161,7 @@ def bert_like(work, seq=128, layers=12, calib=16, evaluate=8, seed=0):
     rng = np.random.RandomState(seed)
     vocab = model.tokens.num_embeddings
     return BenchModel(
-        name="bert_like", onnx=path, case=None,
+        name="bert_like", onnx=path, case="transformer",
         calibration=rng.randint(0, vocab, (calib, seq)).astype(np.int64),
         evaluation=[rng.randint(0, vocab, (1, seq)).astype(np.int64)
                     for _ in range(evaluate)],

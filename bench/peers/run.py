@@ -12,7 +12,10 @@ quantization's alone):
 
 Per model, tool and method: Q and DQ node counts, output SQNR against the
 FP32 model (both run by ORT with its default optimizations, i.e. fused integer
-kernels for QDQ, as deployed), top-1 where the data are real (digits), wall
+kernels for QDQ, as deployed), the same SQNR with Q/DQ computed as written
+(ORT's graph rewrites off: the placement's and the scales' error alone; on
+x86 without VNNI, ORT's u8s8 kernels saturate 16-bit pair sums, an error
+of the machine that the first column adds), top-1 where the data are real (digits), wall
 time and peak RSS of the quantization, and ORT's batch-1 latency of the
 result next to the FP32 model's. A tool that fails gets a row with its error.
 
@@ -147,18 +150,18 @@ def remeasure_latencies(work, markdown):
     out = []
     for line in lines:
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
-        if len(cells) != 12 or cells[0] in ("model", "---"):
+        if len(cells) != 13 or cells[0] in ("model", "---"):
             out.append(line)
             continue
         name, tool, method = cells[0], cells[1], cells[2]
         model = Path(work) / f"{name}.onnx"
         if name not in fp32:
             fp32[name] = bench_ort.latency_ms(model, latency_input(model))
-        cells[10] = f"{fp32[name]:.2f}"
+        cells[11] = f"{fp32[name]:.2f}"
         key = {v: k for k, v in TOOL_NAMES.items()}.get(tool)
         quantized = Path(work) / f"{name}.{key}.{method}.onnx"
-        if key and cells[9] and quantized.exists():
-            cells[9] = f"{bench_ort.latency_ms(quantized, latency_input(quantized)):.2f}"
+        if key and cells[10] and quantized.exists():
+            cells[10] = f"{bench_ort.latency_ms(quantized, latency_input(quantized)):.2f}"
         out.append("| " + " | ".join(cells) + " |")
         print(out[-1], flush=True)
     Path(markdown).write_text("\n".join(out) + "\n")
@@ -188,9 +191,10 @@ def main():
     work.mkdir(parents=True, exist_ok=True)
     print(f"# models in {work}", flush=True)
 
-    header = ("| model | tool | method | Q | DQ | SQNR dB | top-1 % | quantize s "
-              "| peak RSS MiB | ORT ms QDQ | ORT ms FP32 | note |")
-    rows = [header, "|" + "---|" * 12]
+    header = ("| model | tool | method | Q | DQ | SQNR dB | SQNR exact dB "
+              "| top-1 % | quantize s | peak RSS MiB | ORT ms QDQ | ORT ms FP32 "
+              "| note |")
+    rows = [header, "|" + "---|" * 13]
 
     def emit(row):
         line = "| " + " | ".join(str(c) for c in row) + " |"
@@ -209,7 +213,7 @@ def main():
         fp32_ms = bench_ort.latency_ms(model.onnx, model.evaluation[0])
         fp32_top1 = (f"{bench_ort.top1_percent(reference, model.labels):.2f}"
                      if model.labels is not None else "")
-        emit([name, "FP32", "", 0, 0, "", fp32_top1, "", "", "", f"{fp32_ms:.2f}",
+        emit([name, "FP32", "", 0, 0, "", "", fp32_top1, "", "", "", f"{fp32_ms:.2f}",
               "; ".join(model.notes)])
         chosen = args.methods.split(",") if args.methods else None
         for tool in args.tools.split(","):
@@ -222,7 +226,7 @@ def main():
                     args.timeout)
                 row = [name, TOOL_NAMES[tool], method]
                 if status != 0 or not out.exists():
-                    emit(row + ["", "", "", "", f"{seconds:.1f}", ("" if rss != rss else f"{rss:.0f}"), "", "",
+                    emit(row + ["", "", "", "", "", f"{seconds:.1f}", ("" if rss != rss else f"{rss:.0f}"), "", "",
                                 f"failed: {message}"])
                     continue
                 q, dq = count_qdq(out)
@@ -230,13 +234,15 @@ def main():
                     got = bench_ort.outputs(out, model.evaluation)
                     latency = f"{bench_ort.latency_ms(out, model.evaluation[0]):.2f}"
                     sqnr = f"{bench_ort.sqnr_db(reference, got):.1f}"
+                    exact = bench_ort.outputs(out, model.evaluation, optimize=False)
+                    sqnr_exact = f"{bench_ort.sqnr_db(reference, exact):.1f}"
                     accuracy = (f"{bench_ort.top1_percent(got, model.labels):.2f}"
                                 if model.labels is not None else "")
                     note = ""
                 except Exception as error:  # ORT refuses the model
-                    sqnr = accuracy = latency = ""
+                    sqnr = sqnr_exact = accuracy = latency = ""
                     note = f"ORT cannot run it: {str(error).splitlines()[0][:200]}"
-                emit(row + [q, dq, sqnr, accuracy, f"{seconds:.1f}", ("" if rss != rss else f"{rss:.0f}"),
+                emit(row + [q, dq, sqnr, sqnr_exact, accuracy, f"{seconds:.1f}", ("" if rss != rss else f"{rss:.0f}"),
                             latency, f"{fp32_ms:.2f}", note])
     if args.markdown:
         Path(args.markdown).write_text("\n".join(rows) + "\n")

@@ -21,6 +21,20 @@ static bool isConstant(Value value) {
   return producer && producer->hasTrait<OpTrait::ConstantLike>();
 }
 
+/// Whether `value` has one reader of its data: a Shape or Size node reads
+/// only its shape (exporters compute the next view's target so), which
+/// does not stop TensorRT from fusing along the chain.
+static bool hasOneDataUse(Value value) {
+  unsigned readers = 0;
+  for (Operation *user : value.getUsers()) {
+    auto generic = dyn_cast<GenericOp>(user);
+    if (!generic ||
+        (generic.getOpType() != "Shape" && generic.getOpType() != "Size"))
+      ++readers;
+  }
+  return readers == 1;
+}
+
 /// Walks up the residual rule's chain: [Dropout <-] [Activation <-]
 /// [BatchNormalization <-] Conv. With BN folded into the convolution, as
 /// exporters from PyTorch do, Activation <- Conv is the same chain.
@@ -69,7 +83,7 @@ static Value getConstantlyScaled(Operation *op) {
 static bool isWeightedLayerFed(Value value) {
   Operation *op = value.getDefiningOp();
   while (op) {
-    if (op->getResult(0) != value && !op->getResult(0).hasOneUse())
+    if (op->getResult(0) != value && !hasOneDataUse(op->getResult(0)))
       return false;
     if (Value scaled = getConstantlyScaled(op))
       op = scaled.getDefiningOp();
@@ -131,19 +145,17 @@ static bool isSmallGemm(Operation *op) {
 }
 
 /// The position, among `op`'s activation inputs, of the first one that
-/// `isFedBy` accepts and `op` alone reads: the input TensorRT fuses the Add
-/// into its producer with. None when `op` is not a layer.
+/// `isFused` accepts: the input TensorRT fuses the Add into its producer
+/// with. None when `op` is not a layer.
 static std::optional<size_t>
-findFusedInput(Operation *op, function_ref<bool(Value)> isFedBy) {
+findFusedInput(Operation *op, function_ref<bool(Value)> isFused) {
   auto layer = dyn_cast<QDQLayerOpInterface>(op);
   if (!layer)
     return std::nullopt;
   for (auto [position, index] :
-       llvm::enumerate(layer.getActivationOperandIndices())) {
-    Value input = op->getOperand(index);
-    if (isFedBy(input) && input.hasOneUse())
+       llvm::enumerate(layer.getActivationOperandIndices()))
+    if (isFused(op->getOperand(index)))
       return position;
-  }
   return std::nullopt;
 }
 
@@ -262,7 +274,9 @@ void mlir::quant_qdq::registerCaseNatives(PDLPatternModule &module,
       });
   module.registerRewriteFunction(
       "QuantizeSkipInputs", [name](PatternRewriter &rewriter, Operation *op) {
-        std::optional<size_t> fused = findFusedInput(op, isWeightedLayerFed);
+        std::optional<size_t> fused = findFusedInput(op, [](Value input) {
+          return isWeightedLayerFed(input) && hasOneDataUse(input);
+        });
         // Not a residual connection (a mask, a position embedding): the
         // case has nothing to say.
         if (!fused)
@@ -281,7 +295,9 @@ void mlir::quant_qdq::registerCaseNatives(PDLPatternModule &module,
         auto layer = dyn_cast<QDQLayerOpInterface>(op);
         if (!layer)
           return recordCaseDecision(rewriter, op, name, {}, false);
-        std::optional<size_t> fused = findFusedInput(op, isConvFed);
+        std::optional<size_t> fused = findFusedInput(op, [](Value input) {
+          return isConvFed(input) && input.hasOneUse();
+        });
         SmallVector<int64_t> quantized;
         for (size_t position = 0,
                     e = layer.getActivationOperandIndices().size();

@@ -1,6 +1,7 @@
 // transformer = residual-gemm + attention-matmul + small-gemm, on one
 // post-norm encoder block as torch exports it (heads split and merged by
-// generic Reshape/Transpose to computed shapes, a mask added to the scores,
+// generic Reshape/Transpose to computed shapes, a Shape node reading the
+// attention output as exporters write it, a mask added to the scores,
 // LayerNormalization and GELU), plus a tiny classifier and an attention
 // product longer than TensorRT's INT8 fused attention takes.
 // RUN: qdq-opt %s --insert-qdq=transformer --qdq-report=- -o /dev/null 2>&1 \
@@ -38,6 +39,7 @@ func.func @block(%x: tensor<?x16x32xf32>, %mask: tensor<?x1x16x16xf32>,
   %ct = quant_qdq.transpose "c_t" %c {perm = array<i64: 0, 2, 1, 3>} : (tensor<?x4x16x8xf32>) -> tensor<?x16x4x8xf32>
   %cm = quant_qdq.generic "Reshape" "c_merge" %ct, %merged : (tensor<?x16x4x8xf32>, tensor<3xi64>) -> tensor<?x16x32xf32>
   %o = quant_qdq.dense "out_proj" %cm, %wo : (tensor<?x16x32xf32>, tensor<32x32xf32>) -> tensor<?x16x32xf32>
+  %o_shape = quant_qdq.generic "Shape" "o_shape" %o : (tensor<?x16x32xf32>) -> tensor<3xi64>
   %r1 = quant_qdq.add "residual1" %x, %o : (tensor<?x16x32xf32>, tensor<?x16x32xf32>) -> tensor<?x16x32xf32>
   %n1 = quant_qdq.generic "LayerNormalization" "norm1" %r1, %g, %b {layer_attributes = {axis = -1 : i64}} : (tensor<?x16x32xf32>, tensor<32xf32>, tensor<32xf32>) -> tensor<?x16x32xf32>
   %h = quant_qdq.dense "fc1" %n1, %w1 : (tensor<?x16x32xf32>, tensor<32x64xf32>) -> tensor<?x16x64xf32>
