@@ -124,12 +124,17 @@ private:
     return std::make_pair(op->getOperand(0), op->getOperand(1));
   }
 
-  /// Whether `v` is x * c or c * x (a multiply, or an ONNX Mul) with the
-  /// scalar c near `constant`, read by nothing else.
+  /// A product of two factors: a multiply, or an ONNX Mul kept generic.
+  static bool isProduct(Operation *op) {
+    return op && (isa<MultiplyOp>(op) || isNode(op, "Mul")) &&
+           op->getNumOperands() == 2;
+  }
+
+  /// Whether `v` is x * c or c * x with the scalar c near `constant`, read
+  /// by nothing else.
   static bool isScaled(Value v, Value x, double constant,
                        SmallVectorImpl<Operation *> &formula) {
-    Operation *op = v.getDefiningOp();
-    if (!isa_and_nonnull<MultiplyOp>(op) && !isNode(op, "Mul"))
+    if (!isProduct(v.getDefiningOp()))
       return false;
     auto operands = getInnerOperands(v, formula);
     return operands &&
@@ -163,11 +168,6 @@ private:
              isNear(getScalar(operands->second), M_SQRT2);
     }
     return isScaled(scaled, x, M_SQRT1_2, formula);
-  }
-
-  static bool isProduct(Operation *op) {
-    return op && (isa<MultiplyOp>(op) || isNode(op, "Mul")) &&
-           op->getNumOperands() == 2;
   }
 
   /// The factors of the product `v`, looking through inner products that
