@@ -76,13 +76,6 @@ private:
   mutable GenericOp op;
 };
 
-/// Whether `op` is a node of ONNX's default domain (no domain, "" or
-/// "ai.onnx"), and one of type `opType`.
-bool isInDefaultDomain(GenericOp op);
-inline bool isDefaultDomainNode(GenericOp op, StringRef opType) {
-  return op.getOpType() == opType && isInDefaultDomain(op);
-}
-
 /// The values of a constant (arith.constant, dense or resource) of integer
 /// / floating-point type, up to a million elements; nothing otherwise.
 std::optional<SmallVector<int64_t>> getConstantInts(Value value);

@@ -382,6 +382,19 @@ def QDQ_GenericOp : QDQ_LayerOp<"generic", "", 0, 0, [], 1, 0,
     $op_type ($name^)? operands attr-dict `:` functional-type(operands, results)
   }];
   let hasVerifier = 1;
+  let extraLayerClassDeclaration = [{
+    /// ONNX's own domain, which an absent or empty `domain` also means.
+    static constexpr ::llvm::StringLiteral kDefaultDomain = "ai.onnx";
+    /// Whether the node belongs to ONNX's own domain.
+    bool isInDefaultDomain() {
+      std::optional<::llvm::StringRef> domain = getDomain();
+      return !domain || domain->empty() || *domain == kDefaultDomain;
+    }
+    /// Whether the node is ONNX's own `opType` (not a custom domain's).
+    bool isDefaultDomainNode(::llvm::StringRef opType) {
+      return getOpType() == opType && isInDefaultDomain();
+    }
+  }];
 }
 
 //===----------------------------------------------------------------------===//

@@ -28,8 +28,8 @@ static bool hasOneDataUse(Value value) {
   unsigned readers = 0;
   for (Operation *user : value.getUsers()) {
     auto generic = dyn_cast<GenericOp>(user);
-    if (!generic ||
-        (generic.getOpType() != "Shape" && generic.getOpType() != "Size"))
+    if (!generic || (!generic.isDefaultDomainNode("Shape") &&
+                     !generic.isDefaultDomainNode("Size")))
       ++readers;
   }
   return readers == 1;
@@ -58,6 +58,7 @@ static bool movesDataOnly(Operation *op) {
       return true;
   auto generic = dyn_cast<GenericOp>(op);
   return generic && generic->getNumResults() == 1 &&
+         generic.isInDefaultDomain() &&
          llvm::is_contained({"Reshape", "Transpose", "Squeeze", "Unsqueeze",
                              "Flatten", "Identity"},
                             generic.getOpType());
@@ -104,7 +105,7 @@ static bool isWeightedLayerFed(Value value) {
 /// M, N and K) of at most `maxSequence`, or unknown before run time.
 static bool isAttentionMatMul(Operation *op, int64_t maxSequence) {
   auto generic = dyn_cast<GenericOp>(op);
-  if (!generic || generic.getOpType() != "MatMul" ||
+  if (!generic || !generic.isDefaultDomainNode("MatMul") ||
       generic.getInputs().size() != 2 || generic->getNumResults() != 1)
     return false;
   auto lhs = dyn_cast<RankedTensorType>(generic.getInputs()[0].getType());
@@ -261,7 +262,8 @@ void mlir::quant_qdq::registerCaseNatives(PDLPatternModule &module,
               << positions;
           return;
         }
-        recordCaseDecision(rewriter, op, name, array.asArrayRef(), /*weight=*/false);
+        recordCaseDecision(rewriter, op, name, array.asArrayRef(),
+                           /*weight=*/false);
       });
   module.registerRewriteFunction(
       "QuantizeWeight", [name](PatternRewriter &rewriter, Operation *op) {

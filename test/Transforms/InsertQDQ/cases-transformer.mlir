@@ -13,7 +13,7 @@
 
 func.func @block(%x: tensor<?x16x32xf32>, %mask: tensor<?x1x16x16xf32>,
                  %heads: tensor<4xi64>, %merged: tensor<3xi64>,
-                 %long: tensor<1x1024x32xf32>) -> (tensor<?x4xf32>, tensor<1x1024x1024xf32>) {
+                 %long: tensor<1x1024x32xf32>) -> (tensor<?x4xf32>, tensor<1x1024x1024xf32>, tensor<?x4x16x16xf32>) {
   %wq = arith.constant dense<0.1> : tensor<32x32xf32>
   %wk = arith.constant dense<0.1> : tensor<32x32xf32>
   %wv = arith.constant dense<0.1> : tensor<32x32xf32>
@@ -51,7 +51,8 @@ func.func @block(%x: tensor<?x16x32xf32>, %mask: tensor<?x1x16x16xf32>,
   %logits = quant_qdq.dense "classifier" %firstc, %wc : (tensor<?x32xf32>, tensor<32x4xf32>) -> tensor<?x4xf32>
   %lt = quant_qdq.transpose "long_t" %long {perm = array<i64: 0, 2, 1>} : (tensor<1x1024x32xf32>) -> tensor<1x32x1024xf32>
   %ls = quant_qdq.generic "MatMul" "long_scores" %long, %lt : (tensor<1x1024x32xf32>, tensor<1x32x1024xf32>) -> tensor<1x1024x1024xf32>
-  return %logits, %ls : tensor<?x4xf32>, tensor<1x1024x1024xf32>
+  %cs = quant_qdq.generic "MatMul" "custom_scores" %qt, %kt {domain = "com.example"} : (tensor<?x4x16x8xf32>, tensor<?x4x8x16xf32>) -> tensor<?x4x16x16xf32>
+  return %logits, %ls, %cs : tensor<?x4xf32>, tensor<1x1024x1024xf32>, tensor<?x4x16x16xf32>
 }
 
 // The projections and the MLP are quantized by the default table (input
@@ -71,6 +72,8 @@ func.func @block(%x: tensor<?x16x32xf32>, %mask: tensor<?x1x16x16xf32>,
 // CHECK: residual2 {{ *}}Add {{ *}}[1] {{ *}}no {{ *}}case residual-gemm
 // CHECK: classifier {{ *}}Dense {{ *}}[] {{ *}}no {{ *}}case small-gemm
 // CHECK: long_scores {{ *}}MatMul {{ *}}[] {{ *}}no {{ *}}default table
+// A MatMul of another domain than ONNX's is not ONNX's MatMul.
+// CHECK: custom_scores {{ *}}MatMul {{ *}}[] {{ *}}no {{ *}}default table
 
 // The residual stream reaching residual1 is the block input, whose pair
 // the q/k/v projections share.

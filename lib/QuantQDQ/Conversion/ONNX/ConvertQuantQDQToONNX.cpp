@@ -69,8 +69,8 @@ static bool isQuantizationParameter(arith::ConstantOp constant) {
   return llvm::all_of(constant->getUses(), [](OpOperand &use) {
     auto node = dyn_cast<GenericOp>(use.getOwner());
     return node &&
-           (isDefaultDomainNode(node, "QuantizeLinear") ||
-            isDefaultDomainNode(node, "DequantizeLinear")) &&
+           (node.isDefaultDomainNode("QuantizeLinear") ||
+            node.isDefaultDomainNode("DequantizeLinear")) &&
            (use.getOperandNumber() == 1 || use.getOperandNumber() == 2);
   });
 }

@@ -286,14 +286,9 @@ ONNXOpPattern::ONNXOpPattern(MLIRContext *context, ArrayRef<StringRef> types,
   setDebugName(opTypes.front());
 }
 
-bool mlir::quant_qdq::isInDefaultDomain(GenericOp op) {
-  std::optional<StringRef> domain = op.getDomain();
-  return !domain || domain->empty() || *domain == kDefaultDomain;
-}
-
 LogicalResult ONNXOpPattern::matchAndRewrite(GenericOp op,
                                              PatternRewriter &rewriter) const {
-  if (!isInDefaultDomain(op) || !llvm::is_contained(opTypes, op.getOpType()))
+  if (!op.isInDefaultDomain() || !llvm::is_contained(opTypes, op.getOpType()))
     return failure();
   ONNXNode node(op);
   int64_t opset = node.getOpset();

@@ -230,7 +230,7 @@ static Value createDequantize(QuantizerAttr q, Value storage,
 static Value getQuantizedValue(DequantizeOp op) {
   Value storage = op.getInput();
   if (auto node = storage.getDefiningOp<GenericOp>())
-    if (isDefaultDomainNode(node, "QuantizeLinear"))
+    if (node.isDefaultDomainNode("QuantizeLinear"))
       return node.getInputs().front();
   return storage;
 }

@@ -22,7 +22,7 @@ static const ONNXNodeLowerings &getLowerings() {
 }
 
 bool mlir::quant_qdq::hasONNXNodeLowering(GenericOp op) {
-  return isInDefaultDomain(op) && getLowerings().lookup(op.getOpType());
+  return op.isInDefaultDomain() && getLowerings().lookup(op.getOpType());
 }
 
 FailureOr<SmallVector<int64_t>>
@@ -81,7 +81,7 @@ struct ONNXNodeLowering : OpRewritePattern<GenericOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(GenericOp op,
                                 PatternRewriter &rewriter) const override {
-    if (!isInDefaultDomain(op))
+    if (!op.isInDefaultDomain())
       return failure();
     ONNXNodeLowerFn lower = getLowerings().lookup(op.getOpType());
     if (!lower)

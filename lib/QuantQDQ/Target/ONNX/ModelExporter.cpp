@@ -364,8 +364,8 @@ LogicalResult ModelExporter::exportFunction(func::FuncOp func) {
       opset = v.getInt();
   bool hasQDQ = false;
   func.walk([&](GenericOp op) {
-      hasQDQ |= isDefaultDomainNode(op, "QuantizeLinear") ||
-              isDefaultDomainNode(op, "DequantizeLinear");
+      hasQDQ |= op.isDefaultDomainNode("QuantizeLinear") ||
+              op.isDefaultDomainNode("DequantizeLinear");
   });
   llvm::StringMap<int64_t> domains;
   if (opsets)

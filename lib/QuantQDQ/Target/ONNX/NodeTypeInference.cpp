@@ -152,7 +152,7 @@ static SmallVector<int64_t> getKnownShapeEntries(Value shape) {
     return *values;
   SmallVector<int64_t> entries(type.getDimSize(0), ShapedType::kDynamic);
   auto concat = shape.getDefiningOp<GenericOp>();
-  if (!concat || concat.getOpType() != "Concat" || !isInDefaultDomain(concat))
+  if (!concat || !concat.isDefaultDomainNode("Concat"))
     return entries;
   SmallVector<int64_t> pieces;
   for (Value piece : concat.getInputs()) {
@@ -291,14 +291,13 @@ FailureOr<SmallVector<Type>> mlir::quant_qdq::inferONNXNodeTypes(GenericOp op) {
                                << " to a type that contradicts its present "
                                   "type "
                                << result.getType();
-    if (op.getOpType() == "Einsum" && isInDefaultDomain(op))
+    if (op.isDefaultDomainNode("Einsum"))
       if (Type einsum = inferEinsumType(op, type))
         type = einsum;
-    if (op.getOpType() == "Reshape" && isInDefaultDomain(op))
+    if (op.isDefaultDomainNode("Reshape"))
       if (Type reshape = inferReshapeType(op, type))
         type = reshape;
-    if (op.getOpType() == "Slice" && isInDefaultDomain(op) &&
-        op.getInputs().size() >= 3)
+    if (op.isDefaultDomainNode("Slice") && op.getInputs().size() >= 3)
       if (Type slice = inferSliceType(op, type))
         type = slice;
     results.push_back(type);
