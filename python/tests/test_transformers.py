@@ -137,6 +137,19 @@ def test_placement_rule_by_rule(quantized):
     assert {r[2] for r in report.values()} >= {"case residual-gemm"}
 
 
+def test_norms_and_gelu_are_layers(quantized):
+    # Every layer normalization, native or written out at opset 14, is one
+    # LayerNormalization layer in the report, and no Erf of a GELU is left.
+    name, _, _, _, _, tmp_path = quantized
+    lines = (tmp_path / "report.txt").read_text().splitlines()[1:]
+    classes = [line.split()[1] for line in lines
+               if line and not line.startswith("#")]
+    model = transformer_models.make(name.split("-")[0])
+    norms = sum(isinstance(m, torch.nn.LayerNorm) for m in model.modules())
+    assert norms and classes.count("LayerNormalization") == norms, classes
+    assert "Erf" not in classes
+
+
 def test_runs_in_onnx_runtime_close_to_float(quantized):
     name, float_model, q, _, x, _ = quantized
     # Q/DQ computed as written: ONNX Runtime's fused int8 kernels on x86

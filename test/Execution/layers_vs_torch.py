@@ -139,7 +139,8 @@ for kind, attrs, ref in [
         ("clip", "{min = -1.0 : f32, max = 2.0 : f32}", tx.clamp(-1, 2)),
         ("sigmoid", "", torch.sigmoid(tx)), ("hard_sigmoid", "", torch.clamp(0.2 * tx + 0.5, 0, 1)),
         ("swish", "", F.silu(tx)), ("hard_swish", "", F.hardswish(tx)), ("tanh", "", torch.tanh(tx)),
-        ("gelu", "", F.gelu(tx)), ("elu", "{alpha = 0.5 : f32}", F.elu(tx, 0.5)),
+        ("gelu", "", F.gelu(tx)), ("gelu_tanh", "", F.gelu(tx, approximate="tanh")),
+        ("elu", "{alpha = 0.5 : f32}", F.elu(tx, 0.5)),
         ("softplus", "", F.softplus(tx)), ("linear", "", tx)]:
     run_case(f"activation_{kind}", f"  %r = quant_qdq.activation {kind} %a0 {attrs} : {ttype(x.shape)}", [x], ref.numpy())
     cases += 1
@@ -151,6 +152,16 @@ run_case("softmax_axis1", f"  %r = quant_qdq.softmax %a0 {{axis = 1 : i64}} : ({
 ref = F.softmax(t(x), dim=-1).numpy()
 run_case("softmax_default_axis", f"  %r = quant_qdq.softmax %a0 : ({ttype(x.shape)}) -> {ttype(x.shape)}", [x], ref)
 cases += 4
+# Layer normalization over the last two dimensions, with and without the
+# scale and the bias (broadcast from one row).
+x, g, bt = randn(2, 3, 4, 5) * 3 + 1, randn(4, 5), randn(1, 5)
+ref = F.layer_norm(t(x), (4, 5), t(g), t(np.broadcast_to(bt, (4, 5)).copy()), eps=1e-3).numpy()
+run_case("layer_norm_affine", f"  %g = arith.constant {dense(g)}\n  %bt = arith.constant {dense(bt)}\n"
+         f"  %r = quant_qdq.layer_norm %a0 scale %g bias %bt {{axis = -2 : i64, epsilon = 1.0e-3 : f32}} : ({ttype(x.shape)}, {ttype(g.shape)}, {ttype(bt.shape)}) -> {ttype(x.shape)}",
+         [x], ref)
+ref = F.layer_norm(t(x), (5,)).numpy()
+run_case("layer_norm_plain", f"  %r = quant_qdq.layer_norm %a0 : ({ttype(x.shape)}) -> {ttype(x.shape)}", [x], ref)
+cases += 2
 
 # Shape layers.
 a, b = randn(2, 3, 4), randn(2, 5, 4)

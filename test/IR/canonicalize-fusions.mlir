@@ -51,3 +51,49 @@ func.func @dense_bias(%x: tensor<2x8xf32>, %v: tensor<4xf32>) -> (tensor<2x4xf32
   %2 = quant_qdq.add "runtime" %d3, %v : (tensor<2x4xf32>, tensor<4xf32>) -> tensor<2x4xf32>
   return %0, %1, %2 : tensor<2x4xf32>, tensor<1x2x4xf32>, tensor<2x4xf32>
 }
+
+// -----
+
+// A constant product and sum after a layer_norm are its scale and bias,
+// when they fit the normalized dimensions and nothing else reads the
+// layer_norm; the layer keeps its name.
+// CHECK-LABEL: func @layer_norm_parameters
+func.func @layer_norm_parameters(%x: tensor<2x3x8xf32>) -> tensor<2x3x8xf32> {
+  // CHECK: %[[G:.*]] = arith.constant dense<2.000000e+00> : tensor<8xf32>
+  // CHECK: %[[B:.*]] = arith.constant dense<1.000000e+00> : tensor<8xf32>
+  // CHECK: %[[N:.*]] = quant_qdq.layer_norm "ln" %arg0 scale %[[G]] bias %[[B]] : (tensor<2x3x8xf32>, tensor<8xf32>, tensor<8xf32>) -> tensor<2x3x8xf32>
+  // CHECK-NEXT: return %[[N]]
+  %g = arith.constant dense<2.0> : tensor<8xf32>
+  %b = arith.constant dense<1.0> : tensor<8xf32>
+  %0 = quant_qdq.layer_norm "ln" %x : (tensor<2x3x8xf32>) -> tensor<2x3x8xf32>
+  %1 = quant_qdq.multiply "scale" %g, %0 : (tensor<8xf32>, tensor<2x3x8xf32>) -> tensor<2x3x8xf32>
+  %2 = quant_qdq.add "bias" %1, %b : (tensor<2x3x8xf32>, tensor<8xf32>) -> tensor<2x3x8xf32>
+  return %2 : tensor<2x3x8xf32>
+}
+
+// -----
+
+// Kept: a product over a dimension that is not normalized, a second
+// scale, a sum read beside the layer_norm, a product by an activation.
+// CHECK-LABEL: func @layer_norm_parameters_kept
+func.func @layer_norm_parameters_kept(%x: tensor<2x3x8xf32>, %y: tensor<2x3x8xf32>) -> (tensor<2x3x8xf32>, tensor<2x3x8xf32>, tensor<2x3x8xf32>, tensor<2x3x8xf32>, tensor<2x3x8xf32>) {
+  // CHECK: quant_qdq.layer_norm %arg0 :
+  // CHECK-NEXT: quant_qdq.multiply
+  // CHECK-NEXT: quant_qdq.layer_norm %arg0 scale
+  // CHECK-NEXT: quant_qdq.multiply
+  // CHECK-NEXT: quant_qdq.layer_norm %arg0 :
+  // CHECK-NEXT: quant_qdq.add
+  // CHECK-NEXT: quant_qdq.layer_norm %arg0 :
+  // CHECK-NEXT: quant_qdq.multiply
+  %rows = arith.constant dense<2.0> : tensor<3x1xf32>
+  %g = arith.constant dense<2.0> : tensor<8xf32>
+  %0 = quant_qdq.layer_norm %x : (tensor<2x3x8xf32>) -> tensor<2x3x8xf32>
+  %1 = quant_qdq.multiply %0, %rows : (tensor<2x3x8xf32>, tensor<3x1xf32>) -> tensor<2x3x8xf32>
+  %2 = quant_qdq.layer_norm %x scale %g : (tensor<2x3x8xf32>, tensor<8xf32>) -> tensor<2x3x8xf32>
+  %3 = quant_qdq.multiply %2, %g : (tensor<2x3x8xf32>, tensor<8xf32>) -> tensor<2x3x8xf32>
+  %4 = quant_qdq.layer_norm %x : (tensor<2x3x8xf32>) -> tensor<2x3x8xf32>
+  %5 = quant_qdq.add %4, %g : (tensor<2x3x8xf32>, tensor<8xf32>) -> tensor<2x3x8xf32>
+  %6 = quant_qdq.layer_norm %x : (tensor<2x3x8xf32>) -> tensor<2x3x8xf32>
+  %7 = quant_qdq.multiply %6, %y : (tensor<2x3x8xf32>, tensor<2x3x8xf32>) -> tensor<2x3x8xf32>
+  return %1, %3, %5, %4, %7 : tensor<2x3x8xf32>, tensor<2x3x8xf32>, tensor<2x3x8xf32>, tensor<2x3x8xf32>, tensor<2x3x8xf32>
+}

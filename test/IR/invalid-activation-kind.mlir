@@ -45,7 +45,7 @@ func.func @kind_as_string(%x: tensor<4xf32>) {
 // -----
 
 func.func @generic_unknown_kind(%x: tensor<4xf32>) {
-  // expected-error @+2 {{expected ::mlir::quant_qdq::ActivationKind to be one of: relu, relu6, leaky_relu, clip, sigmoid, hard_sigmoid, swish, hard_swish, tanh, gelu, elu, softplus, linear}}
+  // expected-error @+2 {{expected ::mlir::quant_qdq::ActivationKind to be one of: relu, relu6, leaky_relu, clip, sigmoid, hard_sigmoid, swish, hard_swish, tanh, gelu, elu, softplus, linear, gelu_tanh}}
   // expected-error @+1 {{failed to parse QDQ_ActivationKindAttr parameter 'value' which is to be a `::mlir::quant_qdq::ActivationKind`}}
   %y = "quant_qdq.activation"(%x) <{kind = #quant_qdq<activation mish>}> : (tensor<4xf32>) -> tensor<4xf32>
   return

@@ -33,7 +33,8 @@ def QDQ_ActivationKind : I32EnumAttr<"ActivationKind",
     I32EnumAttrCase<"Gelu", 9, "gelu">,
     I32EnumAttrCase<"Elu", 10, "elu">,
     I32EnumAttrCase<"Softplus", 11, "softplus">,
-    I32EnumAttrCase<"Linear", 12, "linear">]> {
+    I32EnumAttrCase<"Linear", 12, "linear">,
+    I32EnumAttrCase<"GeluTanh", 13, "gelu_tanh">]> {
   let cppNamespace = "::mlir::quant_qdq";
   let genSpecializedAttr = 0;
 }

@@ -291,6 +291,51 @@ def QDQ_SoftmaxOp : QDQ_LayerOp<"softmax", "Softmax", 0, 0,
   let hasVerifier = 1;
 }
 
+def QDQ_LayerNormOp : QDQ_LayerOp<"layer_norm", "LayerNormalization", 0, 0,
+    [Pure, AttrSizedOperandSegments, AllTypesMatch<["input", "output"]>]> {
+  let summary = "layer normalization over the trailing dimensions";
+  let description = [{
+    `output = (input - mean) / sqrt(variance + epsilon) * scale + bias`, the
+    mean and the (biased) variance taken over the dimensions from `axis` on
+    (negative counts from the end). `scale` and `bias` are optional and
+    broadcast to those dimensions (ONNX `LayerNormalization`, Keras
+    `LayerNormalization`). Never quantized by default: TensorRT runs
+    normalizations in float, and quantizing inside one is the classic
+    transformer accuracy loss.
+
+    Import recognises the form exporters write before opset 17,
+    `(x - mean(x)) / sqrt(mean((x - mean(x))^2) + epsilon)` with the square
+    as a Pow by 2 or a product, the division as a Div or a product with the
+    Reciprocal; canonicalization then folds a following product by a
+    constant (the scale) and sum with a constant (the bias) into the layer.
+    Export writes `LayerNormalization` from opset 17 and that formula before.
+
+    ```mlir
+    %y = quant_qdq.layer_norm "ln" %x scale %gamma bias %beta
+           {epsilon = 9.99999997E-7 : f32}
+        : (tensor<1x197x768xf32>, tensor<768xf32>, tensor<768xf32>)
+        -> tensor<1x197x768xf32>
+    ```
+  }];
+  let arguments = (ins QDQ_FloatTensor:$input,
+      Optional<QDQ_FloatTensor>:$scale, Optional<QDQ_FloatTensor>:$bias,
+      OptionalAttr<StrAttr>:$name, DefaultValuedAttr<I64Attr, "-1">:$axis,
+      DefaultValuedAttr<F32Attr, "1.0e-5">:$epsilon);
+  let results = (outs QDQ_FloatTensor:$output);
+  let assemblyFormat = [{
+    ($name^)? $input (`scale` $scale^)? (`bias` $bias^)? attr-dict `:`
+    functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+  let extraLayerClassDeclaration = [{
+    /// The first normalized dimension, counted from the front.
+    int64_t getNormalizedAxis();
+    /// Whether a scale or bias of `type` fits: the input's element type, a
+    /// shape that broadcasts to the normalized dimensions.
+    bool fitsNormalizedDims(::mlir::RankedTensorType type);
+  }];
+}
+
 def QDQ_DropoutOp : QDQ_LayerOp<"dropout", "Dropout", 0, 0,
     [Pure, SameOperandsAndResultType], 0, 1> {
   let summary = "dropout (identity at inference)";

@@ -128,7 +128,7 @@ LogicalResult ActivationOp::verify() {
 }
 
 //===----------------------------------------------------------------------===//
-// SoftmaxOp, DropoutOp, GenericOp
+// SoftmaxOp
 //===----------------------------------------------------------------------===//
 
 LogicalResult SoftmaxOp::verify() {
@@ -142,6 +142,60 @@ LogicalResult SoftmaxOp::verify() {
 std::optional<std::pair<double, double>> SoftmaxOp::getOutputBounds() {
   return std::make_pair(0.0, 1.0);
 }
+
+//===----------------------------------------------------------------------===//
+// LayerNormOp
+//===----------------------------------------------------------------------===//
+
+int64_t LayerNormOp::getNormalizedAxis() {
+  // I64Attr accessors return uint64_t: read as int64_t.
+  int64_t axis = getAxis();
+  return axis < 0 ? axis + getInput().getType().getRank() : axis;
+}
+
+bool LayerNormOp::fitsNormalizedDims(RankedTensorType type) {
+  RankedTensorType input = getInput().getType();
+  if (type.getElementType() != input.getElementType())
+    return false;
+  // Broadcast to the normalized dimensions, never beyond them.
+  ArrayRef<int64_t> normalized =
+      input.getShape().drop_front(getNormalizedAxis());
+  ArrayRef<int64_t> shape = type.getShape();
+  if (shape.size() > normalized.size())
+    return false;
+  for (size_t i = 1; i <= shape.size(); ++i) {
+    int64_t have = shape[shape.size() - i];
+    int64_t want = normalized[normalized.size() - i];
+    if (have != 1 && !ShapedType::isDynamic(have) &&
+        !ShapedType::isDynamic(want) && have != want)
+      return false;
+  }
+  return true;
+}
+
+LogicalResult LayerNormOp::verify() {
+  RankedTensorType input = getInput().getType();
+  int64_t rank = input.getRank(), axis = getAxis();
+  if (axis < -rank || axis >= rank)
+    return emitOpError("axis ") << axis << " is out of range for rank "
+                                << rank;
+  float epsilon = getEpsilon().convertToFloat();
+  if (!(epsilon >= 0.0f) || !std::isfinite(epsilon))
+    return emitOpError("epsilon must be finite and non-negative, got ")
+           << epsilon;
+  for (auto [role, value] : {std::pair<StringRef, Value>{"scale", getScale()},
+                             {"bias", getBias()}})
+    if (value && !fitsNormalizedDims(cast<RankedTensorType>(value.getType())))
+      return emitOpError() << role << " of type " << value.getType()
+                           << " does not broadcast to the normalized "
+                              "dimensions of "
+                           << input;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// DropoutOp, GenericOp
+//===----------------------------------------------------------------------===//
 
 LogicalResult DropoutOp::verify() {
   float rate = getRate().convertToFloat();

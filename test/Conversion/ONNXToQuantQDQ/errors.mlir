@@ -65,3 +65,23 @@ func.func @flatten_axis(%x: tensor<2x3xf32>) -> tensor<6x1xf32> {
   %0 = quant_qdq.generic "Flatten" "flat" %x {layer_attributes = {axis = -3 : i64}} : (tensor<2x3xf32>) -> tensor<6x1xf32>
   return %0 : tensor<6x1xf32>
 }
+
+// -----
+
+module attributes {quant_qdq.onnx.opset_import = {ai.onnx = 17 : i64}} {
+func.func @layer_norm_axis(%x: tensor<2x3xf32>, %s: tensor<3xf32>) -> tensor<2x3xf32> {
+  // expected-error @+1 {{node 'ln' (LayerNormalization): axis 2 is outside [-2, 1]}}
+  %0 = quant_qdq.generic "LayerNormalization" "ln" %x, %s {layer_attributes = {axis = 2 : i64}} : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}
+}
+
+// -----
+
+module attributes {quant_qdq.onnx.opset_import = {ai.onnx = 20 : i64}} {
+func.func @gelu_approximation(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  // expected-error @+1 {{node 'gelu' (Gelu): approximate must be 'none' or 'tanh', got 'fast'}}
+  %0 = quant_qdq.generic "Gelu" "gelu" %x {layer_attributes = {approximate = "fast"}} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}
+}

@@ -120,12 +120,15 @@ func.func @dynamic_add(%x: tensor<?x8xf32>, %b: tensor<8xf32>) -> tensor<?x8xf32
 // CHECK: math.exp
 // CHECK: math.erf
 // CHECK: math.tanh
+// CHECK: arith.constant 0.797884583
+// CHECK: math.tanh
 func.func @activations(%x: tensor<4xf32>) -> tensor<4xf32> {
   %a = quant_qdq.activation relu6 %x : tensor<4xf32>
   %b = quant_qdq.activation swish %a : tensor<4xf32>
   %c = quant_qdq.activation gelu %b : tensor<4xf32>
   %d = quant_qdq.activation tanh %c : tensor<4xf32>
-  return %d : tensor<4xf32>
+  %e = quant_qdq.activation gelu_tanh %d : tensor<4xf32>
+  return %e : tensor<4xf32>
 }
 
 // -----
@@ -169,4 +172,22 @@ func.func @softmax_bn(%x: tensor<2x4xf32>, %p: tensor<4xf32>) -> tensor<2x4xf32>
   %d = quant_qdq.dropout %b : (tensor<2x4xf32>) -> tensor<2x4xf32>
   %s = quant_qdq.softmax %d : (tensor<2x4xf32>) -> tensor<2x4xf32>
   return %s : tensor<2x4xf32>
+}
+
+// -----
+
+// Mean, centered values, variance, then one generic for the normalization,
+// scale and bias.
+// CHECK-LABEL: func.func @layer_norm
+// CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "reduction"]
+// CHECK: arith.constant 8.0
+// CHECK: arith.subf
+// CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "reduction"]
+// CHECK: arith.mulf
+// CHECK: math.rsqrt
+// CHECK: arith.addf
+// CHECK: return
+func.func @layer_norm(%x: tensor<2x3x8xf32>, %s: tensor<8xf32>, %b: tensor<8xf32>) -> tensor<2x3x8xf32> {
+  %y = quant_qdq.layer_norm "ln" %x scale %s bias %b : (tensor<2x3x8xf32>, tensor<8xf32>, tensor<8xf32>) -> tensor<2x3x8xf32>
+  return %y : tensor<2x3x8xf32>
 }

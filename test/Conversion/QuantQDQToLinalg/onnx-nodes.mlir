@@ -51,24 +51,6 @@ func.func @matmul(%a: tensor<2x1x3x4xf32>, %b: tensor<5x4x6xf32>) -> tensor<2x5x
 
 // -----
 
-// Mean, centered values, variance, then one generic for the normalization,
-// scale and bias.
-// CHECK-LABEL: func.func @layer_norm
-// CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "reduction"]
-// CHECK: arith.constant 8.0
-// CHECK: arith.subf
-// CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "reduction"]
-// CHECK: arith.mulf
-// CHECK: math.rsqrt
-// CHECK: arith.addf
-// CHECK: return
-func.func @layer_norm(%x: tensor<2x3x8xf32>, %s: tensor<8xf32>, %b: tensor<8xf32>) -> tensor<2x3x8xf32> {
-  %y = quant_qdq.generic "LayerNormalization" "ln" %x, %s, %b {layer_attributes = {axis = -1 : i64, epsilon = 1.0e-05 : f32}} : (tensor<2x3x8xf32>, tensor<8xf32>, tensor<8xf32>) -> tensor<2x3x8xf32>
-  return %y : tensor<2x3x8xf32>
-}
-
-// -----
-
 // CHECK-LABEL: func.func @elementwise
 // CHECK: math.erf
 // CHECK: math.powf

@@ -73,3 +73,39 @@ func.func @opset10(%x: tensor<1x4xf32>) -> (tensor<1x4xf32>, tensor<1x4xf32>) {
   return %0, %1 : tensor<1x4xf32>, tensor<1x4xf32>
 }
 }
+
+// -----
+
+// GELU's tanh approximation is written out before opset 20; from 20 on
+// both GELUs are ONNX's Gelu.
+module attributes {quant_qdq.onnx.opset_import = {ai.onnx = 13 : i64}} {
+// CHECK-LABEL: func @gelu_tanh_opset13
+func.func @gelu_tanh_opset13(%x: tensor<1x4xf32>) -> tensor<1x4xf32> {
+  // CHECK: %[[SQ:.*]] = quant_qdq.generic "Mul" %arg0, %arg0
+  // CHECK: %[[CUBE:.*]] = quant_qdq.generic "Mul" %arg0, %[[SQ]]
+  // CHECK: %[[C:.*]] = arith.constant dense<4.471500e-02> : tensor<f32>
+  // CHECK: %[[CUBIC:.*]] = quant_qdq.generic "Mul" %[[CUBE]], %[[C]]
+  // CHECK: %[[INNER:.*]] = quant_qdq.generic "Add" %arg0, %[[CUBIC]]
+  // CHECK: %[[K:.*]] = arith.constant dense<0.797884583> : tensor<f32>
+  // CHECK: %[[ARG:.*]] = quant_qdq.generic "Mul" %[[INNER]], %[[K]]
+  // CHECK: %[[TANH:.*]] = quant_qdq.generic "Tanh" %[[ARG]]
+  // CHECK: %[[ADD:.*]] = quant_qdq.generic "Add" %[[TANH]]
+  // CHECK: %[[GATE:.*]] = quant_qdq.generic "Mul" %[[ADD]]
+  // CHECK: quant_qdq.generic "Mul" "gelu" %arg0, %[[GATE]] :
+  %0 = quant_qdq.activation gelu_tanh "gelu" %x : tensor<1x4xf32>
+  return %0 : tensor<1x4xf32>
+}
+}
+
+// -----
+
+module attributes {quant_qdq.onnx.opset_import = {ai.onnx = 20 : i64}} {
+// CHECK-LABEL: func @gelu_opset20
+func.func @gelu_opset20(%x: tensor<1x4xf32>) -> (tensor<1x4xf32>, tensor<1x4xf32>) {
+  // CHECK: quant_qdq.generic "Gelu" "exact" %arg0 {layer_attributes = {approximate = "none"}}
+  // CHECK: quant_qdq.generic "Gelu" "tanh" %{{.*}} {layer_attributes = {approximate = "tanh"}}
+  %0 = quant_qdq.activation gelu "exact" %x : tensor<1x4xf32>
+  %1 = quant_qdq.activation gelu_tanh "tanh" %x : tensor<1x4xf32>
+  return %0, %1 : tensor<1x4xf32>, tensor<1x4xf32>
+}
+}

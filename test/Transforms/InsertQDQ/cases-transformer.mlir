@@ -41,12 +41,12 @@ func.func @block(%x: tensor<?x16x32xf32>, %mask: tensor<?x1x16x16xf32>,
   %o = quant_qdq.dense "out_proj" %cm, %wo : (tensor<?x16x32xf32>, tensor<32x32xf32>) -> tensor<?x16x32xf32>
   %o_shape = quant_qdq.generic "Shape" "o_shape" %o : (tensor<?x16x32xf32>) -> tensor<3xi64>
   %r1 = quant_qdq.add "residual1" %x, %o : (tensor<?x16x32xf32>, tensor<?x16x32xf32>) -> tensor<?x16x32xf32>
-  %n1 = quant_qdq.generic "LayerNormalization" "norm1" %r1, %g, %b {layer_attributes = {axis = -1 : i64}} : (tensor<?x16x32xf32>, tensor<32xf32>, tensor<32xf32>) -> tensor<?x16x32xf32>
+  %n1 = quant_qdq.layer_norm "norm1" %r1 scale %g bias %b : (tensor<?x16x32xf32>, tensor<32xf32>, tensor<32xf32>) -> tensor<?x16x32xf32>
   %h = quant_qdq.dense "fc1" %n1, %w1 : (tensor<?x16x32xf32>, tensor<32x64xf32>) -> tensor<?x16x64xf32>
   %a = quant_qdq.activation gelu "gelu" %h : tensor<?x16x64xf32>
   %f = quant_qdq.dense "fc2" %a, %w2 : (tensor<?x16x64xf32>, tensor<64x32xf32>) -> tensor<?x16x32xf32>
   %r2 = quant_qdq.add "residual2" %f, %n1 : (tensor<?x16x32xf32>, tensor<?x16x32xf32>) -> tensor<?x16x32xf32>
-  %n2 = quant_qdq.generic "LayerNormalization" "norm2" %r2, %g, %b {layer_attributes = {axis = -1 : i64}} : (tensor<?x16x32xf32>, tensor<32xf32>, tensor<32xf32>) -> tensor<?x16x32xf32>
+  %n2 = quant_qdq.layer_norm "norm2" %r2 scale %g bias %b : (tensor<?x16x32xf32>, tensor<32xf32>, tensor<32xf32>) -> tensor<?x16x32xf32>
   %firstc = quant_qdq.generic "Slice" "cls" %n2 : (tensor<?x16x32xf32>) -> tensor<?x32xf32>
   %logits = quant_qdq.dense "classifier" %firstc, %wc : (tensor<?x32xf32>, tensor<32x4xf32>) -> tensor<?x4xf32>
   %lt = quant_qdq.transpose "long_t" %long {perm = array<i64: 0, 2, 1>} : (tensor<1x1024x32xf32>) -> tensor<1x32x1024xf32>

@@ -1,15 +1,15 @@
-//===- Activations.cpp - activations, Clip, Softmax, BatchNormalization ---===//
+//===- Activations.cpp - activations, Clip and Softmax --------------------===//
 //
 // Import: element-wise activations -> activation (Clip by its bounds:
-// relu6, relu or clip), Softmax -> softmax, inference-mode
-// BatchNormalization -> batch_norm. Clip and Softmax changed meaning across
-// opsets; each range has its own pattern.
+// relu6, relu or clip), Softmax -> softmax. Clip and Softmax changed
+// meaning across opsets; each range has its own pattern.
 //
 // Export: the same nodes back, in the form of the module's opset (Clip's
 // bounds as attributes before 11, inputs from it on); activations ONNX has
 // no node for at that opset are written as the nodes that compute them:
 // swish as x * Sigmoid(x), hard swish before 14 as x * HardSigmoid(x),
-// gelu as x * 0.5 * (1 + Erf(x / sqrt 2)).
+// gelu before 20 as x * 0.5 * (1 + Erf(x / sqrt 2)) (its tanh
+// approximation with Tanh).
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,35 +20,6 @@
 using namespace mlir;
 using namespace mlir::quant_qdq;
 using namespace mlir::quant_qdq::onnx_patterns;
-
-static LogicalResult convertBatchNorm(ONNXNode node,
-                                      PatternRewriter &rewriter) {
-  if (node.getNumInputs() != 5)
-    return failure();
-  SmallVector<Value> operands;
-  for (int i = 0; i < 5; ++i) {
-    Value v = node.getInput(i);
-    RankedTensorType type = getFloatTensor(v);
-    if (!type || (i > 0 && type.getRank() != 1) ||
-        (i == 0 && type.getRank() < 2))
-      return failure();
-    operands.push_back(v);
-  }
-  FailureOr<float> epsilon = node.getFloat("epsilon", 1e-5f);
-  FailureOr<int64_t> training = node.getInt("training_mode", 0);
-  FailureOr<int64_t> spatial = node.getInt("spatial", 1);
-  if (failed(epsilon) || failed(training) || failed(spatial) ||
-      *training != 0 || *spatial != 1)
-    return failure();
-  SmallVector<NamedAttribute> attrs;
-  if (*epsilon != 1e-5f)
-    attrs.push_back(
-        rewriter.getNamedAttr("epsilon", rewriter.getF32FloatAttr(*epsilon)));
-  return replaceNode(rewriter, node,
-                     node.createLayer(rewriter,
-                                      BatchNormOp::getOperationName(),
-                                      operands, attrs));
-}
 
 /// Replaces the node by `quant_qdq.activation kind` on `x`.
 static LogicalResult replaceByActivation(ONNXNode node,
@@ -103,6 +74,22 @@ static LogicalResult convertActivation(ONNXNode node,
   params.push_back(
       rewriter.getNamedAttr("alpha", rewriter.getF32FloatAttr(*alpha)));
   return replaceByActivation(node, rewriter, x, kind, params);
+}
+
+/// Gelu-20: exact, or its tanh approximation.
+static LogicalResult convertGelu(ONNXNode node, PatternRewriter &rewriter) {
+  Value x = node.getInput(0);
+  if (!getFloatTensor(x))
+    return failure();
+  FailureOr<std::string> approximate = node.getString("approximate", "none");
+  if (failed(approximate))
+    return failure();
+  if (*approximate != "none" && *approximate != "tanh")
+    return node.emitError() << "approximate must be 'none' or 'tanh', got '"
+                            << *approximate << "'";
+  return replaceByActivation(node, rewriter, x,
+                             *approximate == "tanh" ? ActivationKind::GeluTanh
+                                                    : ActivationKind::Gelu);
 }
 
 /// Clip to [lo, hi] as the narrowest activation that says it.
@@ -196,14 +183,6 @@ static LogicalResult convertSoftmaxAlongAxis(ONNXNode node,
 // Export
 //===----------------------------------------------------------------------===//
 
-static LogicalResult exportBatchNorm(BatchNormOp op, ONNXNodeBuilder &b) {
-  if (failed(requireNCHW(b, op.getLayout())))
-    return failure();
-  return b.replaceWith(
-      "BatchNormalization", op->getOperands(),
-      {b.getFloatAttr("epsilon", op.getEpsilon().convertToFloat())});
-}
-
 static LogicalResult exportSoftmax(SoftmaxOp op, ONNXNodeBuilder &b) {
   int64_t rank = op.getInput().getType().getRank();
   // I64Attr accessors return uint64_t: compare as int64_t.
@@ -238,23 +217,42 @@ static LogicalResult exportGated(ActivationOp op, ONNXNodeBuilder &b,
   return b.replaceWith("Mul", {x, gate});
 }
 
-/// gelu(x) = x * 0.5 * (1 + erf(x / sqrt(2))); ONNX has Gelu from opset 20
-/// only.
+/// gelu(x) = x * 0.5 * (1 + erf(x / sqrt(2))), and its tanh approximation
+/// x * 0.5 * (1 + tanh(sqrt(2 / pi) * (x + 0.044715 * x^3))): ONNX Gelu
+/// from opset 20, the formula before.
 static LogicalResult exportGelu(ActivationOp op, ONNXNodeBuilder &b) {
+  bool isTanh = op.getKind() == ActivationKind::GeluTanh;
   Value x = op.getInput();
+  if (b.getOpset() >= 20)
+    return b.replaceWith("Gelu", x,
+                         {b.getStringAttr("approximate",
+                                          isTanh ? "tanh" : "none")});
   Type type = x.getType();
   Type elementType = op.getInput().getType().getElementType();
-  Value scaled = b.create(
-      "Div", {x, b.createScalar(M_SQRT2, elementType, "sqrt2")}, type, {},
-      "scaled");
-  Value erf = b.create("Erf", scaled, type, {}, "erf");
-  Value plusOne = b.create(
-      "Add", {erf, b.createScalar(1.0, elementType, "one")}, type, {},
-      "plus_one");
-  Value gate = b.create(
-      "Mul", {plusOne, b.createScalar(0.5, elementType, "half")}, type, {},
-      "gate");
-  return b.replaceWith("Mul", {x, gate});
+  auto scalar = [&](double value, StringRef name) {
+    return b.createScalar(value, elementType, name);
+  };
+  Value gate;
+  if (isTanh) {
+    Value square = b.create("Mul", {x, x}, type, {}, "square");
+    Value cube = b.create("Mul", {x, square}, type, {}, "cube");
+    Value cubic = b.create("Mul", {cube, scalar(0.044715, "coefficient")},
+                           type, {}, "cubic");
+    Value inner = b.create("Add", {x, cubic}, type, {}, "inner");
+    Value argument = b.create(
+        "Mul", {inner, scalar(0.7978845608028654, "sqrt_2_over_pi")}, type,
+        {}, "argument");
+    gate = b.create("Tanh", argument, type, {}, "tanh");
+  } else {
+    Value scaled =
+        b.create("Div", {x, scalar(M_SQRT2, "sqrt2")}, type, {}, "scaled");
+    gate = b.create("Erf", scaled, type, {}, "erf");
+  }
+  Value plusOne =
+      b.create("Add", {gate, scalar(1.0, "one")}, type, {}, "plus_one");
+  Value halved =
+      b.create("Mul", {plusOne, scalar(0.5, "half")}, type, {}, "gate");
+  return b.replaceWith("Mul", {x, halved});
 }
 
 static LogicalResult exportActivation(ActivationOp op, ONNXNodeBuilder &b) {
@@ -297,13 +295,13 @@ static LogicalResult exportActivation(ActivationOp op, ONNXNodeBuilder &b) {
                        {b.getFloatAttr("alpha", 1.0 / 6.0),
                         b.getFloatAttr("beta", 0.5)});
   case ActivationKind::Gelu:
+  case ActivationKind::GeluTanh:
     return exportGelu(op, b);
   }
   return b.emitError() << "activation has no ONNX form";
 }
 
 void onnx_patterns::populateActivationExports(RewritePatternSet &patterns) {
-  addExport<BatchNormOp, exportBatchNorm>(patterns);
   addExport<SoftmaxOp, exportSoftmax>(patterns);
   addExport<ActivationOp, exportActivation>(patterns);
 }
@@ -313,10 +311,10 @@ void onnx_patterns::populateActivationExports(RewritePatternSet &patterns) {
 //===----------------------------------------------------------------------===//
 
 void onnx_patterns::populateActivationPatterns(RewritePatternSet &patterns) {
-  addConversion<convertBatchNorm>(patterns, {"BatchNormalization"});
   addConversion<convertActivation>(
       patterns, {"Relu", "Sigmoid", "Tanh", "Softplus", "HardSwish",
                  "HardSigmoid", "LeakyRelu", "Elu"});
+  addConversion<convertGelu>(patterns, {"Gelu"}, 20);
   addConversion<convertClipAttributes>(patterns, {"Clip"}, 1, 10);
   addConversion<convertClipInputs>(patterns, {"Clip"}, 11);
   addConversion<convertSoftmaxFlattening>(patterns, {"Softmax"}, 1, 12);

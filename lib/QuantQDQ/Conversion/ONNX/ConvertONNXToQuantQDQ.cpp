@@ -28,6 +28,7 @@ void mlir::quant_qdq::populateONNXToQuantQDQPatterns(
   populateDensePatterns(patterns);
   populateActivationPatterns(patterns);
   populateElementwisePatterns(patterns);
+  populateNormalizationPatterns(patterns);
   populateShapeLayerPatterns(patterns);
   populateQuantizeLinearPatterns(patterns);
 }

@@ -33,6 +33,7 @@ void mlir::quant_qdq::populateQuantQDQToONNXPatterns(
   populateDenseExports(patterns);
   populateActivationExports(patterns);
   populateElementwiseExports(patterns);
+  populateNormalizationExports(patterns);
   populateShapeLayerExports(patterns);
   populateQuantizeLinearExports(patterns);
 }

@@ -23,6 +23,7 @@ void populateConvolutionPatterns(RewritePatternSet &patterns);
 void populateDensePatterns(RewritePatternSet &patterns);
 void populateActivationPatterns(RewritePatternSet &patterns);
 void populateElementwisePatterns(RewritePatternSet &patterns);
+void populateNormalizationPatterns(RewritePatternSet &patterns);
 void populateShapeLayerPatterns(RewritePatternSet &patterns);
 void populateQuantizeLinearPatterns(RewritePatternSet &patterns);
 void populateConstantFoldingPatterns(RewritePatternSet &patterns);
@@ -31,6 +32,7 @@ void populateConvolutionExports(RewritePatternSet &patterns);
 void populateDenseExports(RewritePatternSet &patterns);
 void populateActivationExports(RewritePatternSet &patterns);
 void populateElementwiseExports(RewritePatternSet &patterns);
+void populateNormalizationExports(RewritePatternSet &patterns);
 void populateShapeLayerExports(RewritePatternSet &patterns);
 void populateQuantizeLinearExports(RewritePatternSet &patterns);
 

@@ -22,6 +22,7 @@ void mlir::quant_qdq::populateLayerToLinalgPatterns(
     RewritePatternSet &patterns) {
   populateConvPoolToLinalgPatterns(patterns);
   populateElementwiseToLinalgPatterns(patterns);
+  populateNormalizationToLinalgPatterns(patterns);
   populateShapeToLinalgPatterns(patterns);
   populateONNXNodeToLinalgPatterns(patterns);
 }

@@ -81,6 +81,22 @@ static Value applyActivation(OpBuilder &b, Location loc, ActivationOp op,
         b, loc, arith::MulFOp::create(b, loc, x, cst(b, loc, x, 0.5)),
         onePlus);
   }
+  case ActivationKind::GeluTanh: {
+    // 0.5 * x * (1 + tanh(sqrt(2 / pi) * (x + 0.044715 * x^3))).
+    Value cube = arith::MulFOp::create(
+        b, loc, x, arith::MulFOp::create(b, loc, x, x));
+    Value inner = arith::AddFOp::create(
+        b, loc, x,
+        arith::MulFOp::create(b, loc, cube, cst(b, loc, x, 0.044715)));
+    Value tanh = math::TanhOp::create(
+        b, loc,
+        arith::MulFOp::create(b, loc, inner,
+                              cst(b, loc, x, 0.7978845608028654)));
+    Value onePlus = arith::AddFOp::create(b, loc, tanh, cst(b, loc, x, 1.0));
+    return arith::MulFOp::create(
+        b, loc, arith::MulFOp::create(b, loc, x, cst(b, loc, x, 0.5)),
+        onePlus);
+  }
   case ActivationKind::Elu: {
     Value expm1 = math::ExpM1Op::create(b, loc, x);
     Value negative = arith::MulFOp::create(

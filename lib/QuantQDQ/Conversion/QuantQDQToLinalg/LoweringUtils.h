@@ -61,6 +61,7 @@ inline int64_t normalizeAxis(uint64_t axis, int64_t rank) {
 /// The pattern groups that populateLayerToLinalgPatterns gathers.
 void populateConvPoolToLinalgPatterns(RewritePatternSet &patterns);
 void populateElementwiseToLinalgPatterns(RewritePatternSet &patterns);
+void populateNormalizationToLinalgPatterns(RewritePatternSet &patterns);
 void populateShapeToLinalgPatterns(RewritePatternSet &patterns);
 /// The lowerings of generic ONNX nodes (static shapes), by op type.
 void populateONNXNodeToLinalgPatterns(RewritePatternSet &patterns);

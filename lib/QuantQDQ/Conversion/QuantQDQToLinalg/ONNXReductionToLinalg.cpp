@@ -1,14 +1,13 @@
 //===- ONNXReductionToLinalg.cpp - ONNX nodes that reduce -----------------===//
 //
-// ReduceX, Softmax and LayerNormalization reduce over a set of dimensions.
-// Each is a few linalg.generic ops: the reductions keep the non-reduced
-// dimensions, and the element-wise steps read them back through a map that
-// skips the reduced ones.
+// ReduceX and Softmax reduce over a set of dimensions (Reduction.h). An
+// ONNX LayerNormalization is a layer_norm by then (NormalizationToLinalg).
 //
 //===----------------------------------------------------------------------===//
 
 #include "LoweringUtils.h"
 #include "ONNXNodeLowering.h"
+#include "Reduction.h"
 #include "QuantQDQ/IR/QuantQDQOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -17,93 +16,6 @@
 using namespace mlir;
 using namespace mlir::quant_qdq;
 
-namespace {
-using Combine = function_ref<Value(OpBuilder &, Location, Value element,
-                                   Value accumulator)>;
-
-/// Reductions of tensors of one shape over the dimensions `reduced`.
-struct Reducer {
-  OpBuilder &b;
-  Location loc;
-  RankedTensorType type;
-  SmallVector<bool> reduced;
-
-  int64_t rank() const { return type.getRank(); }
-  /// The shape with the reduced dimensions dropped.
-  RankedTensorType keptType(Type element) const {
-    SmallVector<int64_t> shape;
-    for (int64_t d = 0; d < rank(); ++d)
-      if (!reduced[d])
-        shape.push_back(type.getDimSize(d));
-    return RankedTensorType::get(shape, element);
-  }
-  /// The map from the full index to the kept dimensions.
-  AffineMap keptMap() const {
-    SmallVector<AffineExpr> exprs;
-    for (int64_t d = 0; d < rank(); ++d)
-      if (!reduced[d])
-        exprs.push_back(b.getAffineDimExpr(d));
-    return AffineMap::get(rank(), 0, exprs, b.getContext());
-  }
-  /// The number of elements reduced into each result.
-  int64_t count() const {
-    int64_t n = 1;
-    for (int64_t d = 0; d < rank(); ++d)
-      if (reduced[d])
-        n *= type.getDimSize(d);
-    return n;
-  }
-
-  /// combine(element, accumulator) over the reduced dimensions of `input`,
-  /// starting from `init`.
-  Value reduce(Value input, TypedAttr init, Combine combine) const {
-    RankedTensorType kept = keptType(init.getType());
-    Value acc = createFilled(b, loc, kept, {}, init);
-    SmallVector<utils::IteratorType> iterators;
-    for (bool r : reduced)
-      iterators.push_back(r ? utils::IteratorType::reduction
-                            : utils::IteratorType::parallel);
-    return linalg::GenericOp::create(
-               b, loc, kept, input, acc,
-               SmallVector<AffineMap>{b.getMultiDimIdentityMap(rank()),
-                                      keptMap()},
-               iterators,
-               [&](OpBuilder &nested, Location l, ValueRange args) {
-                 linalg::YieldOp::create(nested, l,
-                                         combine(nested, l, args[0], args[1]));
-               })
-        .getResult(0);
-  }
-
-  /// body(full elements..., kept elements...) for every full index.
-  Value map(RankedTensorType resultType, ValueRange full, ValueRange kept,
-            function_ref<Value(OpBuilder &, Location, ValueRange)> body) const {
-    SmallVector<AffineMap> maps;
-    SmallVector<Value> inputs;
-    for (Value v : full) {
-      inputs.push_back(v);
-      maps.push_back(getBroadcastMap(b.getContext(),
-                                     cast<RankedTensorType>(v.getType()),
-                                     resultType));
-    }
-    for (Value v : kept) {
-      inputs.push_back(v);
-      maps.push_back(keptMap());
-    }
-    maps.push_back(b.getMultiDimIdentityMap(rank()));
-    Value init = createEmpty(b, loc, resultType, {});
-    return linalg::GenericOp::create(
-               b, loc, resultType, inputs, init, maps,
-               SmallVector<utils::IteratorType>(rank(),
-                                                utils::IteratorType::parallel),
-               [&](OpBuilder &nested, Location l, ValueRange args) {
-                 linalg::YieldOp::create(nested, l,
-                                         body(nested, l, args.drop_back()));
-               })
-        .getResult(0);
-  }
-};
-} // namespace
 
 static Value addF(OpBuilder &b, Location l, Value x, Value acc) {
   return arith::AddFOp::create(b, l, x, acc);
@@ -251,82 +163,9 @@ static LogicalResult lowerSoftmax(ONNXNode node, PatternRewriter &rewriter) {
   return success();
 }
 
-//===----------------------------------------------------------------------===//
-// LayerNormalization
-//===----------------------------------------------------------------------===//
-
-/// (x - mean) / sqrt(var + epsilon) * scale + bias over the dimensions from
-/// `axis` on.
-static LogicalResult lowerLayerNorm(ONNXNode node, PatternRewriter &rewriter) {
-  if (!node.onlyFirstOutputUsed())
-    return node.emitError() << "its mean and inverse standard deviation "
-                               "outputs cannot be executed";
-  Location loc = node.getOp().getLoc();
-  Value input = node.getInput(0), scale = node.getInput(1),
-        bias = node.getInput(2);
-  auto type = cast<RankedTensorType>(input.getType());
-  int64_t rank = type.getRank();
-  FailureOr<int64_t> axisAttr = node.getInt("axis", -1);
-  FailureOr<float> epsilon = node.getFloat("epsilon", 1e-5f);
-  if (failed(axisAttr) || failed(epsilon))
-    return failure();
-  if (*axisAttr < -rank || *axisAttr >= rank)
-    return node.emitError() << "axis " << *axisAttr << " out of range";
-  int64_t axis = normalizeAxis(*axisAttr, rank);
-  SmallVector<bool> reduced(rank, false);
-  for (int64_t d = axis; d < rank; ++d)
-    reduced[d] = true;
-  Type element = type.getElementType();
-  Reducer reducer{rewriter, loc, type, reduced};
-  double n = reducer.count();
-  auto divideByCount = [&](Value sum) {
-    return buildElementwise(
-        rewriter, loc, cast<RankedTensorType>(sum.getType()), sum,
-        [&](OpBuilder &b, Location l, ValueRange args) {
-          return Value(arith::DivFOp::create(
-              b, l, args[0], floatConstant(b, l, args[0].getType(), n)));
-        });
-  };
-  TypedAttr zero = rewriter.getFloatAttr(element, 0.0);
-  Value mean = divideByCount(reducer.reduce(input, zero, addF));
-  Value centered = reducer.map(
-      type, input, mean, [](OpBuilder &b, Location l, ValueRange args) {
-        return Value(arith::SubFOp::create(b, l, args[0], args[1]));
-      });
-  Value variance = divideByCount(reducer.reduce(
-      centered, zero, [](OpBuilder &b, Location l, Value x, Value acc) {
-        return addF(b, l, arith::MulFOp::create(b, l, x, x), acc);
-      }));
-  SmallVector<Value> full = {centered, scale};
-  if (bias)
-    full.push_back(bias);
-  double eps = *epsilon;
-  Value result = reducer.map(
-      type, full, variance, [&](OpBuilder &b, Location l, ValueRange args) {
-        Value c = args[0], s = args[1];
-        Value var = args.back();
-        Value inv = math::RsqrtOp::create(
-            b, l,
-            arith::AddFOp::create(b, l, var,
-                                  floatConstant(b, l, var.getType(), eps)));
-        Value y = arith::MulFOp::create(
-            b, l, arith::MulFOp::create(b, l, c, inv), s);
-        if (bias)
-          y = arith::AddFOp::create(b, l, y, args[2]);
-        return y;
-      });
-  SmallVector<Value> results = {result};
-  for (unsigned i = 1, e = node.getOp()->getNumResults(); i < e; ++i)
-    results.push_back(
-        createEmpty(rewriter, loc, getStaticResultType(node, i), {}));
-  rewriter.replaceOp(node.getOp(), results);
-  return success();
-}
-
 void mlir::quant_qdq::addONNXReductionLowerings(ONNXNodeLowerings &lowerings) {
   lowerings.add({"ReduceMean", "ReduceSum", "ReduceMax", "ReduceMin",
                  "ReduceProd", "ReduceSumSquare", "ReduceL1", "ReduceL2"},
                 lowerReduce);
   lowerings.add({"Softmax", "LogSoftmax"}, lowerSoftmax);
-  lowerings.add({"LayerNormalization"}, lowerLayerNorm);
 }

@@ -136,6 +136,110 @@ def gelu_forms():
     return model(nodes, [value("x", [2, 8])], [value("y", [2, 8])], inits)
 
 
+def gelu_tanh_forms():
+    """GELU's tanh approximation as torch writes it (x^3 as x * (x * x),
+    the constants first), as Hugging Face's NewGELU does (Pow(x, 3),
+    0.5 * x first), and with another cubic coefficient (not GELU)."""
+    def gelu(x, out, prefix, use_pow, half_first, cubic=0.044715):
+        c = lambda n, v: tensor(f"{prefix}_{n}", np.float32(v))
+        p = lambda n: f"{prefix}_{n}"
+        node = lambda op, ins, o: helper.make_node(op, ins, [p(o)],
+                                                   name=p(o))
+        inits = [c("cubic", cubic), c("scale", np.sqrt(2 / np.pi)),
+                 c("one", 1.0), c("half", 0.5)]
+        if use_pow:
+            inits.append(c("three", 3.0))
+            nodes = [node("Pow", [x, p("three")], "cube")]
+        else:
+            nodes = [node("Mul", [x, x], "square"),
+                     node("Mul", [x, p("square")], "cube")]
+        nodes += [node("Mul", [p("cubic"), p("cube")], "cubic_term"),
+                  node("Add", [x, p("cubic_term")], "inner"),
+                  node("Mul", [p("scale"), p("inner")], "argument"),
+                  node("Tanh", [p("argument")], "tanh"),
+                  node("Add", [p("one"), p("tanh")], "gate")]
+        if half_first:
+            nodes += [node("Mul", [p("half"), x], "halved"),
+                      helper.make_node("Mul", [p("halved"), p("gate")],
+                                       [out], name=prefix)]
+        else:
+            nodes += [node("Mul", [x, p("gate")], "product"),
+                      helper.make_node("Mul", [p("half"), p("product")],
+                                       [out], name=prefix)]
+        return nodes, inits
+
+    nodes, inits = [], []
+    for args in [("x", "a", "gelu_torch", False, False),
+                 ("a", "b", "gelu_hf", True, True),
+                 ("b", "y", "not_gelu", False, False, 0.05)]:
+        n, i = gelu(*args)
+        nodes += n
+        inits += i
+    return model(nodes, [value("x", [2, 8])], [value("y", [2, 8])], inits)
+
+
+def layer_norm_forms(opset=14):
+    """Layer normalization written out, as exporters do before opset 17:
+    torch's form over the last axis (Pow by 2, Div, then the scale's Mul
+    and the bias's Add); a form over the last two axes with the square as
+    a product, the division as a product by the Reciprocal and no scale
+    or bias; and one whose centered input a third node reads (not a
+    layer normalization)."""
+    def centered(x, prefix, axes):
+        return [helper.make_node("ReduceMean", [x], [f"{prefix}_mean"],
+                                 name=f"{prefix}_mean", axes=axes),
+                helper.make_node("Sub", [x, f"{prefix}_mean"],
+                                 [f"{prefix}_d"], name=f"{prefix}_sub")]
+
+    def deviation(prefix, axes, square):
+        if square == "pow":
+            sq = helper.make_node("Pow", [f"{prefix}_d", "two"],
+                                  [f"{prefix}_sq"], name=f"{prefix}_pow")
+        else:
+            sq = helper.make_node("Mul", [f"{prefix}_d", f"{prefix}_d"],
+                                  [f"{prefix}_sq"], name=f"{prefix}_square")
+        return [sq,
+                helper.make_node("ReduceMean", [f"{prefix}_sq"],
+                                 [f"{prefix}_var"], name=f"{prefix}_var",
+                                 axes=axes),
+                helper.make_node("Add", [f"{prefix}_var", "eps"],
+                                 [f"{prefix}_ve"], name=f"{prefix}_eps"),
+                helper.make_node("Sqrt", [f"{prefix}_ve"], [f"{prefix}_sd"],
+                                 name=f"{prefix}_sqrt")]
+
+    nodes = centered("x", "ln", [-1]) + deviation("ln", [-1], "pow") + [
+        helper.make_node("Div", ["ln_d", "ln_sd"], ["ln_n"], name="ln"),
+        helper.make_node("Mul", ["ln_n", "gamma"], ["ln_s"], name="ln_scale"),
+        helper.make_node("Add", ["ln_s", "beta"], ["a"], name="ln_bias")]
+    nodes += centered("a", "ln2", [1, 2]) + deviation("ln2", [1, 2], "mul")
+    nodes += [
+        helper.make_node("Reciprocal", ["ln2_sd"], ["ln2_r"],
+                         name="ln2_reciprocal"),
+        helper.make_node("Mul", ["ln2_d", "ln2_r"], ["b"], name="ln2")]
+    nodes += centered("b", "ln3", [-1]) + deviation("ln3", [-1], "pow") + [
+        helper.make_node("Div", ["ln3_d", "ln3_sd"], ["ln3_n"], name="ln3"),
+        helper.make_node("Add", ["ln3_n", "ln3_d"], ["y"],
+                         name="reads_centered")]
+    inits = [tensor("two", np.float32(2.0)), tensor("eps", np.float32(1e-5)),
+             tensor("gamma", weights(8) + 1.0), tensor("beta", weights(8))]
+    return model(nodes, [value("x", [2, 3, 8])], [value("y", [2, 3, 8])],
+                 inits, opset=opset)
+
+
+def layer_norm_17():
+    """ONNX's LayerNormalization over the last axis, with and without a
+    bias, then GELU at opset 17."""
+    nodes = [
+        helper.make_node("LayerNormalization", ["x", "gamma", "beta"], ["a"],
+                         name="ln", axis=-1, epsilon=1e-6),
+        helper.make_node("LayerNormalization", ["a", "gamma2"], ["y"],
+                         name="ln_scale_only", axis=1)]
+    inits = [tensor("gamma", weights(8) + 1.0), tensor("beta", weights(8)),
+             tensor("gamma2", weights(3, 8) + 1.0)]
+    return model(nodes, [value("x", [2, 3, 8])], [value("y", [2, 3, 8])],
+                 inits, opset=17)
+
+
 def matmul_bias():
     """MatMul by a constant + Add of a vector folds into one dense layer;
     MatMul of two activations stays generic."""
@@ -434,7 +538,8 @@ def valid_bytes():
 
 
 MODELS = {f.__name__: f for f in [
-    conv_block, activations, gelu_forms, matmul_bias, shape_subgraph, dynamic_shapes, generic, qdq,
+    conv_block, activations, gelu_forms, gelu_tanh_forms, layer_norm_forms,
+    layer_norm_17, matmul_bias, shape_subgraph, dynamic_shapes, generic, qdq,
     qdq_uint8_weight,
     metadata, cycle, undefined_input, duplicate_output, bad_initializer_size,
     huge_dimension, huge_input_dimension, overflowing_dimension, missing_attribute,

@@ -1,0 +1,92 @@
+//===- NormalizationToLinalg.cpp - layer_norm to linalg.generic -----------===//
+//
+// A layer_norm is two reductions over its normalized dimensions (the mean,
+// then the variance of the centered input) and element-wise steps that
+// read them back (Reduction.h). Inference-mode batch_norm needs no
+// reduction and is lowered with the element-wise layers.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LoweringUtils.h"
+#include "Reduction.h"
+#include "QuantQDQ/IR/QuantQDQOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+
+using namespace mlir;
+using namespace mlir::quant_qdq;
+
+namespace {
+/// (x - mean) * rsqrt(variance + epsilon) [* scale] [+ bias].
+struct LayerNormLowering : OpRewritePattern<LayerNormOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(LayerNormOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    RankedTensorType type = op.getType();
+    if (!type.hasStaticShape())
+      return rewriter.notifyMatchFailure(op, "needs a static shape");
+    int64_t rank = type.getRank();
+    SmallVector<bool> reduced(rank, false);
+    for (int64_t d = op.getNormalizedAxis(); d < rank; ++d)
+      reduced[d] = true;
+    Reducer reducer{rewriter, loc, type, reduced};
+    TypedAttr zero = rewriter.getFloatAttr(type.getElementType(), 0.0);
+    double count = reducer.count();
+    auto meanOf = [&](Value input, Reducer::Combine combine) {
+      Value sum = reducer.reduce(input, zero, combine);
+      return buildElementwise(
+          rewriter, loc, cast<RankedTensorType>(sum.getType()), sum,
+          [&](OpBuilder &b, Location l, ValueRange args) {
+            return Value(arith::DivFOp::create(
+                b, l, args[0],
+                floatConstant(b, l, args[0].getType(), count)));
+          });
+    };
+    Value mean = meanOf(op.getInput(), [](OpBuilder &b, Location l, Value x,
+                                          Value acc) {
+      return Value(arith::AddFOp::create(b, l, x, acc));
+    });
+    Value centered = reducer.map(
+        type, op.getInput(), mean,
+        [](OpBuilder &b, Location l, ValueRange args) {
+          return Value(arith::SubFOp::create(b, l, args[0], args[1]));
+        });
+    Value variance = meanOf(centered, [](OpBuilder &b, Location l, Value x,
+                                         Value acc) {
+      return Value(arith::AddFOp::create(
+          b, l, arith::MulFOp::create(b, l, x, x), acc));
+    });
+    SmallVector<Value, 3> full = {centered};
+    Value scale = op.getScale(), bias = op.getBias();
+    if (scale)
+      full.push_back(scale);
+    if (bias)
+      full.push_back(bias);
+    double epsilon = op.getEpsilon().convertToDouble();
+    Value result = reducer.map(
+        type, full, variance, [&](OpBuilder &b, Location l, ValueRange args) {
+          Value var = args.back();
+          Value inverse = math::RsqrtOp::create(
+              b, l,
+              arith::AddFOp::create(
+                  b, l, var, floatConstant(b, l, var.getType(), epsilon)));
+          Value y = arith::MulFOp::create(b, l, args[0], inverse);
+          unsigned next = 1;
+          if (scale)
+            y = arith::MulFOp::create(b, l, y, args[next++]);
+          if (bias)
+            y = arith::AddFOp::create(b, l, y, args[next]);
+          return y;
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+} // namespace
+
+void mlir::quant_qdq::populateNormalizationToLinalgPatterns(
+    RewritePatternSet &patterns) {
+  patterns.add<LayerNormLowering>(patterns.getContext());
+}
