@@ -39,7 +39,8 @@ extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo mlirGetPassPluginInfo() {
   return {MLIR_PLUGIN_API_VERSION, "QDQConcatCase", LLVM_VERSION_STRING, [] {
             registerInsertionCase(
                 "concat", "Q/DQ on every input of every Concatenate",
-                [](RewritePatternSet &patterns, StringRef caseName) {
+                [](RewritePatternSet &patterns, StringRef caseName,
+                   const CaseOptions &) {
                   patterns.add<QuantizeConcatInputs>(patterns.getContext(),
                                                      caseName);
                 });

@@ -174,13 +174,24 @@ class TransformerQDQCase(RegisteredQDQCase):
     """Transformers and hybrids (ViT, Swin, BERT-like encoders): residual
     Adds quantized on the residual stream (the GEMM- or convolution-fed
     input stays in float), both inputs of attention's batched MatMuls when
-    the sequence length is at most 512, GEMV-like and tiny dense layers in
+    the sequence length is at most `max_attention_sequence` (TensorRT's
+    INT8 fused attention takes 512), GEMV-like and tiny dense layers in
     float; LayerNorm, GELU and Softmax stay in float."""
 
     case_name = "transformer"
 
-    def __init__(self) -> None:
+    def __init__(self, max_attention_sequence: int = 512) -> None:
         super().__init__()
+        if (not isinstance(max_attention_sequence, int)
+                or isinstance(max_attention_sequence, bool)
+                or max_attention_sequence < 1):
+            raise ValueError("max_attention_sequence must be a positive "
+                             "integer, got %r" % (max_attention_sequence,))
+        self.max_attention_sequence = max_attention_sequence
+
+    def __repr__(self) -> str:
+        return "%s(max_attention_sequence=%d)" % (
+            type(self).__name__, self.max_attention_sequence)
 
 
 def insertion_cases():

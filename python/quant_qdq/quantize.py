@@ -44,6 +44,19 @@ def _split_cases(custom_qdq_cases):
     return names, python_cases
 
 
+def _attention_max_sequence(custom_qdq_cases) -> int:
+    """The attention bound the cases ask for (TransformerQDQCase's
+    max_attention_sequence); 512, TensorRT's, when none does."""
+    if not isinstance(custom_qdq_cases, (list, tuple)):
+        custom_qdq_cases = [custom_qdq_cases]
+    bounds = {case.max_attention_sequence for case in custom_qdq_cases
+              if hasattr(case, "max_attention_sequence")}
+    if len(bounds) > 1:
+        raise ValueError("the cases ask for different attention sequence "
+                         "bounds: %s" % sorted(bounds))
+    return bounds.pop() if bounds else 512
+
+
 def insert_qdq(module: Module, quantization_mode: str = "full",
                quantization_spec: Optional[QuantizationSpec] = None,
                custom_qdq_cases: Optional[List] = None, *,
@@ -114,7 +127,8 @@ def _quantize(module: Module, quantization_mode: str,
         # Messages about the spec name it as the user knows it.
         module.quantize(names, spec_path, "QuantizationSpec",
                         quantization_mode, report_path, bool(propagate), 8, 8,
-                        data, calibration_method, float(percentile), bins,
+                        _attention_max_sequence(custom_qdq_cases), data,
+                        calibration_method, float(percentile), bins,
                         int(batch_size))
         with open(report_path, errors="backslashreplace") as f:
             return f.read()

@@ -170,3 +170,36 @@ def test_runs_in_onnx_runtime_close_to_float(quantized):
     # placement inside GELU or LayerNorm fall far below.
     assert sqnr > 20, f"{name}: SQNR {sqnr:.1f} dB"
     print(f"{name}: SQNR {sqnr:.1f} dB")
+
+
+def test_attention_bound_is_an_option(tmp_path):
+    # ViT at 32x32 with 8x8 patches attends over 17 tokens: a bound of 16
+    # leaves its attention matmuls in float, the default of 512 does not.
+    # (Exported at batch 1: with a dynamic batch the sequence is unknown
+    # until run time, and the case quantizes.)
+    torch.manual_seed(0)
+    model, example, _, _ = build("vit")
+    path = tmp_path / "vit.onnx"
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        torch.onnx.export(model, example, str(path), opset_version=17,
+                          input_names=["input"], output_names=["logits"])
+
+    def attention_rules(case):
+        report = tmp_path / "report.txt"
+        quantize_model(str(path), custom_qdq_cases=[case],
+                       report=str(report))
+        rows = parse_report(report.read_text())
+        float_model = onnx.load(str(path))
+        consts = {t.name for t in float_model.graph.initializer}
+        return {rows[n.name][2] for n in float_model.graph.node
+                if n.op_type == "MatMul" and not set(n.input) & consts}
+
+    assert attention_rules(TransformerQDQCase()) == {"case attention-matmul"}
+    assert attention_rules(TransformerQDQCase(max_attention_sequence=16)) \
+        == {"default table"}
+    with pytest.raises(ValueError, match="positive"):
+        TransformerQDQCase(max_attention_sequence=0)
+    with pytest.raises(ValueError, match="different attention"):
+        quantize_model(str(path), custom_qdq_cases=[
+            TransformerQDQCase(64), TransformerQDQCase(128)])

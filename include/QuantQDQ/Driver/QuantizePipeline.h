@@ -48,6 +48,11 @@ struct QuantizePipelineOptions
   Option<unsigned> weightBits{*this, "weight-bits",
                               llvm::cl::desc("Weight bit width"),
                               llvm::cl::init(8)};
+  Option<int64_t> attentionMaxSequence{
+      *this, "attention-max-sequence",
+      llvm::cl::desc("Longest attention sequence whose matmuls the "
+                     "attention-matmul case quantizes"),
+      llvm::cl::init(512)};
   // calibrate's options; calibration runs when `data` or `load` is given.
   ListOption<std::string> data{
       *this, "data",

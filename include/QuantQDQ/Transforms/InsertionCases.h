@@ -29,10 +29,19 @@ namespace mlir::quant_qdq {
 /// a layer, a #quant_qdq.case_record (CaseRecordAttr).
 inline constexpr StringLiteral kCaseAttrName = "quant_qdq.case";
 
+/// Settings of the rules that take a number, from insert-qdq's options.
+struct CaseOptions {
+  /// attention-matmul quantizes attention's batched matmuls up to this
+  /// sequence length: TensorRT fuses INT8 multi-head attention up to 512
+  /// (TensorRT Model Optimizer's bound for its INT8 attention matmuls).
+  int64_t maxAttentionSequence = 512;
+};
+
 /// Adds a case's patterns to `patterns`. `caseName` is the name the
 /// patterns' records carry.
-using InsertionCasePopulateFn =
-    std::function<void(RewritePatternSet &patterns, StringRef caseName)>;
+using InsertionCasePopulateFn = std::function<void(
+    RewritePatternSet &patterns, StringRef caseName,
+    const CaseOptions &options)>;
 
 struct InsertionCase {
   std::string name;
@@ -92,7 +101,8 @@ void recordCaseDecision(RewriterBase &rewriter, Operation *layer,
 /// diagnostics, on an unknown name, an unreadable file, or a case that
 /// misuses a native function.
 LogicalResult applyInsertionCases(ModuleOp module,
-                                  ArrayRef<std::string> names);
+                                  ArrayRef<std::string> names,
+                                  const CaseOptions &options = {});
 
 /// Records the QuantizationSpec `spec` as the decisions of a case named
 /// `caseName` (how a case written outside C++, such as a Python QDQCase,
@@ -119,7 +129,8 @@ FailureOr<SmallVector<CaseDecision>> previewInsertionCase(ModuleOp module,
 /// (IsConvFed, HasOneUse, IsConvOutput, QuantizeInputs, QuantizeInputsAt,
 /// QuantizeWeight, QuantizeResidualBranches, KeepInFloat); records they make
 /// carry `caseName`.
-void registerCaseNatives(PDLPatternModule &module, StringRef caseName);
+void registerCaseNatives(PDLPatternModule &module, StringRef caseName,
+                         const CaseOptions &options);
 /// Names of the case natives.
 ArrayRef<StringLiteral> getCaseNativeNames();
 

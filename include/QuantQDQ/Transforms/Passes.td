@@ -53,6 +53,10 @@ def InsertQDQ : Pass<"insert-qdq", "::mlir::ModuleOp"> {
            "Default bit width of activation quantizers">,
     Option<"weightBits", "weight-bits", "unsigned", /*default=*/"8",
            "Default bit width of weight quantizers">,
+    Option<"attentionMaxSequence", "attention-max-sequence", "int64_t",
+           /*default=*/"512",
+           "attention-matmul quantizes attention matmuls whose sequence "
+           "length is at most this (TensorRT's INT8 fused attention: 512)">,
   ];
   let dependentDialects = ["::mlir::quant_qdq::QuantQDQDialect",
                            "::mlir::pdl::PDLDialect",

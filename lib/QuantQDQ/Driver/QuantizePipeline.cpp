@@ -24,6 +24,7 @@ void mlir::quant_qdq::buildQuantizePipeline(
   insert.propagate = options.propagate;
   insert.activationBits = options.activationBits;
   insert.weightBits = options.weightBits;
+  insert.attentionMaxSequence = options.attentionMaxSequence;
   pm.addPass(createInsertQDQ(std::move(insert)));
 
   if (options.data.empty() && options.load.empty())

@@ -207,16 +207,13 @@ static constexpr StringLiteral kNativeNames[] = {
     "QuantizeInputs",      "QuantizeInputsAt",  "QuantizeWeight",
     "QuantizeResidualBranches", "QuantizeSkipInputs", "KeepInFloat"};
 
-/// TensorRT fuses INT8 multi-head attention up to this sequence length
-/// (TensorRT Model Optimizer's bound for its INT8 attention matmuls).
-static constexpr int64_t kMaxInt8AttentionSequence = 512;
-
 ArrayRef<StringLiteral> mlir::quant_qdq::getCaseNativeNames() {
   return kNativeNames;
 }
 
 void mlir::quant_qdq::registerCaseNatives(PDLPatternModule &module,
-                                          StringRef caseName) {
+                                          StringRef caseName,
+                                          const CaseOptions &options) {
   std::string name = caseName.str();
   module.registerConstraintFunction(
       "IsConvFed", [](PatternRewriter &, Value value) {
@@ -235,8 +232,10 @@ void mlir::quant_qdq::registerCaseNatives(PDLPatternModule &module,
         return success(isWeightedLayerFed(value));
       });
   module.registerConstraintFunction(
-      "IsAttentionMatMul", [](PatternRewriter &, Operation *op) {
-        return success(isAttentionMatMul(op, kMaxInt8AttentionSequence));
+      "IsAttentionMatMul",
+      [maxSequence = options.maxAttentionSequence](PatternRewriter &,
+                                                   Operation *op) {
+        return success(isAttentionMatMul(op, maxSequence));
       });
   module.registerConstraintFunction(
       "IsSmallGemm", [](PatternRewriter &, Operation *op) {

@@ -92,7 +92,9 @@ private:
 
 LogicalResult InsertQDQPass::applyCases(ModuleOp module) {
   SmallVector<std::string> names(cases.begin(), cases.end());
-  return applyInsertionCases(module, names);
+  CaseOptions options;
+  options.maxAttentionSequence = attentionMaxSequence;
+  return applyInsertionCases(module, names, options);
 }
 
 //===----------------------------------------------------------------------===//
@@ -410,6 +412,11 @@ void InsertQDQPass::runOnOperation() {
           << bits;
       return signalPassFailure();
     }
+  if (attentionMaxSequence < 1) {
+    emitError(module.getLoc(), "attention-max-sequence must be positive, got ")
+        << int64_t(attentionMaxSequence);
+    return signalPassFailure();
+  }
 
   std::optional<QuantizationSpec> spec;
   if (!specFile.empty()) {

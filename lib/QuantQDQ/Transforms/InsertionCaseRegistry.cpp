@@ -100,7 +100,8 @@ mlir::quant_qdq::expandInsertionCase(StringRef name, Location loc,
 
 LogicalResult
 mlir::quant_qdq::applyInsertionCases(ModuleOp module,
-                                     ArrayRef<std::string> names) {
+                                     ArrayRef<std::string> names,
+                                     const CaseOptions &options) {
   MLIRContext *context = module.getContext();
   SmallVector<std::string> blocks;
   for (const std::string &name : names)
@@ -122,10 +123,11 @@ mlir::quant_qdq::applyInsertionCases(ModuleOp module,
       if (failed(pdl))
         return failure();
       PDLPatternModule pdlModule(std::move(*pdl));
-      registerCaseNatives(pdlModule, llvm::sys::path::filename(block));
+      registerCaseNatives(pdlModule, llvm::sys::path::filename(block),
+                          options);
       patterns.add(std::move(pdlModule));
     } else {
-      lookupInsertionCase(block)->populate(patterns, block);
+      lookupInsertionCase(block)->populate(patterns, block, options);
     }
     walkAndApplyPatterns(module, FrozenRewritePatternSet(std::move(patterns)));
     if (caseFailed)

@@ -15,9 +15,10 @@ using namespace mlir::quant_qdq;
 /// A building block made of one PDLL pattern of LibraryCases.pdll.
 template <typename PatternT>
 static InsertionCasePopulateFn makeBlock() {
-  return [](RewritePatternSet &patterns, StringRef caseName) {
+  return [](RewritePatternSet &patterns, StringRef caseName,
+            const CaseOptions &options) {
     patterns.add<PatternT>(patterns.getContext());
-    registerCaseNatives(patterns.getPDLPatterns(), caseName);
+    registerCaseNatives(patterns.getPDLPatterns(), caseName, options);
   };
 }
 
@@ -47,7 +48,8 @@ void mlir::quant_qdq::registerLibraryInsertionCases() {
   registerInsertionCase(
       "attention-matmul",
       "Q/DQ on both inputs of attention's batched MatMuls (sequence length "
-      "at most 512 or unknown), for TensorRT's INT8 fused attention",
+      "at most attention-max-sequence, 512, or unknown), for TensorRT's INT8 "
+      "fused attention",
       makeBlock<AttentionMatMulCase>());
   registerInsertionCase(
       "small-gemm",

@@ -10,6 +10,16 @@
 // Each building block alone says the same of its layers.
 // RUN: qdq-opt %s --insert-qdq=attention-matmul --qdq-report=- -o /dev/null \
 // RUN:   2>&1 | FileCheck %s --check-prefix=ATTN
+// The sequence bound is an option: 2048 takes the long product too, 8
+// neither (their sequence is 16); it must be positive.
+// RUN: qdq-opt %s --insert-qdq="cases=transformer attention-max-sequence=2048" \
+// RUN:   --qdq-report=- -o /dev/null 2>&1 | FileCheck %s --check-prefix=LONG
+// RUN: qdq-opt %s --insert-qdq="cases=attention-matmul attention-max-sequence=8" \
+// RUN:   --qdq-report=- -o /dev/null 2>&1 | FileCheck %s --check-prefix=SHORT
+// RUN: qdq-opt %s --qdq-quantize="cases=attention-matmul attention-max-sequence=8 report=-" \
+// RUN:   -o /dev/null 2>&1 | FileCheck %s --check-prefix=SHORT
+// RUN: not qdq-opt %s --insert-qdq="cases=transformer attention-max-sequence=0" \
+// RUN:   -o /dev/null 2>&1 | FileCheck %s --check-prefix=ZERO
 
 func.func @block(%x: tensor<?x16x32xf32>, %mask: tensor<?x1x16x16xf32>,
                  %heads: tensor<4xi64>, %merged: tensor<3xi64>,
@@ -85,3 +95,9 @@ func.func @block(%x: tensor<?x16x32xf32>, %mask: tensor<?x1x16x16xf32>,
 
 // ATTN: scores {{ *}}MatMul {{ *}}[0,1] {{ *}}no {{ *}}case attention-matmul
 // ATTN: residual1 {{ *}}Add {{ *}}[] {{ *}}no {{ *}}default table
+
+// LONG: scores {{ *}}MatMul {{ *}}[0,1] {{ *}}no {{ *}}case attention-matmul
+// LONG: long_scores {{ *}}MatMul {{ *}}[0,1] {{ *}}no {{ *}}case attention-matmul
+// SHORT: scores {{ *}}MatMul {{ *}}[] {{ *}}no {{ *}}default table
+// SHORT: long_scores {{ *}}MatMul {{ *}}[] {{ *}}no {{ *}}default table
+// ZERO: error: attention-max-sequence must be positive, got 0
