@@ -1,11 +1,16 @@
-// A softmax bounds its output to [0, 1], so the quantizer of its output
-// takes amax 1 (scale 1/127), not the largest probability the data shows:
-// here every probability is 1/8, which max calibration would make the
-// amax, clipping any larger one met later.
+// A softmax bounds its output to [0, 1]. The quantizer of its output takes
+// the largest probability seen (never more than 1), whatever the method:
+// attention's rare peaks are its signal, which a clipping method would
+// cut, and its typical values need more resolution than amax 1 leaves.
 // RUN: rm -rf %t && mkdir %t
-// RUN: %python -c "import numpy as np; np.save('%t/x.npy', np.full((2, 8), 0.5, np.float32))"
-// RUN: qdq-opt %s --insert-qdq --calibrate=%t/x.npy --calibration-report=%t/report.txt | FileCheck %s
+// Every probability 1/8: amax 1/8 (scale 1/1016), not 1.
+// RUN: %python -c "import numpy as np; np.save('%t/flat.npy', np.full((2, 8), 0.5, np.float32))"
+// RUN: qdq-opt %s --insert-qdq --calibrate=%t/flat.npy --calibration-report=%t/report.txt | FileCheck %s --check-prefix=FLAT
 // RUN: FileCheck %s --check-prefix=REPORT < %t/report.txt
+// 63 flat rows and one with a peak of 0.99968: the 99th percentile would
+// clip the peak; the softmax keeps it.
+// RUN: %python -c "import numpy as np; x = np.zeros((64, 8), np.float32); x[5, 3] = 10; np.save('%t/peak.npy', x)"
+// RUN: qdq-opt %s --insert-qdq --calibrate="data=%t/peak.npy method=percentile percentile=99" | FileCheck %s --check-prefix=PEAK
 
 func.func @main(%x: tensor<2x8xf32>) -> tensor<2x4xf32> {
   %w = arith.constant dense<0.5> : tensor<8x4xf32>
@@ -14,8 +19,10 @@ func.func @main(%x: tensor<2x8xf32>) -> tensor<2x4xf32> {
   return %y : tensor<2x4xf32>
 }
 
-// CHECK: %[[P:.*]] = quant_qdq.softmax "probs"
-// CHECK: quant_qdq.quantize %[[P]] <bits = 8> scale [7.874016e-03]
-// CHECK: quant_qdq.dense "fc"
+// FLAT: %[[P:.*]] = quant_qdq.softmax "probs"
+// FLAT: quant_qdq.quantize %[[P]] <bits = 8> scale [9.842520e-04]
+// FLAT: quant_qdq.dense "fc"
 
-// REPORT: probs_output_0 {{.*}}range fixed by its layer (amax 1.00)
+// REPORT: probs_output_0 {{.*}}largest value, within its layer's bound (amax 0.12)
+
+// PEAK: quant_qdq.quantize %{{.*}} <bits = 8> scale [7.871513e-03]

@@ -56,7 +56,8 @@ struct MethodComparison {
   /// Entropy's own threshold, when it clipped too much and was bounded.
   std::optional<double> unboundedEntropyAmax;
   /// The range's amax when the producing layer bounds its output
-  /// (softmax): then no method chose it.
+  /// (softmax): the largest value seen within the bound, whatever the
+  /// method.
   std::optional<double> layerBoundAmax;
 
   /// Whether `method` clips far more than the others: more than 1% of the

@@ -85,10 +85,10 @@ def QDQLayerOpInterface : OpInterface<"QDQLayerOpInterface"> {
       [{ return ConcreteOp::kPassThrough; }]>,
     InterfaceMethod<[{
         The interval every output value lies in whatever the input, when
-        the layer bounds it (softmax: [0, 1]). Calibration takes it as the
-        range of the layer's output instead of the observed one, which on
-        a few samples clips values that occur later (TensorRT Model
-        Optimizer fixes attention's softmax range the same way).
+        the layer bounds it (softmax: [0, 1]). Calibration takes the
+        largest values seen within it as the range of the layer's output,
+        whatever the method: the rare large values of a bounded output
+        (attention's peaks) are its signal, not outliers to clip.
       }],
       "std::optional<std::pair<double, double>>", "getOutputBounds", (ins),
       "", [{ return std::nullopt; }]>,

@@ -282,8 +282,8 @@ def QDQ_SoftmaxOp : QDQ_LayerOp<"softmax", "Softmax", 0, 0,
   let summary = "softmax along an axis";
   let description = [{
     Its outputs lie in [0, 1]: calibration gives a quantizer of its output
-    that range rather than the observed maximum (attention probabilities
-    seen on a few samples understate the largest ones).
+    the largest value seen within that interval, whatever the method (a
+    clipping method would cut attention's rare peaks).
   }];
   let arguments = (ins QDQ_FloatTensor:$input, OptionalAttr<StrAttr>:$name,
       DefaultValuedAttr<I64Attr, "-1">:$axis);

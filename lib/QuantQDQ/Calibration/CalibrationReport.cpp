@@ -86,7 +86,8 @@ mlir::quant_qdq::writeCalibrationReport(StringRef path,
       }
     }
     if (row.layerBoundAmax)
-      note += llvm::formatv("{0}range fixed by its layer (amax {1:G4})",
+      note += llvm::formatv("{0}largest value, within its layer's bound "
+                            "(amax {1:G4})",
                             note.empty() ? "" : "; ", *row.layerBoundAmax)
                   .str();
     if (row.unboundedEntropyAmax)

@@ -384,9 +384,14 @@ LogicalResult mlir::quant_qdq::collectCalibrationTable(
         stat.chooseAmax(method, 127, options.percentile);
     range.amax = choice.amax;
     if (bound) {
-      // A layer that bounds its output (softmax) gives the range itself.
-      range.min = bound->first;
-      range.max = bound->second;
+      // A layer that bounds its output (softmax): the values seen, never
+      // beyond the bound, whatever the method. Its rare large values are
+      // its signal (attention's peaks), which a clipping method would cut;
+      // its typical ones (attention over 197 tokens averages 0.005) need
+      // more resolution than the whole bound, amax 1, leaves.
+      auto [lo, hi] = stat.getRange(CalibrationMethod::Max);
+      range.min = std::clamp(lo, bound->first, bound->second);
+      range.max = std::clamp(hi, bound->first, bound->second);
       range.amax = std::max(std::abs(range.min), std::abs(range.max));
     } else if (choice.unboundedAmax)
       emitWarning(loc) << llvm::formatv(
