@@ -16,6 +16,9 @@ __all__ = ["LayerConfig", "QuantizationSpec"]
 _QUANTIZER_FIELDS = {"bits": int, "signed": bool, "narrow_range": bool,
                      "symmetric": bool, "per_channel": bool,
                      "calibration": str}
+# TFMOT's quantizers name two of the fields otherwise; the JSON reader
+# takes either name.
+_TFMOT_FIELDS = {"num_bits": "bits", "per_axis": "per_channel"}
 _MATCHES = ("exact", "substring")
 
 
@@ -27,7 +30,7 @@ class LayerConfig:
     every layer whose name contains ``name`` (TensorQuant style); the
     quantizer fields override the default 8-bit signed narrow-range
     symmetric quantizer (keys: bits, signed, narrow_range, symmetric,
-    per_channel), for both sides or for inputs or weights only; an input
+    per_channel; TFMOT's num_bits and per_axis too), for both sides or for inputs or weights only; an input
     quantizer's ``calibration`` (max, percentile, entropy, mse, last-value,
     moving-average: TFMOT's range estimators among them) picks how
     calibration chooses that tensor's range, whatever the global method.
@@ -95,8 +98,12 @@ def _check_quantizer(value, what):
         return
     if not isinstance(value, dict):
         raise TypeError("`%s` must be a dict, got %r" % (what, value))
+    for tfmot, ours in _TFMOT_FIELDS.items():
+        if tfmot in value and ours in value:
+            raise ValueError("`%s`: %r is TFMOT's name for %r: give one of "
+                             "them" % (what, tfmot, ours))
     for key, v in value.items():
-        kind = _QUANTIZER_FIELDS.get(key)
+        kind = _QUANTIZER_FIELDS.get(_TFMOT_FIELDS.get(key, key))
         if kind is None:
             raise ValueError("`%s`: unknown quantizer field %r (known: %s)"
                              % (what, key, ", ".join(_QUANTIZER_FIELDS)))

@@ -206,6 +206,19 @@ def test_substring_match_and_quantizer(block_model):
         quantize_model(block_model, quantization_spec=qspec)
 
 
+def test_tfmot_quantizer_field_names(block_model):
+    # TFMOT's num_bits and per_axis are read as bits and per_channel.
+    qspec = QuantizationSpec()
+    qspec.add("conv1", input_quantizer={"num_bits": 4},
+              weight_quantizer={"per_axis": False})
+    module = quant_qdq.load_module(block_model)
+    insert_qdq(module, "full", qspec)
+    text = str(module)
+    assert "quant_qdq.quantize %arg0 <bits = 4>" in text
+    with pytest.raises(ValueError, match="TFMOT's name for 'bits'"):
+        QuantizationSpec().add("conv1", quantizer={"bits": 8, "num_bits": 8})
+
+
 @pytest.mark.warnings_checked
 def test_unknown_layer_name_is_a_warning(block_model):
     qspec = QuantizationSpec()

@@ -234,8 +234,21 @@ LogicalResult SpecParser::parseQuantizer(const json::Value &value,
   if (!object)
     return error(path, "expected a quantizer object such as "
                        "{\"bits\": 8, \"symmetric\": true}");
-  for (const auto &[key, field] : *object) {
-    std::string fieldPath = (path + "." + key.str()).str();
+  // TFMOT's names for two fields (its quantizers' constructor arguments),
+  // so a spec written from a TFMOT config reads unchanged.
+  static constexpr std::pair<StringLiteral, StringLiteral> kTFMOTNames[] = {
+      {"num_bits", "bits"}, {"per_axis", "per_channel"}};
+  for (auto [tfmot, ours] : kTFMOTNames)
+    if (object->get(tfmot) && object->get(ours))
+      return error((path + "." + tfmot).str() + "#key",
+                   "'" + tfmot + "' is TFMOT's name for '" + ours +
+                       "': give one of them");
+  for (const auto &[objectKey, field] : *object) {
+    StringRef key = objectKey;
+    std::string fieldPath = (path + "." + key).str();
+    for (auto [tfmot, ours] : kTFMOTNames)
+      if (key == tfmot)
+        key = ours;
     if (key == "bits") {
       std::optional<int64_t> bits = field.getAsInteger();
       if (!bits || *bits < 2 || *bits > 16)
@@ -264,7 +277,8 @@ LogicalResult SpecParser::parseQuantizer(const json::Value &value,
       return error(fieldPath + "#key",
                    "unknown quantizer field '" + key.str() +
                        "' (expected bits, signed, narrow_range, symmetric, "
-                       "per_channel, calibration)");
+                       "per_channel, calibration; TFMOT's num_bits and "
+                       "per_axis are read as bits and per_channel)");
     bool flag;
     if (failed(parseBool(field, fieldPath, flag)))
       return failure();

@@ -9,6 +9,7 @@
 // RUN: not qdq-opt %S/Inputs/block.mlir --insert-qdq --qdq-spec=%t/unknown-field.json 2>&1 | FileCheck %s --check-prefix=UNKNOWN-FIELD
 // RUN: not qdq-opt %S/Inputs/block.mlir --insert-qdq --qdq-spec=%t/list-length.json 2>&1 | FileCheck %s --check-prefix=LIST-LENGTH
 // RUN: not qdq-opt %S/Inputs/block.mlir --insert-qdq --qdq-spec=%t/bad-bits.json 2>&1 | FileCheck %s --check-prefix=BAD-BITS
+// RUN: not qdq-opt %S/Inputs/block.mlir --insert-qdq --qdq-spec=%t/both-names.json 2>&1 | FileCheck %s --check-prefix=BOTH-NAMES
 // RUN: not qdq-opt %S/Inputs/block.mlir --insert-qdq --qdq-spec=%t/no-name.json 2>&1 | FileCheck %s --check-prefix=NO-NAME
 // RUN: not qdq-opt %S/Inputs/block.mlir --insert-qdq --qdq-spec=%t/missing.json 2>&1 | FileCheck %s --check-prefix=MISSING
 // RUN: not qdq-opt %S/Inputs/block.mlir --insert-qdq --qdq-spec=%t/index-range.json 2>&1 | FileCheck %s --check-prefix=INDEX-RANGE
@@ -34,6 +35,7 @@
 // UNKNOWN-FIELD: unknown-field.json:1:26: error: unknown field 'quantise_input' (expected name,
 // LIST-LENGTH: list-length.json:1:54: error: expected one value per name (2), got 3
 // BAD-BITS: bad-bits.json:1:54: error: bits must be an integer in [2, 16]
+// BOTH-NAMES: both-names.json:1:57: error: 'num_bits' is TFMOT's name for 'bits': give one of them
 // NO-NAME: no-name.json:1:2: error: entry has no 'name'
 // MISSING: missing.json:0:0: error: cannot read QuantizationSpec '{{.*}}missing.json'
 // INDEX-RANGE: block.mlir:7:8: error: quantization_index 2 is out of range: layer 'block2_add' has 2 activation inputs
@@ -59,6 +61,8 @@
 [{"name": ["block1_conv", "pool"], "quantize_input": [true, false, true]}]
 //--- bad-bits.json
 [{"name": "block1_conv", "input_quantizer": {"bits": 32}}]
+//--- both-names.json
+[{"name": "block1_conv", "input_quantizer": {"bits": 4, "num_bits": 8}}]
 //--- no-name.json
 [{"quantize_input": false}]
 //--- index-range.json
