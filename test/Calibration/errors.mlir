@@ -1,6 +1,6 @@
 // What calibrate rejects, with where and why; exit status 1.
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: %python -c "import numpy as np; np.save('%t/x.npy', np.ones((2, 4), np.float32)); np.save('%t/rank.npy', np.ones((2, 4, 1), np.float32))"
+// RUN: %python -c "import numpy as np; np.save('%t/x.npy', np.ones((2, 4), np.float32)); np.save('%t/rank.npy', np.ones((2, 4, 1), np.float32)); np.save('%t/zero.npy', np.ones((0, 4), np.float32))"
 // RUN: printf 'TRT-8600-EntropyCalibration2\ninput_0: 3ca3d70a\n' > %t/partial.cache
 // RUN: printf 'TRT-8600-EntropyCalibration2\ninput_0 3ca3d70a\n' > %t/malformed.cache
 // RUN: printf 'x' > %t/garbage.json
@@ -12,6 +12,8 @@
 // RUN: not qdq-opt %s --insert-qdq --calibrate="load=%t/malformed.cache" 2>&1 | FileCheck %s --check-prefix=MALFORMED
 // RUN: not qdq-opt %s --insert-qdq --calibrate="load=%t/garbage.json" 2>&1 | FileCheck %s --check-prefix=GARBAGE
 // RUN: not qdq-opt %s --insert-qdq --calibrate="data=%t/x.npy bins=8" 2>&1 | FileCheck %s --check-prefix=BINS
+// RUN: not qdq-opt %s --insert-qdq --calibrate=%t/zero.npy 2>&1 | FileCheck %s --check-prefix=ZERO
+// RUN: not qdq-opt %s --insert-qdq --calibrate=/dev/zero 2>&1 | FileCheck %s --check-prefix=DEVICE
 
 func.func @net(%x: tensor<2x4xf32>) -> tensor<2x3xf32> {
   %w = arith.constant dense<0.5> : tensor<4x3xf32>
@@ -28,3 +30,5 @@ func.func @net(%x: tensor<2x4xf32>) -> tensor<2x3xf32> {
 // MALFORMED: malformed.cache:2:1: error: expected '<tensor>: <8 hex digits>'
 // GARBAGE: garbage.json:1:1: error: malformed JSON
 // BINS: error: bins must be in [256, 65536], got 8
+// ZERO: error: {{.*}}zero.npy: holds no samples
+// DEVICE: error: /dev/zero: not a regular file

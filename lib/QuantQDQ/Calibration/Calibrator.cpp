@@ -298,6 +298,8 @@ LogicalResult mlir::quant_qdq::collectCalibrationTable(
         return emitError(loc) << file << ": dimension " << d << " is "
                               << array->shape[d] << " but the model's input "
                               << "is " << inputType;
+    if (!array->shape.empty() && array->shape[0] == 0)
+      return emitError(loc) << file << ": holds no samples";
     totalSamples += array->shape.empty() ? 1 : array->shape[0];
     arrays.push_back(std::move(*array));
   }

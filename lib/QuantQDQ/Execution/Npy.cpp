@@ -5,6 +5,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/Support/FileOutputBuffer.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 
 using namespace mlir;
@@ -93,6 +94,12 @@ llvm::Expected<NpyArray> mlir::quant_qdq::readNpy(StringRef path,
     return llvm::createStringError("%s: %s", path.str().c_str(),
                                    why.str().c_str());
   };
+  // A device or a pipe (/dev/zero) would be read until memory runs out.
+  llvm::sys::fs::file_status status;
+  if (std::error_code ec = llvm::sys::fs::status(path, status))
+    return fail("cannot read: " + ec.message());
+  if (!llvm::sys::fs::is_regular_file(status))
+    return fail("not a regular file");
   auto file = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
                                           /*RequiresNullTerminator=*/false);
   if (!file)
@@ -163,7 +170,9 @@ llvm::Expected<NpyArray> mlir::quant_qdq::readNpy(StringRef path,
   }
   uint64_t payload = count * dtype->bytes;
   size_t dataStart = headerStart + headerLength;
-  if (bytes.size() - dataStart < payload)
+  // Exactly the bytes the shape needs: fewer is a truncated file, more one
+  // whose header does not describe it.
+  if (bytes.size() - dataStart != payload)
     return fail("holds " + Twine(bytes.size() - dataStart) +
                 " bytes of data where its shape needs " + Twine(payload));
   // The bytes stay in the (mapped) file buffer; alignment of the data
