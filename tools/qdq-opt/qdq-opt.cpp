@@ -27,11 +27,21 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
 
 using namespace mlir;
+
+/// Whether `path` may be read to its end: stdin ("-"), a regular file, or
+/// a path that does not exist (its reader says so). A device or a pipe
+/// (/dev/zero) would be read until memory runs out, or block.
+static bool isReadableToEnd(StringRef path) {
+  llvm::sys::fs::file_status status;
+  return path == "-" || llvm::sys::fs::status(path, status) ||
+         llvm::sys::fs::is_regular_file(status);
+}
 
 /// Reads the input: an ONNX model imported, or MLIR (text or bytecode).
 static OwningOpRef<ModuleOp>
@@ -130,6 +140,10 @@ int main(int argc, char **argv) {
 
   auto [inputFilename, outputFilename] = registerAndParseCLIOptions(
       argc, argv, "quant-qdq optimizer driver\n", registry);
+  if (!isReadableToEnd(inputFilename)) {
+    llvm::errs() << inputFilename << ": error: not a regular file\n";
+    return EXIT_FAILURE;
+  }
   if (!quant_qdq::isONNXFilename(inputFilename) &&
       !quant_qdq::isONNXFilename(outputFilename))
     return asMainReturnCode(

@@ -20,6 +20,7 @@
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Process.h"
 
 #include <google/protobuf/io/coded_stream.h>
 #include <google/protobuf/io/zero_copy_stream_impl.h>
@@ -613,6 +614,13 @@ mlir::quant_qdq::importONNXFile(StringRef path, MLIRContext *context,
   llvm::sys::fs::file_status status;
   if (!llvm::sys::fs::status(fd, status))
     size = status.getSize();
+  // A device or a pipe has no end to read to (or blocks).
+  if (!llvm::sys::fs::is_regular_file(status)) {
+    llvm::sys::Process::SafelyCloseFileDescriptor(fd);
+    emitError(FileLineColLoc::get(context, path, 0, 0))
+        << "not a regular file";
+    return nullptr;
+  }
   google::protobuf::io::FileInputStream stream(fd, /*block_size=*/1 << 20);
   stream.SetCloseOnDelete(true);
   return parseAndImport(stream, size, path, context, options);
