@@ -76,6 +76,26 @@ def torchvision_cnn(name, work, size=224, calib=16, evaluate=8, seed=0):
         notes=[f"random weights, BN statistics re-estimated, {size}x{size}"])
 
 
+# Hybrids and windowed transformers torchvision builds with random weights
+# as they come (no zero-initialised head to fix): quant-qdq's `transformer`.
+TORCHVISION_TRANSFORMERS = ("swin_t", "convnext_tiny")
+
+
+def torchvision_transformer(name, work, size=224, calib=16, evaluate=8,
+                            seed=0):
+    torch.manual_seed(seed)
+    model = getattr(torchvision.models, name)().eval()
+    path = Path(work) / f"{name}.onnx"
+    _export(model, torch.rand(1, 3, size, size), path, opset=17)
+    rng = np.random.RandomState(seed)
+    return BenchModel(
+        name=name, onnx=path, case="transformer",
+        calibration=rng.rand(calib, 3, size, size).astype(np.float32),
+        evaluation=[rng.rand(1, 3, size, size).astype(np.float32)
+                    for _ in range(evaluate)],
+        notes=[f"random weights (torchvision initialisation), {size}x{size}"])
+
+
 def vit_b_16(work, calib=16, evaluate=8, seed=0):
     """torchvision's ViT-B/16 at 224 (12 layers, hidden 768, 197 tokens)."""
     torch.manual_seed(seed)

@@ -52,12 +52,15 @@ METHODS = {
 }
 TOOL_NAMES = {"ours": "quant-qdq", "ort": "ORT-Q", "modelopt": "ModelOpt"}
 ALL_MODELS = ["resnet18", "resnet50", "mobilenet_v2", "mobilenet_v3_small",
-              "efficientnet_b0", "digits_cnn", "vit_b_16", "bert_like"]
+              "efficientnet_b0", "digits_cnn", "vit_b_16", "swin_t",
+              "convnext_tiny", "bert_like"]
 
 
 def build_model(name, work):
     if name in bench_models.TORCHVISION_CNNS:
         return bench_models.torchvision_cnn(name, work)
+    if name in bench_models.TORCHVISION_TRANSFORMERS:
+        return bench_models.torchvision_transformer(name, work)
     if name == "vit_b_16":
         return bench_models.vit_b_16(work)
     if name == "bert_like":

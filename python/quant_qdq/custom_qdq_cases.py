@@ -171,12 +171,12 @@ class InceptionQDQCase(RegisteredQDQCase):
 
 
 class TransformerQDQCase(RegisteredQDQCase):
-    """Transformers and hybrids (ViT, Swin, BERT-like encoders): residual
-    Adds quantized on the residual stream (the GEMM- or convolution-fed
-    input stays in float), both inputs of attention's batched MatMuls when
-    the sequence length is at most `max_attention_sequence` (TensorRT's
-    INT8 fused attention takes 512), GEMV-like and tiny dense layers in
-    float; LayerNorm, GELU and Softmax stay in float."""
+    """Transformers and hybrids (ViT, Swin, BERT-like encoders): both
+    inputs of attention's batched MatMuls when the sequence length is at
+    most `max_attention_sequence` (TensorRT's INT8 fused attention takes
+    512), GEMV-like and tiny dense layers in float; residual Adds,
+    LayerNorm, GELU and Softmax stay in float (add the "residual-gemm"
+    case to quantize the residual stream)."""
 
     case_name = "transformer"
 

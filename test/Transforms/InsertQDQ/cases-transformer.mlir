@@ -1,12 +1,17 @@
-// transformer = residual-gemm + attention-matmul + small-gemm, on one
-// post-norm encoder block as torch exports it (heads split and merged by
-// generic Reshape/Transpose to computed shapes, a Shape node reading the
-// attention output as exporters write it, a mask added to the scores,
-// LayerNormalization and GELU), plus a tiny classifier and an attention
-// product longer than TensorRT's INT8 fused attention takes.
+// transformer = attention-matmul + small-gemm, and the residual-gemm
+// building block beside it, on one post-norm encoder block as torch
+// exports it (heads split and merged by generic Reshape/Transpose to
+// computed shapes, a Shape node reading the attention output as exporters
+// write it, a mask added to the scores, LayerNormalization and GELU), plus
+// a tiny classifier and an attention product longer than TensorRT's INT8
+// fused attention takes.
+// RUN: qdq-opt %s --insert-qdq=transformer,residual-gemm --qdq-report=- \
+// RUN:   -o /dev/null 2>&1 | FileCheck %s
+// RUN: qdq-opt %s --insert-qdq=transformer,residual-gemm \
+// RUN:   | FileCheck %s --check-prefix=IR
+// The case alone leaves the residual Adds in float.
 // RUN: qdq-opt %s --insert-qdq=transformer --qdq-report=- -o /dev/null 2>&1 \
-// RUN:   | FileCheck %s
-// RUN: qdq-opt %s --insert-qdq=transformer | FileCheck %s --check-prefix=IR
+// RUN:   | FileCheck %s --check-prefix=DEFAULT
 // Each building block alone says the same of its layers.
 // RUN: qdq-opt %s --insert-qdq=attention-matmul --qdq-report=- -o /dev/null \
 // RUN:   2>&1 | FileCheck %s --check-prefix=ATTN
@@ -101,3 +106,8 @@ func.func @block(%x: tensor<?x16x32xf32>, %mask: tensor<?x1x16x16xf32>,
 // SHORT: scores {{ *}}MatMul {{ *}}[] {{ *}}no {{ *}}default table
 // SHORT: long_scores {{ *}}MatMul {{ *}}[] {{ *}}no {{ *}}default table
 // ZERO: error: attention-max-sequence must be positive, got 0
+
+// DEFAULT: scores {{ *}}MatMul {{ *}}[0,1] {{ *}}no {{ *}}case attention-matmul
+// DEFAULT: residual1 {{ *}}Add {{ *}}[] {{ *}}no {{ *}}default table
+// DEFAULT: residual2 {{ *}}Add {{ *}}[] {{ *}}no {{ *}}default table
+// DEFAULT: classifier {{ *}}Dense {{ *}}[] {{ *}}no {{ *}}case small-gemm
