@@ -10,6 +10,7 @@
 #include "QuantQDQ/Transforms/InsertionCases.h"
 
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 
@@ -123,9 +124,25 @@ static bool isAttentionMatMul(Operation *op, int64_t maxSequence) {
   return true;
 }
 
+/// Whether `dense` is the model's output layer on a dynamic batch: a
+/// [batch, K] input and a result only returned (a classifier head). Its M
+/// is the batch, a GEMV at batch 1, the deployment TensorRT Model Optimizer
+/// calibrates for. (A [?, K] input inside the network is no batch: it may
+/// be a flattened batch x sequence, as attention's output projections
+/// read.)
+static bool isOutputLayerOnBatch(DenseOp dense) {
+  RankedTensorType input = dense.getInput().getType();
+  return input.getRank() == 2 && input.isDynamicDim(0) &&
+         !dense->use_empty() &&
+         llvm::all_of(dense->getUsers(), [](Operation *user) {
+           return user->hasTrait<OpTrait::ReturnLike>();
+         });
+}
+
 /// A product too small for INT8 to pay (TensorRT Model Optimizer's
 /// exclusion): GEMV-like (M or N = 1), or K or N under 16. M is the product
-/// of the input's leading dimensions, unknown when one is dynamic.
+/// of the input's leading dimensions, unknown when one is dynamic, but for
+/// the output layer's batch.
 static bool isSmallGemm(Operation *op) {
   auto dense = dyn_cast<DenseOp>(op);
   if (!dense)
@@ -139,6 +156,8 @@ static bool isSmallGemm(Operation *op) {
     m = ShapedType::isDynamic(d) || ShapedType::isDynamic(m)
             ? ShapedType::kDynamic
             : m * d;
+  if (isOutputLayerOnBatch(dense))
+    m = 1;
   auto isUnder = [](int64_t size, int64_t bound) {
     return !ShapedType::isDynamic(size) && size < bound;
   };

@@ -28,7 +28,7 @@
 
 func.func @block(%x: tensor<?x16x32xf32>, %mask: tensor<?x1x16x16xf32>,
                  %heads: tensor<4xi64>, %merged: tensor<3xi64>,
-                 %long: tensor<1x1024x32xf32>) -> (tensor<?x4xf32>, tensor<1x1024x1024xf32>, tensor<?x4x16x16xf32>) {
+                 %long: tensor<1x1024x32xf32>) -> (tensor<?x4xf32>, tensor<1x1024x1024xf32>, tensor<?x4x16x16xf32>, tensor<?x32xf32>) {
   %wq = arith.constant dense<0.1> : tensor<32x32xf32>
   %wk = arith.constant dense<0.1> : tensor<32x32xf32>
   %wv = arith.constant dense<0.1> : tensor<32x32xf32>
@@ -64,10 +64,12 @@ func.func @block(%x: tensor<?x16x32xf32>, %mask: tensor<?x1x16x16xf32>,
   %n2 = quant_qdq.layer_norm "norm2" %r2 scale %g bias %b : (tensor<?x16x32xf32>, tensor<32xf32>, tensor<32xf32>) -> tensor<?x16x32xf32>
   %firstc = quant_qdq.generic "Slice" "cls" %n2 : (tensor<?x16x32xf32>) -> tensor<?x32xf32>
   %logits = quant_qdq.dense "classifier" %firstc, %wc : (tensor<?x32xf32>, tensor<32x4xf32>) -> tensor<?x4xf32>
+  %pooled = quant_qdq.dense "pooler" %firstc, %wo : (tensor<?x32xf32>, tensor<32x32xf32>) -> tensor<?x32xf32>
+  %head = quant_qdq.dense "head" %pooled, %wo : (tensor<?x32xf32>, tensor<32x32xf32>) -> tensor<?x32xf32>
   %lt = quant_qdq.transpose "long_t" %long {perm = array<i64: 0, 2, 1>} : (tensor<1x1024x32xf32>) -> tensor<1x32x1024xf32>
   %ls = quant_qdq.generic "MatMul" "long_scores" %long, %lt : (tensor<1x1024x32xf32>, tensor<1x32x1024xf32>) -> tensor<1x1024x1024xf32>
   %cs = quant_qdq.generic "MatMul" "custom_scores" %qt, %kt {domain = "com.example"} : (tensor<?x4x16x8xf32>, tensor<?x4x8x16xf32>) -> tensor<?x4x16x16xf32>
-  return %logits, %ls, %cs : tensor<?x4xf32>, tensor<1x1024x1024xf32>, tensor<?x4x16x16xf32>
+  return %logits, %ls, %cs, %head : tensor<?x4xf32>, tensor<1x1024x1024xf32>, tensor<?x4x16x16xf32>, tensor<?x32xf32>
 }
 
 // The projections and the MLP are quantized by the default table (input
@@ -86,6 +88,12 @@ func.func @block(%x: tensor<?x16x32xf32>, %mask: tensor<?x1x16x16xf32>,
 // CHECK: gelu {{ *}}Activation {{ *}}[] {{ *}}no {{ *}}default table
 // CHECK: residual2 {{ *}}Add {{ *}}[1] {{ *}}no {{ *}}case residual-gemm
 // CHECK: classifier {{ *}}Dense {{ *}}[] {{ *}}no {{ *}}case small-gemm
+// A [?, 32] dense inside the network is no GEMV (its leading dimension may
+// be a flattened batch x sequence); the one whose result the model
+// returns is its output layer, and its leading dimension the batch: a GEMV
+// at batch 1.
+// CHECK: pooler {{ *}}Dense {{ *}}[0] {{ *}}yes {{ *}}default table
+// CHECK: head {{ *}}Dense {{ *}}[] {{ *}}no {{ *}}case small-gemm
 // CHECK: long_scores {{ *}}MatMul {{ *}}[] {{ *}}no {{ *}}default table
 // A MatMul of another domain than ONNX's is not ONNX's MatMul.
 // CHECK: custom_scores {{ *}}MatMul {{ *}}[] {{ *}}no {{ *}}default table
