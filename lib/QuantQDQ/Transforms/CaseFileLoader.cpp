@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "QuantQDQ/IR/QuantQDQOps.h"
 #include "QuantQDQ/Transforms/InsertionCases.h"
 #include "QuantQDQ/Config.h"
 
@@ -20,6 +21,22 @@
 
 using namespace mlir;
 using namespace mlir::quant_qdq;
+
+/// Whether `name` is an op of a dialect this context has or can load.
+static bool isKnownOp(StringRef name, MLIRContext *context) {
+  return context->getOrLoadDialect(name.split('.').first) &&
+         RegisteredOperationName::lookup(name, context);
+}
+
+/// The layer ops of the quant_qdq dialect, for a hint.
+static std::string getLayerOpNames(MLIRContext *context) {
+  SmallVector<StringRef> names;
+  for (RegisteredOperationName op : context->getRegisteredOperations())
+    if (op.getDialectNamespace() == "quant_qdq" &&
+        op.hasInterface<QDQLayerOpInterface>())
+      names.push_back(op.getStringRef());
+  return llvm::join(names, ", ");
+}
 
 namespace {
 /// Removes a temporary file when it goes out of scope.
@@ -125,6 +142,17 @@ mlir::quant_qdq::loadInsertionCaseFile(StringRef path, MLIRContext *context) {
           << llvm::join(natives, ", ");
       return WalkResult::interrupt();
     }
+    // A misspelt op name would match nothing, silently.
+    if (auto operation = dyn_cast<pdl::OperationOp>(op))
+      if (std::optional<StringRef> opName = operation.getOpName();
+          opName && !isKnownOp(*opName, context)) {
+        InFlightDiagnostic diag = op->emitError("unknown op '")
+                                  << *opName
+                                  << "' in insertion case: it matches nothing";
+        if (opName->starts_with("quant_qdq."))
+          diag << "; quant_qdq's layers: " << getLayerOpNames(context);
+        return WalkResult::interrupt();
+      }
     if (op != module->getOperation() && op->getParentOp() == *module &&
         !isa<pdl::PatternOp>(op)) {
       op->emitError("an insertion case file holds only pdl.pattern ops");

@@ -14,6 +14,7 @@
 // RUN: not qdq-opt %S/Inputs/block.mlir --insert-qdq --qdq-spec=%t/missing.json 2>&1 | FileCheck %s --check-prefix=MISSING
 // RUN: not qdq-opt %S/Inputs/block.mlir --insert-qdq --qdq-spec=%t/index-range.json 2>&1 | FileCheck %s --check-prefix=INDEX-RANGE
 // RUN: not qdq-opt %S/Inputs/block.mlir --insert-qdq=%t/bad-native.mlir 2>&1 | FileCheck %s --check-prefix=BAD-NATIVE
+// RUN: not qdq-opt %S/Inputs/block.mlir --insert-qdq=%t/misspelt-op.mlir 2>&1 | FileCheck %s --check-prefix=MISSPELT-OP
 // RUN: not qdq-opt %S/Inputs/block.mlir --insert-qdq=%t/syntax.pdll 2>&1 | FileCheck %s --check-prefix=PDLL-SYNTAX
 // RUN: not qdq-opt %S/Inputs/block.mlir --insert-qdq=%t/absent.pdll 2>&1 | FileCheck %s --check-prefix=ABSENT
 // RUN: not qdq-opt %S/Inputs/block.mlir --insert-qdq=%t/weightless.mlir 2>&1 | FileCheck %s --check-prefix=WEIGHTLESS
@@ -41,6 +42,7 @@
 // INDEX-RANGE: block.mlir:7:8: error: quantization_index 2 is out of range: layer 'block2_add' has 2 activation inputs
 // INDEX-RANGE: index-range.json:1:2: note: in this QuantizationSpec entry
 // BAD-NATIVE: bad-native.mlir:4:5: error: unknown native function 'QuantizeEverything' in insertion case; available: IsConvFed,
+// MISSPELT-OP: misspelt-op.mlir:2:8: error: unknown op 'quant_qdq.maxpool2d' in insertion case: it matches nothing; quant_qdq's layers: {{.*}}quant_qdq.max_pool2d
 // PDLL-SYNTAX: syntax.pdll:0:0: error: mlir-pdll could not compile the case:
 // PDLL-SYNTAX: syntax.pdll:4:1: error: expected expression
 // ABSENT: absent.pdll:0:0: error: cannot read insertion case '{{.*}}absent.pdll'
@@ -74,6 +76,13 @@ pdl.pattern @p : benefit(1) {
   %0 = operation "quant_qdq.max_pool2d"
   rewrite %0 {
     apply_native_rewrite "QuantizeEverything"(%0 : !pdl.operation)
+  }
+}
+//--- misspelt-op.mlir
+pdl.pattern @p : benefit(1) {
+  %0 = operation "quant_qdq.maxpool2d"
+  rewrite %0 {
+    apply_native_rewrite "QuantizeInputs"(%0 : !pdl.operation)
   }
 }
 //--- syntax.pdll
