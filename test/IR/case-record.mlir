@@ -1,5 +1,5 @@
 // RUN: qdq-opt %s --split-input-file --verify-diagnostics | FileCheck %s
-// RUN: qdq-opt %s --split-input-file --verify-diagnostics --insert-qdq --qdq-report=- 2>&1 > /dev/null | FileCheck %s --check-prefix=REPORT
+// RUN: qdq-opt %s --split-input-file --verify-diagnostics --insert-qdq --qdq-report=- -o /dev/null | FileCheck %s --check-prefix=REPORT
 
 // An insertion case's record round-trips; insert-qdq reads it (a record
 // written by hand counts as one a case wrote) and removes it.

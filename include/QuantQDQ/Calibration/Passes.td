@@ -58,7 +58,7 @@ def Calibrate : Pass<"calibrate", "::mlir::ModuleOp"> {
     Option<"movingAverageDecay", "decay", "double", /*default=*/"0.999",
            "Decay of the moving-average method's average">,
     Option<"reportPath", "report", "std::string", /*default=*/"",
-           "Write what every method would choose, per tensor ('-': stderr)">,
+           "Write what every method would choose, per tensor ('-': stdout)">,
   ];
 }
 

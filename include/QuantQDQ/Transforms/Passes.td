@@ -46,7 +46,7 @@ def InsertQDQ : Pass<"insert-qdq", "::mlir::ModuleOp"> {
            "full or partial (qdq-opt's --qdq-mode)">,
     Option<"reportPath", "report", "std::string", /*default=*/"",
            "Write a per-layer report of the decisions to this file ('-' for "
-           "stderr; qdq-opt's --qdq-report)">,
+           "stdout; qdq-opt's --qdq-report)">,
     Option<"propagate", "propagate", "bool", /*default=*/"true",
            "Move pairs through pass-through layers">,
     Option<"activationBits", "activation-bits", "unsigned", /*default=*/"8",

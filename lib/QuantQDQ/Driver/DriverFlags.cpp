@@ -24,7 +24,7 @@ static const DriverFlag driverFlags[] = {
      "spec names) (insert-qdq's and qdq-quantize's mode=)"},
     {"qdq-mode", "qdq-quantize", "mode", ""},
     {"qdq-report", "insert-qdq", "report",
-     "Write insert-qdq's per-layer decisions to this file, '-' for stderr "
+     "Write insert-qdq's per-layer decisions to this file, '-' for stdout "
      "(insert-qdq's and qdq-quantize's report=)"},
     {"qdq-report", "qdq-quantize", "report", ""},
     {"calibration-method", "calibrate", "method",
@@ -34,7 +34,7 @@ static const DriverFlag driverFlags[] = {
     {"calibration-method", "qdq-quantize", "method", ""},
     {"calibration-report", "calibrate", "report",
      "Write what every calibration method would choose, per tensor, to this "
-     "file, '-' for stderr (calibrate's report=, qdq-quantize's "
+     "file, '-' for stdout (calibrate's report=, qdq-quantize's "
      "calibration-report=)"},
     {"calibration-report", "qdq-quantize", "calibration-report", ""},
 };

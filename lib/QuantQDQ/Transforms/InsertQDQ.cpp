@@ -330,15 +330,14 @@ unsigned InsertQDQPass::insert(ArrayRef<LayerDecision> decisions) {
 LogicalResult
 InsertQDQPass::writeReport(StringRef path, ArrayRef<LayerDecision> decisions,
                            unsigned pairs) {
+  // "-" is stdout, as for every MLIR tool's output and the calibration
+  // report.
   std::string error;
-  std::unique_ptr<llvm::ToolOutputFile> file;
-  if (path != "-") {
-    file = openOutputFile(path, &error);
-    if (!file)
-      return emitError(getOperation().getLoc(), "cannot write the report: ")
-             << error;
-  }
-  llvm::raw_ostream &os = file ? file->os() : llvm::errs();
+  std::unique_ptr<llvm::ToolOutputFile> file = openOutputFile(path, &error);
+  if (!file)
+    return emitError(getOperation().getLoc(), "cannot write the report: ")
+           << error;
+  llvm::raw_ostream &os = file->os();
   struct Row {
     std::string name, layerClass, inputs;
   };
@@ -382,8 +381,7 @@ InsertQDQPass::writeReport(StringRef path, ArrayRef<LayerDecision> decisions,
                       "weights ({3} per channel); {4} Q/DQ pairs\n",
                       decisions.size(), withInputs, weights, perChannel,
                       pairs);
-  if (file)
-    file->keep();
+  file->keep();
   return success();
 }
 
