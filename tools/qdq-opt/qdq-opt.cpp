@@ -63,6 +63,22 @@ readInput(StringRef inputFilename,
   return parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(&context));
 }
 
+/// IR dumps of an imported model (--mlir-print-ir-after-all and the like)
+/// would print its weights each time: 228 MB for ConvNeXt-T's pipeline.
+/// Unless the user says otherwise, they elide resources above 64 bytes,
+/// as --mlir-elide-resource-strings-if-larger=64 would. Returns whether it
+/// set that default (the output file then overrides it: it keeps every
+/// weight).
+static bool elideWeightsInDumpsByDefault() {
+  StringRef name = "mlir-elide-resource-strings-if-larger";
+  auto options = llvm::cl::getRegisteredOptions();
+  auto it = options.find(name);
+  if (it == options.end() || it->second->getNumOccurrences())
+    return false;
+  // addOccurrence returns true on error.
+  return !it->second->addOccurrence(0, name, "64");
+}
+
 /// The ONNX path of the driver: read, run the pass pipeline, write ONNX or
 /// MLIR. mlir-opt's own options (pipeline, printing, bytecode) apply.
 static LogicalResult runWithONNX(StringRef inputFilename,
@@ -78,6 +94,7 @@ static LogicalResult runWithONNX(StringRef inputFilename,
   if (!module)
     return failure();
 
+  bool elidedInDumps = elideWeightsInDumpsByDefault();
   PassManager pm(&context, module->getOperationName());
   pm.enableVerifier(config.shouldVerifyPasses());
   if (failed(applyPassManagerCLOptions(pm)) ||
@@ -102,7 +119,10 @@ static LogicalResult runWithONNX(StringRef inputFilename,
     if (failed(writeBytecodeToFile(*module, output->os(), writerConfig)))
       return failure();
   } else {
-    module->print(output->os());
+    OpPrintingFlags flags;
+    if (elidedInDumps)
+      flags.elideLargeResourceString(std::numeric_limits<int64_t>::max());
+    module->print(output->os(), flags);
     output->os() << "\n";
   }
   output->keep();
