@@ -71,7 +71,7 @@ readInput(StringRef inputFilename,
 /// weight).
 static bool elideWeightsInDumpsByDefault() {
   StringRef name = "mlir-elide-resource-strings-if-larger";
-  auto options = llvm::cl::getRegisteredOptions();
+  auto &options = llvm::cl::getRegisteredOptions();
   auto it = options.find(name);
   if (it == options.end() || it->second->getNumOccurrences())
     return false;

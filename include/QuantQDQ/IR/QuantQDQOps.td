@@ -224,6 +224,12 @@ class QDQ_ElementwiseOp<string mnemonic, string layerClass>
   let arguments = (ins Variadic<QDQ_FloatTensor>:$inputs,
       OptionalAttr<StrAttr>:$name);
   let results = (outs QDQ_FloatTensor:$output);
+  let extraLayerClassDeclaration = [{
+    /// Whether `op` computes this of two inputs: this layer, or the ONNX
+    /// node it imports from (Add, Mul) kept generic. The steps of the
+    /// formulas that fusions recognise (GELU, layer normalization).
+    static bool isBinaryForm(::mlir::Operation *op);
+  }];
 }
 
 def QDQ_AddOp : QDQ_ElementwiseOp<"add", "Add"> {
@@ -275,6 +281,12 @@ def QDQ_ActivationOp : QDQ_LayerOp<"activation", "Activation", 0, 0,
     custom<ActivationKind>($kind) ($name^)? $input attr-dict `:` type($input)
   }];
   let hasVerifier = 1;
+  let extraLayerClassDeclaration = [{
+    /// The constants of gelu_tanh, 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715
+    /// x^3))): its lowering, its export and its fusion share them.
+    static constexpr double kGeluTanhScale = 0.7978845608028654;
+    static constexpr double kGeluTanhCubic = 0.044715;
+  }];
 }
 
 def QDQ_SoftmaxOp : QDQ_LayerOp<"softmax", "Softmax", 0, 0,

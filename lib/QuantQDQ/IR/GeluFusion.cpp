@@ -21,10 +21,6 @@
 using namespace mlir;
 using namespace mlir::quant_qdq;
 
-/// sqrt(2 / pi) and the cubic coefficient of the tanh approximation.
-static constexpr double kTanhScale = 0.7978845608028654;
-static constexpr double kCubicCoefficient = 0.044715;
-
 /// The ops of one formula, users before producers.
 using Formula = SmallVector<Operation *>;
 
@@ -50,18 +46,6 @@ static bool isNode(Operation *op, StringRef type) {
   return generic && generic.isDefaultDomainNode(type);
 }
 
-/// A two-factor product: a multiply, or an ONNX Mul kept generic.
-static bool isProduct(Operation *op) {
-  return op && (isa<MultiplyOp>(op) || isNode(op, "Mul")) &&
-         op->getNumOperands() == 2;
-}
-
-/// A two-term sum: an add, or an ONNX Add kept generic.
-static bool isSum(Operation *op) {
-  return op && (isa<AddOp>(op) || isNode(op, "Add")) &&
-         op->getNumOperands() == 2;
-}
-
 /// The op producing `v` when `v` is its only result and `v` has one
 /// reader: a formula's inner step, appended to `formula`.
 static Operation *takeStep(Value v, Formula &formula) {
@@ -75,9 +59,9 @@ static Operation *takeStep(Value v, Formula &formula) {
 /// The factors of the product `v`, looking through inner products that
 /// nothing else reads (appended to `formula`).
 static void collectFactors(Value v, SmallVectorImpl<Value> &factors,
-                    Formula &formula) {
+                           Formula &formula) {
   Operation *op = v.getDefiningOp();
-  if (!isProduct(op) || !v.hasOneUse()) {
+  if (!MultiplyOp::isBinaryForm(op) || !v.hasOneUse()) {
     factors.push_back(v);
     return;
   }
@@ -120,7 +104,7 @@ static bool isCube(Value v, Value x, Formula &formula) {
 /// Whether `v` is 1 + g(argument) with g the Erf node or the tanh
 /// activation; the argument then.
 static Value getOnePlus(Value v, bool isErf, Formula &formula) {
-  if (!isSum(v.getDefiningOp()))
+  if (!AddOp::isBinaryForm(v.getDefiningOp()))
     return {};
   Operation *sum = takeStep(v, formula);
   if (!sum)
@@ -147,7 +131,8 @@ static bool isErfGate(Value gate, Value x, Formula &formula) {
     return div && div->getOperand(0) == x &&
            isNear(getScalar(div->getOperand(1)), M_SQRT2);
   }
-  if (!isProduct(scaled.getDefiningOp()) || !scaled.hasOneUse())
+  if (!MultiplyOp::isBinaryForm(scaled.getDefiningOp()) ||
+      !scaled.hasOneUse())
     return false;
   SmallVector<Value, 2> factors;
   collectFactors(scaled, factors, formula);
@@ -157,26 +142,28 @@ static bool isErfGate(Value gate, Value x, Formula &formula) {
 /// Whether `gate` is 1 + tanh(sqrt(2/pi) * (x + 0.044715 * x^3)).
 static bool isTanhGate(Value gate, Value x, Formula &formula) {
   Value argument = getOnePlus(gate, /*isErf=*/false, formula);
-  if (!argument || !isProduct(argument.getDefiningOp()) ||
+  if (!argument || !MultiplyOp::isBinaryForm(argument.getDefiningOp()) ||
       !argument.hasOneUse())
     return false;
   SmallVector<Value, 2> factors;
   collectFactors(argument, factors, formula);
-  if (!takeConstantFactor(factors, kTanhScale) || factors.size() != 1 ||
-      !isSum(factors.front().getDefiningOp()))
+  if (!takeConstantFactor(factors, ActivationOp::kGeluTanhScale) ||
+      factors.size() != 1 ||
+      !AddOp::isBinaryForm(factors.front().getDefiningOp()))
     return false;
   Operation *inner = takeStep(factors.front(), formula);
   if (!inner)
     return false;
   for (int i : {0, 1}) {
     Value cubic = inner->getOperand(1 - i);
-    if (inner->getOperand(i) != x || !isProduct(cubic.getDefiningOp()) ||
+    if (inner->getOperand(i) != x ||
+        !MultiplyOp::isBinaryForm(cubic.getDefiningOp()) ||
         !cubic.hasOneUse())
       continue;
     // 0.044715 * x^3: the constant and x^3, or the constant and three x.
     SmallVector<Value, 4> terms;
     collectFactors(cubic, terms, formula);
-    if (!takeConstantFactor(terms, kCubicCoefficient))
+    if (!takeConstantFactor(terms, ActivationOp::kGeluTanhCubic))
       return false;
     if (terms.size() == 3)
       return llvm::all_equal(terms) && terms.front() == x;

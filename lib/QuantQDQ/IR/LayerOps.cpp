@@ -128,6 +128,28 @@ LogicalResult ActivationOp::verify() {
 }
 
 //===----------------------------------------------------------------------===//
+// AddOp, MultiplyOp
+//===----------------------------------------------------------------------===//
+
+/// Whether `op` is a two-input `Layer`, or the ONNX node `onnxType` kept
+/// generic with two inputs.
+template <typename Layer>
+static bool isBinaryLayerOrNode(Operation *op, StringRef onnxType) {
+  if (!op || op->getNumOperands() != 2)
+    return false;
+  auto generic = dyn_cast<GenericOp>(op);
+  return isa<Layer>(op) || (generic && generic.isDefaultDomainNode(onnxType));
+}
+
+bool AddOp::isBinaryForm(Operation *op) {
+  return isBinaryLayerOrNode<AddOp>(op, "Add");
+}
+
+bool MultiplyOp::isBinaryForm(Operation *op) {
+  return isBinaryLayerOrNode<MultiplyOp>(op, "Mul");
+}
+
+//===----------------------------------------------------------------------===//
 // SoftmaxOp
 //===----------------------------------------------------------------------===//
 

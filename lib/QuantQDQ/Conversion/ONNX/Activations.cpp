@@ -236,11 +236,13 @@ static LogicalResult exportGelu(ActivationOp op, ONNXNodeBuilder &b) {
   if (isTanh) {
     Value square = b.create("Mul", {x, x}, type, {}, "square");
     Value cube = b.create("Mul", {x, square}, type, {}, "cube");
-    Value cubic = b.create("Mul", {cube, scalar(0.044715, "coefficient")},
-                           type, {}, "cubic");
+    Value cubic = b.create(
+        "Mul", {cube, scalar(ActivationOp::kGeluTanhCubic, "coefficient")},
+        type, {}, "cubic");
     Value inner = b.create("Add", {x, cubic}, type, {}, "inner");
     Value argument = b.create(
-        "Mul", {inner, scalar(0.7978845608028654, "sqrt_2_over_pi")}, type,
+        "Mul",
+        {inner, scalar(ActivationOp::kGeluTanhScale, "sqrt_2_over_pi")}, type,
         {}, "argument");
     gate = b.create("Tanh", argument, type, {}, "tanh");
   } else {

@@ -178,20 +178,17 @@ bool DecomposedLayerNorm::isSquareOf(Value square, Value centered) {
   Operation *op = square.getDefiningOp();
   if (!op || !square.hasOneUse() || op->getNumOperands() != 2)
     return false;
-  bool isProduct = isa<MultiplyOp>(op);
-  if (auto generic = dyn_cast<GenericOp>(op)) {
-    if (generic.isDefaultDomainNode("Pow")) {
-      std::optional<SmallVector<float>> exponent =
-          getConstantFloats(op->getOperand(1));
-      if (op->getOperand(0) != centered || !exponent ||
-          exponent->size() != 1 || exponent->front() != 2.0f)
-        return false;
-      formula.push_back(op);
-      return true;
-    }
-    isProduct = generic.isDefaultDomainNode("Mul");
+  auto generic = dyn_cast<GenericOp>(op);
+  if (generic && generic.isDefaultDomainNode("Pow")) {
+    std::optional<SmallVector<float>> exponent =
+        getConstantFloats(op->getOperand(1));
+    if (op->getOperand(0) != centered || !exponent ||
+        exponent->size() != 1 || exponent->front() != 2.0f)
+      return false;
+    formula.push_back(op);
+    return true;
   }
-  if (!isProduct || op->getOperand(0) != centered ||
+  if (!MultiplyOp::isBinaryForm(op) || op->getOperand(0) != centered ||
       op->getOperand(1) != centered)
     return false;
   formula.push_back(op);
@@ -207,10 +204,7 @@ bool DecomposedLayerNorm::matchDeviation(Value deviation, Value centered) {
   formula.push_back(sqrt);
   Value shifted = sqrt.getInputs()[0];
   Operation *sum = shifted.getDefiningOp();
-  bool isSum = isa_and_nonnull<AddOp>(sum);
-  if (auto generic = dyn_cast_or_null<GenericOp>(sum))
-    isSum = generic.isDefaultDomainNode("Add");
-  if (!isSum || !shifted.hasOneUse() || sum->getNumOperands() != 2)
+  if (!AddOp::isBinaryForm(sum) || !shifted.hasOneUse())
     return false;
   formula.push_back(sum);
   for (int i : {0, 1}) {

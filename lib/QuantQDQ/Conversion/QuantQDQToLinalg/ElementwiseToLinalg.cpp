@@ -87,11 +87,12 @@ static Value applyActivation(OpBuilder &b, Location loc, ActivationOp op,
         b, loc, x, arith::MulFOp::create(b, loc, x, x));
     Value inner = arith::AddFOp::create(
         b, loc, x,
-        arith::MulFOp::create(b, loc, cube, cst(b, loc, x, 0.044715)));
+        arith::MulFOp::create(b, loc, cube,
+                              cst(b, loc, x, ActivationOp::kGeluTanhCubic)));
     Value tanh = math::TanhOp::create(
         b, loc,
         arith::MulFOp::create(b, loc, inner,
-                              cst(b, loc, x, 0.7978845608028654)));
+                              cst(b, loc, x, ActivationOp::kGeluTanhScale)));
     Value onePlus = arith::AddFOp::create(b, loc, tanh, cst(b, loc, x, 1.0));
     return arith::MulFOp::create(
         b, loc, arith::MulFOp::create(b, loc, x, cst(b, loc, x, 0.5)),

@@ -16,7 +16,6 @@
 using namespace mlir;
 using namespace mlir::quant_qdq;
 
-
 static Value addF(OpBuilder &b, Location l, Value x, Value acc) {
   return arith::AddFOp::create(b, l, x, acc);
 }
