@@ -112,6 +112,37 @@ def ConvolutionsAsMatmuls : Pass<"qdq-convolutions-as-matmuls"> {
                            "::mlir::arith::ArithDialect"];
 }
 
+def PackContractionPanels : Pass<"qdq-pack-contraction-panels"> {
+  let summary = "Store the right operand of f32 contractions as column "
+                "panels";
+  let description = [{
+    A register tile reads one `columns`-wide row of the right operand per
+    step of k; in place, those rows lie N floats apart, and for the usual
+    N (768, 3072) a panel of them does not stay in cache from one tile to
+    the next. This pass stores the right operand of every f32 contraction
+    on static shapes as panels, `[..., N / columns, K, columns]`, each
+    contiguous, and rewrites the contraction to iterate the panel and the
+    column within it (n = nb * columns + ni); the output is seen as
+    `[..., N / columns, columns]` through a view. A constant operand (a
+    weight) is packed once by the pass; any other is packed by a transpose
+    in the program when the tile's m dimension has `min-rows` rows or more
+    to repay the copy. Columns that do not fill a panel are split off and
+    keep the operand as it is. Named contractions are generalized. Part of
+    `qdq-cpu-pipeline`, before `qdq-vectorize-contractions`, whose
+    `columns` it must match.
+  }];
+  let options = [
+    Option<"columns", "columns", "int64_t", /*default=*/"16",
+           "Columns (n) of a panel: the register tile's width">,
+    Option<"minRows", "min-rows", "int64_t", /*default=*/"16",
+           "Fewest rows (m) for which a right operand that is not a "
+           "constant is packed">,
+  ];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def VectorizeContractions : Pass<"qdq-vectorize-contractions"> {
   let summary = "Tile f32 contractions into register tiles and vectorize them";
   let description = [{

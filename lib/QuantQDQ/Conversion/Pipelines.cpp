@@ -23,6 +23,7 @@ void mlir::quant_qdq::buildCPUTensorPipeline(OpPassManager &pm) {
   pm.addPass(createCanonicalizerPass());
   pm.addNestedPass<func::FuncOp>(createElementwiseFusion());
   pm.addNestedPass<func::FuncOp>(createConvolutionsAsMatmuls());
+  pm.addNestedPass<func::FuncOp>(createPackContractionPanels());
   pm.addNestedPass<func::FuncOp>(createVectorizeContractions());
   pm.addNestedPass<func::FuncOp>(createReductionLoopOrder());
   pm.addNestedPass<func::FuncOp>(createDistributeLoops());

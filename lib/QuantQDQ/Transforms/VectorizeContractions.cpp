@@ -13,6 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "MatmulDims.h"
 #include "QuantQDQ/Transforms/Passes.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -34,79 +35,23 @@ namespace mlir::quant_qdq {
 } // namespace mlir::quant_qdq
 
 using namespace mlir;
-
-namespace {
-/// How one contraction is blocked: its m, n and k loops, and which input
-/// is the right operand (the one indexed by n).
-struct Blocking {
-  std::optional<unsigned> m;
-  unsigned n, k;
-  unsigned rhs;
-};
-} // namespace
+using namespace mlir::quant_qdq;
 
 static constexpr StringLiteral kRegisterTile = "quant_qdq.register_tile";
-
-static std::optional<unsigned> getDim(AffineExpr e) {
-  if (auto d = dyn_cast<AffineDimExpr>(e))
-    return d.getPosition();
-  return std::nullopt;
-}
-
-static bool hasStaticF32Operands(linalg::LinalgOp op) {
-  return op.hasPureTensorSemantics() &&
-         llvm::all_of(op->getOperandTypes(), [](Type t) {
-           auto type = dyn_cast<RankedTensorType>(t);
-           return type && type.hasStaticShape() &&
-                  type.getElementType().isF32();
-         });
-}
-
-/// The blocking of `op`, or nothing when it is not an f32 contraction of
-/// two static inputs whose output is contiguous along an n dimension.
-static std::optional<Blocking> getBlocking(linalg::GenericOp op) {
-  if (op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1 ||
-      !hasStaticF32Operands(op) || !linalg::isaContractionOpInterface(op))
-    return std::nullopt;
-  FailureOr<linalg::ContractionDimensions> dims =
-      linalg::inferContractionDims(op);
-  if (failed(dims) || dims->k.empty() || dims->n.empty())
-    return std::nullopt;
-  AffineMap out = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
-  if (out.getNumResults() == 0)
-    return std::nullopt;
-  std::optional<unsigned> n = getDim(out.getResults().back());
-  if (!n || !llvm::is_contained(dims->n, *n))
-    return std::nullopt;
-  Blocking blocking{std::nullopt, *n, dims->k.back(), 0};
-  // The m dimension nearest the output's end: rows of the register tile.
-  for (AffineExpr e : llvm::reverse(out.getResults()))
-    if (std::optional<unsigned> d = getDim(e);
-        d && llvm::is_contained(dims->m, *d)) {
-      blocking.m = d;
-      break;
-    }
-  blocking.rhs =
-      op.getMatchingIndexingMap(op.getDpsInputOperand(0))
-              .isFunctionOfDim(*n)
-          ? 0
-          : 1;
-  return blocking;
-}
 
 /// Makes the right operand contiguous along n: transposes it so that n's
 /// dimension comes last, and rewrites its indexing map to match.
 static void makeRhsContiguous(RewriterBase &rewriter, linalg::GenericOp op,
-                              const Blocking &blocking) {
+                              const MatmulDims &blocking) {
   OpOperand *rhs = op.getDpsInputOperand(blocking.rhs);
   AffineMap map = op.getMatchingIndexingMap(rhs);
   ArrayRef<AffineExpr> results = map.getResults();
-  if (getDim(results.back()) == blocking.n)
+  if (getDimPosition(results.back()) == blocking.n)
     return;
   SmallVector<int64_t> perm;
   int64_t nPos = -1;
   for (auto [i, e] : llvm::enumerate(results)) {
-    if (getDim(e) == blocking.n)
+    if (getDimPosition(e) == blocking.n)
       nPos = i;
     else
       perm.push_back(i);
@@ -138,7 +83,7 @@ static void makeRhsContiguous(RewriterBase &rewriter, linalg::GenericOp op,
 /// The register tiles' loops, outermost first: the other parallel
 /// dimensions, n, m, the other reductions, k.
 static SmallVector<int64_t> getTileLoopOrder(linalg::GenericOp op,
-                                             const Blocking &blocking) {
+                                             const MatmulDims &blocking) {
   SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
   SmallVector<int64_t> order;
   for (unsigned d = 0; d < iterators.size(); ++d)
@@ -164,7 +109,7 @@ static SmallVector<int64_t> getTileLoopOrder(linalg::GenericOp op,
 /// shapes. Returns the ops left to tile for registers.
 static SmallVector<linalg::GenericOp>
 distributeOverThreads(RewriterBase &rewriter, linalg::GenericOp op,
-                      const Blocking &blocking, int64_t rows,
+                      const MatmulDims &blocking, int64_t rows,
                       int64_t columns) {
   SmallVector<int64_t> bounds = op.getStaticLoopRanges();
   SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
@@ -214,7 +159,7 @@ distributeOverThreads(RewriterBase &rewriter, linalg::GenericOp op,
 /// the loops of m, n and k where a tile does not divide them.
 static LogicalResult tileIntoRegisters(RewriterBase &rewriter,
                                        linalg::GenericOp op,
-                                       const Blocking &blocking, int64_t rows,
+                                       const MatmulDims &blocking, int64_t rows,
                                        int64_t columns, int64_t depth) {
   SmallVector<int64_t> bounds = op.getStaticLoopRanges();
   SmallVector<int64_t> sizes(bounds.size(), 1);
@@ -278,20 +223,10 @@ struct VectorizeContractionsPass
   void runOnOperation() override {
     Operation *root = getOperation();
     IRRewriter rewriter(&getContext());
-    // Named contractions (linalg.matmul, batch_matmul, ...) as generics.
-    SmallVector<linalg::LinalgOp> named;
-    root->walk([&](linalg::LinalgOp op) {
-      if (!isa<linalg::GenericOp>(op) && hasStaticF32Operands(op) &&
-          linalg::isaContractionOpInterface(op))
-        named.push_back(op);
-    });
-    for (linalg::LinalgOp op : named) {
-      rewriter.setInsertionPoint(op);
-      (void)linalg::generalizeNamedOp(rewriter, op);
-    }
-    SmallVector<std::pair<linalg::GenericOp, Blocking>> contractions;
+    generalizeStaticF32Contractions(rewriter, root);
+    SmallVector<std::pair<linalg::GenericOp, MatmulDims>> contractions;
     root->walk([&](linalg::GenericOp op) {
-      if (std::optional<Blocking> blocking = getBlocking(op))
+      if (std::optional<MatmulDims> blocking = getMatmulDims(op))
         contractions.emplace_back(op, *blocking);
     });
     if (contractions.empty())

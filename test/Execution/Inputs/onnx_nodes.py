@@ -224,6 +224,21 @@ def cases():
                   [("q", F, [2, 3, 4]), ("k", F, [2, 5, 4])], [("y", F)]))
     c.append(Case("Einsum-implicit", [h.make_node("Einsum", ["x", "w"], ["y"], equation="bij,jk")],
                   [("x", F, [3, 4])], [("y", F)], [const("w", RNG.rand(4, 2).astype(np.float32))]))
+    # Contractions wide enough for column panels (16 columns): weights
+    # packed by the compiler, with columns left over (37 = 2 x 16 + 5),
+    # transposed (Gemm's transB); activations packed by the program
+    # (batched, and attention's key product reading K as (n, k)).
+    c.append(Case("MatMul-panels", [h.make_node("MatMul", ["x", "w"], ["y"])],
+                  [("x", F, [20, 24])], [("y", F)],
+                  [const("w", RNG.rand(24, 37).astype(np.float32))]))
+    c.append(Case("Gemm-transB-panels", [h.make_node("Gemm", ["x", "w"], ["y"], transB=1)],
+                  [("x", F, [24])], [("y", F)],
+                  [const("w", RNG.rand(40, 24).astype(np.float32))]))
+    c.append(Case("MatMul-batched-panels", [h.make_node("MatMul", ["a", "b"], ["y"])],
+                  [("a", F, [20, 8]), ("b", F, [8, 35])], [("y", F)]))
+    c.append(Case("Einsum-attention-panels", [h.make_node("Einsum", ["q", "k"], ["y"],
+                                                          equation="bhqd,bhkd->bhqk")],
+                  [("q", F, [2, 17, 8]), ("k", F, [2, 33, 8])], [("y", F)]))
     c.append(Case("ConvTranspose", [h.make_node("ConvTranspose", ["x", "w", "b"], ["y"],
                                                 strides=[2, 3], pads=[1, 0, 0, 1],
                                                 output_padding=[1, 0], dilations=[1, 2])],

@@ -1,0 +1,65 @@
+//===- MatmulDims.cpp - a contraction as a CPU matmul kernel sees it ------===//
+
+#include "MatmulDims.h"
+
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+
+using namespace mlir;
+using namespace mlir::quant_qdq;
+
+std::optional<unsigned> mlir::quant_qdq::getDimPosition(AffineExpr e) {
+  if (auto d = dyn_cast<AffineDimExpr>(e))
+    return d.getPosition();
+  return std::nullopt;
+}
+
+bool mlir::quant_qdq::hasStaticF32Operands(linalg::LinalgOp op) {
+  return op.hasPureTensorSemantics() &&
+         llvm::all_of(op->getOperandTypes(), [](Type t) {
+           auto type = dyn_cast<RankedTensorType>(t);
+           return type && type.hasStaticShape() &&
+                  type.getElementType().isF32();
+         });
+}
+
+std::optional<MatmulDims> mlir::quant_qdq::getMatmulDims(linalg::GenericOp op) {
+  if (op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1 ||
+      !hasStaticF32Operands(op) || !linalg::isaContractionOpInterface(op))
+    return std::nullopt;
+  FailureOr<linalg::ContractionDimensions> dims =
+      linalg::inferContractionDims(op);
+  if (failed(dims) || dims->k.empty() || dims->n.empty())
+    return std::nullopt;
+  AffineMap out = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  if (out.getNumResults() == 0)
+    return std::nullopt;
+  std::optional<unsigned> n = getDimPosition(out.getResults().back());
+  if (!n || !llvm::is_contained(dims->n, *n))
+    return std::nullopt;
+  MatmulDims result{std::nullopt, *n, dims->k.back(), 0};
+  for (AffineExpr e : llvm::reverse(out.getResults()))
+    if (std::optional<unsigned> d = getDimPosition(e);
+        d && llvm::is_contained(dims->m, *d)) {
+      result.m = d;
+      break;
+    }
+  result.rhs = op.getMatchingIndexingMap(op.getDpsInputOperand(0))
+                       .isFunctionOfDim(*n)
+                   ? 0
+                   : 1;
+  return result;
+}
+
+void mlir::quant_qdq::generalizeStaticF32Contractions(RewriterBase &rewriter,
+                                                      Operation *root) {
+  SmallVector<linalg::LinalgOp> named;
+  root->walk([&](linalg::LinalgOp op) {
+    if (!isa<linalg::GenericOp>(op) && hasStaticF32Operands(op) &&
+        linalg::isaContractionOpInterface(op))
+      named.push_back(op);
+  });
+  for (linalg::LinalgOp op : named) {
+    rewriter.setInsertionPoint(op);
+    (void)linalg::generalizeNamedOp(rewriter, op);
+  }
+}

@@ -1,0 +1,45 @@
+//===- MatmulDims.h - a contraction as a CPU matmul kernel sees it -*- C++ -*-//
+//
+// Shared by the passes that shape f32 contractions for the CPU's register
+// tiles (qdq-pack-contraction-panels, qdq-vectorize-contractions): which
+// loop is a tile's rows, which its columns, which the sum, and which input
+// is the right operand.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef QUANTQDQ_TRANSFORMS_MATMULDIMS_H
+#define QUANTQDQ_TRANSFORMS_MATMULDIMS_H
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+
+#include <optional>
+
+namespace mlir::quant_qdq {
+
+/// The loops of a contraction as a matmul: `m` the rows (the m dimension
+/// nearest the output's end; none for a matrix-vector product), `n` the
+/// output's contiguous dimension, `k` the last reduction, `rhs` the input
+/// indexed by n.
+struct MatmulDims {
+  std::optional<unsigned> m;
+  unsigned n, k;
+  unsigned rhs;
+};
+
+/// Whether every operand of `op` is a static f32 tensor.
+bool hasStaticF32Operands(linalg::LinalgOp op);
+
+/// The matmul view of `op`, or nothing when it is not an f32 contraction
+/// of two static inputs whose output is contiguous along an n dimension.
+std::optional<MatmulDims> getMatmulDims(linalg::GenericOp op);
+
+/// The loop an affine expression reads, when it is a plain dimension.
+std::optional<unsigned> getDimPosition(AffineExpr e);
+
+/// Rewrites the named static f32 contractions under `root` (linalg.matmul,
+/// batch_matmul, ...) as linalg.generic, the form the CPU passes shape.
+void generalizeStaticF32Contractions(RewriterBase &rewriter, Operation *root);
+
+} // namespace mlir::quant_qdq
+
+#endif // QUANTQDQ_TRANSFORMS_MATMULDIMS_H

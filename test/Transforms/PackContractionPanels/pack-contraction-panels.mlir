@@ -1,0 +1,105 @@
+// The right operand of f32 contractions is stored as column panels,
+// [..., N / columns, K, columns], and the contraction iterates the panel
+// and the column within it, its output seen through a view: constants are
+// packed by the pass, other operands by a transpose when enough rows reuse
+// them; columns that do not fill a panel are split off as they are.
+// RUN: qdq-opt %s --qdq-pack-contraction-panels="columns=4" --split-input-file | FileCheck %s
+
+#lhs = affine_map<(m, n, k) -> (m, k)>
+#rhs = affine_map<(m, n, k) -> (k, n)>
+#out = affine_map<(m, n, k) -> (m, n)>
+
+// A constant is packed at compile time: panel 0 holds columns 0-3 of both
+// rows of k, panel 1 columns 4-7.
+// CHECK-DAG: #[[LHS:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d2)>
+// CHECK-DAG: #[[PANELS:.*]] = affine_map<(d0, d1, d2, d3) -> (d1, d2, d3)>
+// CHECK-DAG: #[[OUT:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>
+// CHECK-LABEL: func.func @constant
+// CHECK-SAME: (%[[A:.*]]: tensor<3x2xf32>, %[[C:.*]]: tensor<3x8xf32>)
+// CHECK: %[[P:.*]] = arith.constant dense<{{\[}}{{\[}}[0.000000e+00, 1.000000e+00, 2.000000e+00, 3.000000e+00], [8.000000e+00, 9.000000e+00, 1.000000e+01, 1.100000e+01]], {{\[}}[4.000000e+00, 5.000000e+00, 6.000000e+00, 7.000000e+00], [1.200000e+01, 1.300000e+01, 1.400000e+01, 1.500000e+01]]]> : tensor<2x2x4xf32>
+// CHECK: %[[CP:.*]] = tensor.expand_shape %[[C]] {{\[}}[0], [1, 2]] output_shape [3, 2, 4]
+// CHECK: %[[R:.*]] = linalg.generic {indexing_maps = [#[[LHS]], #[[PANELS]], #[[OUT]]], iterator_types = ["parallel", "parallel", "reduction", "parallel"]}
+// CHECK-SAME: ins(%[[A]], %[[P]] : tensor<3x2xf32>, tensor<2x2x4xf32>) outs(%[[CP]] : tensor<3x2x4xf32>)
+// CHECK: tensor.collapse_shape %[[R]] {{\[}}[0], [1, 2]] : tensor<3x2x4xf32> into tensor<3x8xf32>
+func.func @constant(%a: tensor<3x2xf32>, %c: tensor<3x8xf32>) -> tensor<3x8xf32> {
+  %b = arith.constant dense<[[0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0],
+                             [8.0, 9.0, 10.0, 11.0, 12.0, 13.0, 14.0, 15.0]]>
+      : tensor<2x8xf32>
+  %r = linalg.generic {indexing_maps = [#lhs, #rhs, #out],
+                       iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : tensor<3x2xf32>, tensor<2x8xf32>)
+      outs(%c : tensor<3x8xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<3x8xf32>
+  return %r : tensor<3x8xf32>
+}
+
+// -----
+
+// Gemm's transB: a constant read as (n, k) packs the same way; the two
+// columns past the last whole panel (6 = 4 + 2) stay a contraction of their
+// own on a slice of the constant.
+// CHECK-LABEL: func.func @transposed_constant_with_rest
+// CHECK-DAG: %[[B:.*]] = arith.constant dense<{{.*}}> : tensor<6x2xf32>
+// CHECK-DAG: %[[P:.*]] = arith.constant dense<{{\[}}{{\[}}[0.000000e+00, 2.000000e+00, 4.000000e+00, 6.000000e+00], [1.000000e+00, 3.000000e+00, 5.000000e+00, 7.000000e+00]]]> : tensor<1x2x4xf32>
+// CHECK: linalg.generic {{.*}} ins(%{{.*}}, %[[P]] : tensor<3x2xf32>, tensor<1x2x4xf32>)
+// CHECK: %[[REST:.*]] = tensor.extract_slice %[[B]][4, 0] [2, 2] [1, 1]
+// CHECK: linalg.generic {{.*}} ins(%{{.*}}, %[[REST]] : tensor<3x2xf32>, tensor<2x2xf32>)
+#lhs = affine_map<(m, n, k) -> (m, k)>
+#rhsT = affine_map<(m, n, k) -> (n, k)>
+#out = affine_map<(m, n, k) -> (m, n)>
+func.func @transposed_constant_with_rest(%a: tensor<3x2xf32>,
+                                         %c: tensor<3x6xf32>)
+    -> tensor<3x6xf32> {
+  %b = arith.constant dense<[[0.0, 1.0], [2.0, 3.0], [4.0, 5.0], [6.0, 7.0],
+                             [8.0, 9.0], [10.0, 11.0]]> : tensor<6x2xf32>
+  %r = linalg.generic {indexing_maps = [#lhs, #rhsT, #out],
+                       iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : tensor<3x2xf32>, tensor<6x2xf32>)
+      outs(%c : tensor<3x6xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<3x6xf32>
+  return %r : tensor<3x6xf32>
+}
+
+// -----
+
+// An operand computed by the program is packed by a view and a transpose
+// when 16 rows or more reuse it; heads lead the panels.
+// CHECK-LABEL: func.func @batched_activations
+// CHECK-SAME: (%[[Q:.*]]: tensor<2x16x3xf32>, %[[K:.*]]: tensor<2x3x8xf32>
+// CHECK: %[[E:.*]] = tensor.expand_shape %[[K]] {{\[}}[0], [1], [2, 3]] output_shape [2, 3, 2, 4]
+// CHECK: %[[P:.*]] = linalg.transpose ins(%[[E]] : tensor<2x3x2x4xf32>) outs(%{{.*}} : tensor<2x2x3x4xf32>) permutation = [0, 2, 1, 3]
+// CHECK: linalg.generic {{.*}} ins(%[[Q]], %[[P]] : tensor<2x16x3xf32>, tensor<2x2x3x4xf32>)
+func.func @batched_activations(%q: tensor<2x16x3xf32>, %k: tensor<2x3x8xf32>,
+                               %c: tensor<2x16x8xf32>) -> tensor<2x16x8xf32> {
+  %r = linalg.batch_matmul ins(%q, %k : tensor<2x16x3xf32>, tensor<2x3x8xf32>)
+                           outs(%c : tensor<2x16x8xf32>) -> tensor<2x16x8xf32>
+  return %r : tensor<2x16x8xf32>
+}
+
+// -----
+
+// Fewer than 16 rows do not repay the copy of an operand the program
+// computes; a right operand that is one panel already needs none.
+// CHECK-LABEL: func.func @left_alone
+// CHECK-NOT: tensor.expand_shape
+// CHECK-NOT: linalg.transpose
+// CHECK-COUNT-2: linalg.generic
+// CHECK-NOT: linalg.generic
+func.func @left_alone(%a: tensor<3x2xf32>, %b: tensor<2x8xf32>,
+                      %c: tensor<3x8xf32>, %d: tensor<20x2xf32>,
+                      %e: tensor<2x4xf32>, %f: tensor<20x4xf32>)
+    -> (tensor<3x8xf32>, tensor<20x4xf32>) {
+  %r = linalg.matmul ins(%a, %b : tensor<3x2xf32>, tensor<2x8xf32>)
+                     outs(%c : tensor<3x8xf32>) -> tensor<3x8xf32>
+  %s = linalg.matmul ins(%d, %e : tensor<20x2xf32>, tensor<2x4xf32>)
+                     outs(%f : tensor<20x4xf32>) -> tensor<20x4xf32>
+  return %r, %s : tensor<3x8xf32>, tensor<20x4xf32>
+}
