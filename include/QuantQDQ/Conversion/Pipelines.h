@@ -14,10 +14,22 @@
 
 namespace mlir::quant_qdq {
 
+/// Options of `qdq-cpu-pipeline`.
+struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
+  Option<bool> bufferPool{
+      *this, "buffer-pool",
+      llvm::cl::desc("Allocate buffers with _mlir_memref_to_llvm_alloc, "
+                     "_aligned_alloc and _free, which the runner provides "
+                     "(qdq-run's pool keeps them from one run to the next), "
+                     "rather than malloc and free"),
+      llvm::cl::init(false)};
+};
+
 /// The passes of `qdq-cpu-pipeline`: quant_qdq on tensors down to the LLVM
 /// dialect, with function results turned into out-parameters, ready for the
 /// JIT (qdq-run).
-void buildCPUPipeline(OpPassManager &pm);
+void buildCPUPipeline(OpPassManager &pm,
+                      const CPUPipelineOptions &options = {});
 /// Its three stages, for pipelines that extend it: quant_qdq to linalg on
 /// tensors; bufferization with out-parameters and deallocation; loops down
 /// to the LLVM dialect, with hooks before the conversions to LLVM and before
@@ -26,7 +38,8 @@ void buildCPUTensorPipeline(OpPassManager &pm);
 void buildCPUBufferPipeline(OpPassManager &pm);
 void buildCPULoweringPipeline(
     OpPassManager &pm, function_ref<void(OpPassManager &)> beforeLLVM = {},
-    function_ref<void(OpPassManager &)> beforeReconcile = {});
+    function_ref<void(OpPassManager &)> beforeReconcile = {},
+    bool bufferPool = false);
 /// Registers `qdq-cpu-pipeline`.
 void registerCPUPipeline();
 

@@ -69,6 +69,9 @@ public:
   ArrayRef<RankedTensorType> getInputTypes() const { return inputTypes; }
   ArrayRef<RankedTensorType> getResultTypes() const { return resultTypes; }
 
+  /// Returns the buffers its runs kept for reuse to the system.
+  ~JITExecutor();
+
 private:
   JITExecutor() = default;
 

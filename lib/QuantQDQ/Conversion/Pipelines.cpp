@@ -57,7 +57,7 @@ void mlir::quant_qdq::buildCPUBufferPipeline(OpPassManager &pm) {
 
 void mlir::quant_qdq::buildCPULoweringPipeline(
     OpPassManager &pm, function_ref<void(OpPassManager &)> beforeLLVM,
-    function_ref<void(OpPassManager &)> beforeReconcile) {
+    function_ref<void(OpPassManager &)> beforeReconcile, bool bufferPool) {
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   // Register tiles' transfers become one load or store per row.
   VectorTransferToSCFOptions transfers;
@@ -80,7 +80,9 @@ void mlir::quant_qdq::buildCPULoweringPipeline(
   pm.addPass(createUBToLLVMConversionPass());
   pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createConvertMathToLibmPass());
-  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  FinalizeMemRefToLLVMConversionPassOptions memrefs;
+  memrefs.useGenericFunctions = bufferPool;
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass(memrefs));
   pm.addPass(createArithToLLVMConversionPass());
   pm.addPass(createConvertFuncToLLVMPass());
   pm.addPass(createConvertControlFlowToLLVMPass());
@@ -90,14 +92,15 @@ void mlir::quant_qdq::buildCPULoweringPipeline(
   pm.addPass(createReconcileUnrealizedCastsPass());
 }
 
-void mlir::quant_qdq::buildCPUPipeline(OpPassManager &pm) {
+void mlir::quant_qdq::buildCPUPipeline(OpPassManager &pm,
+                                       const CPUPipelineOptions &options) {
   buildCPUTensorPipeline(pm);
   buildCPUBufferPipeline(pm);
-  buildCPULoweringPipeline(pm);
+  buildCPULoweringPipeline(pm, {}, {}, options.bufferPool);
 }
 
 void mlir::quant_qdq::registerCPUPipeline() {
-  PassPipelineRegistration<>(
+  PassPipelineRegistration<CPUPipelineOptions>(
       "qdq-cpu-pipeline",
       "Lower quant_qdq on tensors to the LLVM dialect for the CPU JIT",
       buildCPUPipeline);

@@ -1,6 +1,8 @@
 //===- JITExecutor.cpp - run a quant_qdq function, CPU or GPU -------------===//
 
 #include "QuantQDQ/Execution/JITExecutor.h"
+
+#include "BufferPool.h"
 #include "QuantQDQ/Config.h"
 #include "QuantQDQ/Conversion/Passes.h"
 #include "QuantQDQ/Conversion/Pipelines.h"
@@ -17,9 +19,12 @@
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/OpenMP/OpenMPToLLVMIRTranslation.h"
+#include "llvm/IR/Module.h"
 #include "llvm/Support/DynamicLibrary.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
 #include "llvm/Support/TargetSelect.h"
 #include <mutex>
 
@@ -203,6 +208,34 @@ static SmallVector<BoundConstant> bindLargeConstants(ModuleOp module) {
   return bound;
 }
 
+/// Names the compiled functions (the entry, and the parallel regions that
+/// OpenMP outlines from it) in /tmp/perf-<pid>.map, where `perf report`
+/// looks for JIT symbols. The JIT does not report code sizes: each function
+/// is taken to run up to the next one.
+static void writePerfMap(ExecutionEngine &engine,
+                         ArrayRef<std::string> names) {
+  SmallVector<std::pair<uint64_t, StringRef>> starts;
+  for (const std::string &name : names)
+    if (auto address = engine.lookup(name))
+      starts.emplace_back(reinterpret_cast<uint64_t>(*address), name);
+    else
+      llvm::consumeError(address.takeError());
+  llvm::sort(starts);
+  std::string path =
+      "/tmp/perf-" + std::to_string(llvm::sys::Process::getProcessId()) +
+      ".map";
+  std::error_code error;
+  llvm::raw_fd_ostream map(path, error, llvm::sys::fs::OF_Append);
+  if (error)
+    return;
+  for (auto [i, start] : llvm::enumerate(starts)) {
+    uint64_t size = i + 1 < starts.size() ? starts[i + 1].first - start.first
+                                          : 1 << 16;
+    map << llvm::format("%llx %llx ", start.first, size) << start.second
+        << "\n";
+  }
+}
+
 FailureOr<std::unique_ptr<JITExecutor>>
 JITExecutor::create(OwningOpRef<ModuleOp> module, StringRef entry,
                     ArrayRef<SmallVector<int64_t>> inputShapes,
@@ -285,7 +318,9 @@ JITExecutor::create(OwningOpRef<ModuleOp> module, StringRef entry,
     gpuOptions.format = hasPtxas ? "bin" : "isa";
     buildGPUPipeline(pm, gpuOptions);
   } else {
-    buildCPUPipeline(pm);
+    CPUPipelineOptions cpu;
+    cpu.bufferPool = true;
+    buildCPUPipeline(pm, cpu);
   }
   if (failed(pm.run(*module)))
     return failure();
@@ -298,8 +333,23 @@ JITExecutor::create(OwningOpRef<ModuleOp> module, StringRef entry,
   (void)targetInitialized;
 
   // The options hold a function_ref: the transformer must outlive them.
-  std::function<llvm::Error(llvm::Module *)> optimize =
+  std::function<llvm::Error(llvm::Module *)> optimizeModule =
       makeOptimizingTransformer(options.optLevel, 0, nullptr);
+  SmallVector<std::string> functionNames;
+  std::function<llvm::Error(llvm::Module *)> optimize =
+      [&](llvm::Module *llvmModule) {
+        llvm::Error error = optimizeModule(llvmModule);
+        if (!std::getenv("QDQ_PERF_MAP"))
+          return error;
+        // Outlined parallel regions are internal: export them so that
+        // their addresses can be looked up for the map.
+        for (llvm::Function &function : *llvmModule)
+          if (!function.isDeclaration()) {
+            function.setLinkage(llvm::GlobalValue::ExternalLinkage);
+            functionNames.push_back(function.getName().str());
+          }
+        return error;
+      };
   ExecutionEngineOptions engineOptions;
   engineOptions.transformer = optimize;
   SmallVector<StringRef, 3> libs = {QUANTQDQ_C_RUNNER_UTILS,
@@ -318,6 +368,15 @@ JITExecutor::create(OwningOpRef<ModuleOp> module, StringRef entry,
   executor->engine->registerSymbols(
       [&](llvm::orc::MangleAndInterner interner) {
         llvm::orc::SymbolMap symbols;
+        auto bind = [&](StringRef name, auto *function) {
+          symbols[interner(name)] = {
+              llvm::orc::ExecutorAddr::fromPtr(function),
+              llvm::JITSymbolFlags::Exported};
+        };
+        bind("_mlir_memref_to_llvm_alloc", &buffer_pool::allocate);
+        bind("_mlir_memref_to_llvm_aligned_alloc",
+             &buffer_pool::allocateAligned);
+        bind("_mlir_memref_to_llvm_free", &buffer_pool::release);
         for (const BoundConstant &constant : constants)
           symbols[interner(constant.name)] = {
               llvm::orc::ExecutorAddr::fromPtr(constant.data),
@@ -340,6 +399,8 @@ JITExecutor::create(OwningOpRef<ModuleOp> module, StringRef entry,
     if (const char *error = runtime.takeError())
       return emitError(loc) << "cannot load the GPU kernels: " << error;
   }
+  if (std::getenv("QDQ_PERF_MAP"))
+    writePerfMap(*executor->engine, functionNames);
   return executor;
 }
 
@@ -369,6 +430,11 @@ struct MemRefArgs {
   }
 };
 } // namespace
+
+JITExecutor::~JITExecutor() {
+  engine.reset();
+  buffer_pool::trim();
+}
 
 llvm::Error JITExecutor::run(ArrayRef<const NpyArray *> inputs,
                              SmallVectorImpl<NpyArray> &outputs) {

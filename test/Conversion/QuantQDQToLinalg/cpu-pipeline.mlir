@@ -8,4 +8,15 @@
 // CHECK: omp.parallel
 // CHECK:   omp.wsloop
 // CHECK:     llvm.intr.fmuladd{{.*}} : (vector<16xf32>, vector<16xf32>, vector<16xf32>) -> vector<16xf32>
+// CHECK: llvm.call @malloc
+// CHECK: llvm.call @free
 // CHECK: llvm.return{{$}}
+
+// With `buffer-pool`, buffers come from the functions qdq-run's pool
+// provides, which keep them from one run to the next.
+// RUN: qdq-opt %qdq_src_root/examples/resnet_v1_block.mlir --qdq-cpu-pipeline="buffer-pool" | FileCheck %s --check-prefix=POOL
+// POOL-NOT: llvm.call @malloc
+// POOL: llvm.call @_mlir_memref_to_llvm_alloc
+// POOL-NOT: llvm.call @malloc
+// POOL: llvm.call @_mlir_memref_to_llvm_free
+// POOL-NOT: llvm.call @free
