@@ -87,7 +87,11 @@ def ElementwiseFusion : Pass<"qdq-elementwise-fusion"> {
     produced element once: the consumer's indexing map of the operand is a
     permutation of its loops. A producer read through a broadcast, or by a
     contraction that revisits each element once per output column, keeps its
-    own op and is computed once. Part of `qdq-cpu-pipeline`.
+    own op and is computed once. Then a `tensor.pad` of such a producer's
+    result (a convolution's input) is fused with it (linalg's pad fusion):
+    the producer writes into the interior of the filled, padded tensor, and
+    bufferization no longer copies the whole tensor into it. Part of
+    `qdq-cpu-pipeline`.
   }];
   let dependentDialects = ["::mlir::linalg::LinalgDialect",
                            "::mlir::affine::AffineDialect",

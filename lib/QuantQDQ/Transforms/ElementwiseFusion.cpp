@@ -58,6 +58,28 @@ struct ElementwiseFusionPass
     linalg::populateConstantFoldLinalgOperations(patterns,
                                                  readsEachElementOnce);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+      return signalPassFailure();
+    fusePadsIntoProducers();
+  }
+
+  /// A tensor.pad of an element-wise result (a convolution's input) costs a
+  /// copy of the whole tensor into the padded buffer. Where the producer has
+  /// no other use, it writes into the padded buffer's interior instead.
+  void fusePadsIntoProducers() {
+    SmallVector<Operation *> pads;
+    getOperation()->walk([&](tensor::PadOp pad) {
+      auto producer = pad.getSource().getDefiningOp<linalg::GenericOp>();
+      if (producer && producer->hasOneUse() &&
+          producer.getNumLoops() == producer.getNumParallelLoops())
+        pads.push_back(pad);
+    });
+    if (pads.empty())
+      return;
+    RewritePatternSet patterns(&getContext());
+    linalg::populateFuseTensorPadWithProducerLinalgOpPatterns(patterns);
+    GreedyRewriteConfig config;
+    config.setStrictness(GreedyRewriteStrictness::ExistingOps);
+    if (failed(applyOpPatternsGreedily(pads, std::move(patterns), config)))
       signalPassFailure();
   }
 };

@@ -129,3 +129,61 @@ func.func @broadcast(%x: tensor<8xf32>, %y: tensor<4x8xf32>) -> tensor<4x8xf32> 
   } -> tensor<4x8xf32>
   return %s : tensor<4x8xf32>
 }
+
+// -----
+
+// A padded element-wise result (a convolution's input) is computed straight
+// into the interior of the padded buffer, instead of being copied there.
+#id4 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+// CHECK-LABEL: func.func @pad_of_producer
+// CHECK: %[[FILL:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<1x2x6x6xf32>)
+// CHECK: %[[INNER:.*]] = tensor.extract_slice %[[FILL]][0, 0, 1, 1] [1, 2, 4, 4] [1, 1, 1, 1]
+// CHECK: %[[RELU:.*]] = linalg.generic {{.*}} outs(%[[INNER]] : tensor<1x2x4x4xf32>)
+// CHECK: arith.maximumf
+// CHECK: tensor.insert_slice %[[RELU]] into %[[FILL]][0, 0, 1, 1] [1, 2, 4, 4] [1, 1, 1, 1]
+// CHECK-NOT: tensor.pad
+func.func @pad_of_producer(%x: tensor<1x2x4x4xf32>) -> tensor<1x2x6x6xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x2x4x4xf32>
+  %r = linalg.generic {indexing_maps = [#id4, #id4],
+                       iterator_types = ["parallel", "parallel", "parallel",
+                                         "parallel"]}
+      ins(%x : tensor<1x2x4x4xf32>) outs(%e : tensor<1x2x4x4xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %m = arith.maximumf %a, %zero : f32
+    linalg.yield %m : f32
+  } -> tensor<1x2x4x4xf32>
+  %p = tensor.pad %r low[0, 0, 1, 1] high[0, 0, 1, 1] {
+  ^bb0(%i: index, %j: index, %k: index, %l: index):
+    tensor.yield %zero : f32
+  } : tensor<1x2x4x4xf32> to tensor<1x2x6x6xf32>
+  return %p : tensor<1x2x6x6xf32>
+}
+
+// -----
+
+// A producer that something else reads too (a residual) stays as it is:
+// fused, it would be computed twice.
+#id4 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+// CHECK-LABEL: func.func @pad_of_shared_producer
+// CHECK: linalg.generic
+// CHECK: tensor.pad
+// CHECK-NOT: linalg.fill
+func.func @pad_of_shared_producer(%x: tensor<1x2x4x4xf32>)
+    -> (tensor<1x2x6x6xf32>, tensor<1x2x4x4xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x2x4x4xf32>
+  %r = linalg.generic {indexing_maps = [#id4, #id4],
+                       iterator_types = ["parallel", "parallel", "parallel",
+                                         "parallel"]}
+      ins(%x : tensor<1x2x4x4xf32>) outs(%e : tensor<1x2x4x4xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %m = arith.maximumf %a, %zero : f32
+    linalg.yield %m : f32
+  } -> tensor<1x2x4x4xf32>
+  %p = tensor.pad %r low[0, 0, 1, 1] high[0, 0, 1, 1] {
+  ^bb0(%i: index, %j: index, %k: index, %l: index):
+    tensor.yield %zero : f32
+  } : tensor<1x2x4x4xf32> to tensor<1x2x6x6xf32>
+  return %p, %r : tensor<1x2x6x6xf32>, tensor<1x2x4x4xf32>
+}
