@@ -3,9 +3,10 @@
 #include "BufferPool.h"
 
 #include "llvm/ADT/DenseMap.h"
-#include "llvm/ADT/SmallVector.h"
 
+#include <algorithm>
 #include <cstdlib>
+#include <map>
 #include <mutex>
 
 using namespace mlir::quant_qdq;
@@ -17,10 +18,11 @@ constexpr uint64_t kLine = 64;
 
 struct Pool {
   std::mutex mutex;
-  /// Size class (bytes) of each buffer handed out.
+  /// Size (bytes) of each buffer handed out; 0 for an over-aligned one,
+  /// which is not kept.
   llvm::DenseMap<void *, uint64_t> live;
-  /// Buffers freed, by size class.
-  llvm::DenseMap<uint64_t, llvm::SmallVector<void *, 2>> kept;
+  /// Buffers freed, by size.
+  std::multimap<uint64_t, void *> kept;
 };
 
 Pool &getPool() {
@@ -33,15 +35,19 @@ void *buffer_pool::allocateAligned(uint64_t alignment, uint64_t size) {
   uint64_t bytes = (std::max<uint64_t>(size, 1) + kLine - 1) / kLine * kLine;
   Pool &pool = getPool();
   std::lock_guard<std::mutex> lock(pool.mutex);
-  void *buffer = nullptr;
-  auto it = pool.kept.find(bytes);
-  if (alignment <= kLine && it != pool.kept.end() && !it->second.empty()) {
-    buffer = it->second.pop_back_val();
-  } else {
-    uint64_t align = std::max(alignment, kLine);
-    if (posix_memalign(&buffer, align, bytes) != 0)
-      return nullptr;
+  // The smallest kept buffer that fits, if it is not more than twice the
+  // size: freed buffers serve requests of other sizes too, as malloc's
+  // would, so the pool holds about what one run has live at its peak.
+  auto it = pool.kept.lower_bound(bytes);
+  if (alignment <= kLine && it != pool.kept.end() && it->first <= 2 * bytes) {
+    void *buffer = it->second;
+    pool.live[buffer] = it->first;
+    pool.kept.erase(it);
+    return buffer;
   }
+  void *buffer = nullptr;
+  if (posix_memalign(&buffer, std::max(alignment, kLine), bytes) != 0)
+    return nullptr;
   pool.live[buffer] = alignment <= kLine ? bytes : 0;
   return buffer;
 }
@@ -65,14 +71,13 @@ void buffer_pool::release(void *buffer) {
   if (bytes == 0) // over-aligned: not kept
     free(buffer);
   else
-    pool.kept[bytes].push_back(buffer);
+    pool.kept.emplace(bytes, buffer);
 }
 
 void buffer_pool::trim() {
   Pool &pool = getPool();
   std::lock_guard<std::mutex> lock(pool.mutex);
-  for (auto &entry : pool.kept)
-    for (void *buffer : entry.second)
-      free(buffer);
+  for (auto &[bytes, buffer] : pool.kept)
+    free(buffer);
   pool.kept.clear();
 }

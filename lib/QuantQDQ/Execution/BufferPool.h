@@ -5,9 +5,11 @@
 // faults and page zeroing cost as much as the arithmetic (ResNet-50 at 224
 // on two cores: 175 ms per run, 81 ms when nothing is unmapped between
 // runs). The CPU pipeline built with `buffer-pool` allocates through the
-// three functions below, which keep freed buffers for the next request of
-// the same size. The pool is the process's, shared by every executor and
-// thread-safe: OpenMP workers allocate too.
+// three functions below, which keep freed buffers and hand each to the next
+// request it fits (at most twice its size), as malloc reuses freed memory:
+// the pool holds about what a run has live at its peak. The pool is the
+// process's, shared by every executor and thread-safe: OpenMP workers
+// allocate too.
 //
 //===----------------------------------------------------------------------===//
 
