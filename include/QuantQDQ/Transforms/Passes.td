@@ -107,7 +107,8 @@ def ConvolutionsAsMatmuls : Pass<"qdq-convolutions-as-matmuls"> {
     `qdq-vectorize-contractions` tiles for registers.
     `linalg.conv_2d_nchw_fchw` builds the columns as an
     (N, C, Kh, Kw, Oh, Ow) tensor indexed without divisions and collapses
-    it (a view); `conv_2d_nhwc_hwcf` takes linalg's `rewriteInIm2Col`.
+    it (a view), except for a 1x1 kernel at stride 1, whose columns are its
+    input seen as (N, C, H W); `conv_2d_nhwc_hwcf` takes linalg's `rewriteInIm2Col`.
     Grouped, depthwise, integer and dynamic-shape convolutions are left
     alone. Part of `qdq-cpu-pipeline`.
   }];

@@ -32,12 +32,47 @@ static bool hasStaticF32Operands(Operation *op) {
   });
 }
 
+/// The columns of im2col: a (N, C, Kh, Kw, Oh, Ow) tensor indexed without
+/// divisions, collapsed to (N, C Kh Kw, Oh Ow), a view.
+static Value buildColumns(PatternRewriter &rewriter, Location loc,
+                          Value input, int64_t n, int64_t c, int64_t kh,
+                          int64_t kw, int64_t oh, int64_t ow,
+                          ArrayRef<int64_t> strides,
+                          ArrayRef<int64_t> dilations) {
+  MLIRContext *context = rewriter.getContext();
+  // columns[n, c, kh, kw, oh, ow] = input[n, c, oh sh + kh dh, ow sw + kw dw]
+  AffineExpr dN, dC, dKh, dKw, dOh, dOw;
+  bindDims(context, dN, dC, dKh, dKw, dOh, dOw);
+  auto windowMap = AffineMap::get(
+      6, 0,
+      {dN, dC, dOh * strides[0] + dKh * dilations[0],
+       dOw * strides[1] + dKw * dilations[1]},
+      context);
+  Type f32 = rewriter.getF32Type();
+  Value columnsInit = tensor::EmptyOp::create(
+      rewriter, loc, ArrayRef<int64_t>{n, c, kh, kw, oh, ow}, f32);
+  Value columns =
+      linalg::GenericOp::create(
+          rewriter, loc, columnsInit.getType(), input, columnsInit,
+          ArrayRef<AffineMap>{windowMap,
+                              rewriter.getMultiDimIdentityMap(6)},
+          SmallVector<utils::IteratorType>(6, utils::IteratorType::parallel),
+          [](OpBuilder &b, Location l, ValueRange args) {
+            linalg::YieldOp::create(b, l, args[0]);
+          })
+          .getResult(0);
+  return tensor::CollapseShapeOp::create(
+      rewriter, loc, columns,
+      ArrayRef<ReassociationIndices>{{0}, {1, 2, 3}, {4, 5}});
+}
+
 namespace {
 /// linalg.conv_2d_nchw_fchw as im2col and a contraction. The columns are
 /// built as a (N, C, Kh, Kw, Oh, Ow) tensor, whose index map has no division
 /// (linalg's own im2col divides and takes remainders per element, which
 /// costs more than the copy) and whose inner loop walks an input row; its
-/// collapse to (N, C Kh Kw, Oh Ow) is a view.
+/// collapse to (N, C Kh Kw, Oh Ow) is a view. A 1x1 kernel at stride 1
+/// needs no copy at all.
 struct NchwIm2Col : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
   using OpRewritePattern::OpRewritePattern;
 
@@ -59,30 +94,20 @@ struct NchwIm2Col : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
     SmallVector<int64_t> strides(op.getStrides().getValues<int64_t>());
     SmallVector<int64_t> dilations(op.getDilations().getValues<int64_t>());
 
-    // columns[n, c, kh, kw, oh, ow] = input[n, c, oh sh + kh dh, ow sw + kw dw]
-    AffineExpr dN, dC, dKh, dKw, dOh, dOw;
-    bindDims(context, dN, dC, dKh, dKw, dOh, dOw);
-    auto windowMap = AffineMap::get(
-        6, 0,
-        {dN, dC, dOh * strides[0] + dKh * dilations[0],
-         dOw * strides[1] + dKw * dilations[1]},
-        context);
-    Type f32 = rewriter.getF32Type();
-    Value columnsInit = tensor::EmptyOp::create(
-        rewriter, loc, ArrayRef<int64_t>{n, c, kh, kw, oh, ow}, f32);
-    Value columns =
-        linalg::GenericOp::create(
-            rewriter, loc, columnsInit.getType(), input, columnsInit,
-            ArrayRef<AffineMap>{windowMap,
-                                rewriter.getMultiDimIdentityMap(6)},
-            SmallVector<utils::IteratorType>(6, utils::IteratorType::parallel),
-            [](OpBuilder &b, Location l, ValueRange args) {
-              linalg::YieldOp::create(b, l, args[0]);
-            })
-            .getResult(0);
-    columns = tensor::CollapseShapeOp::create(
-        rewriter, loc, columns,
-        ArrayRef<ReassociationIndices>{{0}, {1, 2, 3}, {4, 5}});
+    // A 1x1 kernel whose output is as large as its input (stride 1) reads
+    // each input element once, in place: its columns are the input itself,
+    // seen as (N, C, H W).
+    ArrayRef<int64_t> inShape =
+        cast<RankedTensorType>(input.getType()).getShape();
+    Value columns;
+    if (kh == 1 && kw == 1 && inShape[2] == oh && inShape[3] == ow) {
+      columns = tensor::CollapseShapeOp::create(
+          rewriter, loc, input,
+          ArrayRef<ReassociationIndices>{{0}, {1}, {2, 3}});
+    } else {
+      columns = buildColumns(rewriter, loc, input, n, c, kh, kw, oh, ow,
+                             strides, dilations);
+    }
     Value weights = tensor::CollapseShapeOp::create(
         rewriter, loc, filter,
         ArrayRef<ReassociationIndices>{{0}, {1, 2, 3}});

@@ -1,5 +1,6 @@
 // Ungrouped f32 convolutions become im2col (a copy of every input window,
-// indexed without divisions) and a contraction; others stay convolutions.
+// indexed without divisions; none for a 1x1 kernel at stride 1) and a
+// contraction; others stay convolutions.
 // RUN: qdq-opt %s --qdq-convolutions-as-matmuls --split-input-file | FileCheck %s
 
 // CHECK-DAG: #[[WINDOW:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d4 * 2 + d2 * 3, d5 * 2 + d3 * 3)>
@@ -26,6 +27,23 @@ func.func @nchw(%x: tensor<2x3x13x13xf32>, %w: tensor<8x3x3x3xf32>,
       ins(%x, %w : tensor<2x3x13x13xf32>, tensor<8x3x3x3xf32>)
       outs(%acc : tensor<2x8x4x4xf32>) -> tensor<2x8x4x4xf32>
   return %r : tensor<2x8x4x4xf32>
+}
+
+// -----
+
+// A 1x1 kernel at stride 1 reads its input in place: no im2col copy.
+// CHECK-LABEL: func.func @pointwise
+// CHECK-SAME: (%[[X:.*]]: tensor<2x3x5x5xf32>
+// CHECK: %[[C:.*]] = tensor.collapse_shape %[[X]] {{\[}}[0], [1], [2, 3]] : tensor<2x3x5x5xf32> into tensor<2x3x25xf32>
+// CHECK: linalg.generic {{.*}} ins(%{{.*}}, %[[C]] : tensor<8x3xf32>, tensor<2x3x25xf32>)
+// CHECK-NOT: linalg.conv_2d
+func.func @pointwise(%x: tensor<2x3x5x5xf32>, %w: tensor<8x3x1x1xf32>,
+                     %acc: tensor<2x8x5x5xf32>) -> tensor<2x8x5x5xf32> {
+  %r = linalg.conv_2d_nchw_fchw {strides = dense<1> : tensor<2xi64>,
+                                 dilations = dense<1> : tensor<2xi64>}
+      ins(%x, %w : tensor<2x3x5x5xf32>, tensor<8x3x1x1xf32>)
+      outs(%acc : tensor<2x8x5x5xf32>) -> tensor<2x8x5x5xf32>
+  return %r : tensor<2x8x5x5xf32>
 }
 
 // -----
