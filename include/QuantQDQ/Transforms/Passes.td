@@ -185,6 +185,23 @@ def VectorizeContractions : Pass<"qdq-vectorize-contractions"> {
                            "::mlir::vector::VectorDialect"];
 }
 
+def ReleaseBuffersEarly : Pass<"qdq-release-buffers-early"> {
+  let summary = "Free each buffer right after its last use";
+  let description = [{
+    Ownership-based deallocation frees a buffer at the end of the block that
+    allocates it, so in a network's function every intermediate buffer stays
+    allocated until the function returns. This pass moves each
+    `memref.dealloc` of a `memref.alloc` in the same block up to just after
+    the last op of the block that uses the buffer or any view of it
+    (subviews, reshapes, casts; a use nested in a loop counts as its
+    ancestor in the block). A buffer passed to a call, returned, or handed to
+    a loop's or branch's operands keeps its dealloc. Part of
+    `qdq-cpu-pipeline`, after the deallocation pipeline: a run then needs
+    the largest set of buffers live at once, not all of them.
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+}
+
 def DistributeLoops : Pass<"qdq-distribute-loops"> {
   let summary = "Share the outermost parallel loop of linalg ops among "
                 "threads";

@@ -46,6 +46,9 @@ void mlir::quant_qdq::buildCPUBufferPipeline(OpPassManager &pm) {
   outParams.modifyPublicFunctions = true;
   pm.addPass(bufferization::createBufferResultsToOutParamsPass(outParams));
   bufferization::buildBufferDeallocationPipeline(pm);
+  // Deallocation frees buffers at the end of their block; a run needs only
+  // the buffers live at once when each is freed after its last use.
+  pm.addNestedPass<func::FuncOp>(createReleaseBuffersEarly());
   // A tile written in place bufferizes to a copy between two equal
   // subviews; once CSE makes them one value, the canonicalizer drops it.
   pm.addPass(createCSEPass());
