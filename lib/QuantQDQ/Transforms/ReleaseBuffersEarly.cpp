@@ -1,4 +1,4 @@
-//===- ReleaseBuffersEarly.cpp - free each buffer after its last use ------===//
+//===- ReleaseBuffersEarly.cpp - free each buffer after its last use ----===//
 //
 // MLIR's ownership-based deallocation frees a buffer at the end of the
 // block that allocates it: in a network's function, every intermediate
