@@ -33,6 +33,10 @@ public:
   /// magnitude, the last batch's range and the moving average. NaNs are
   /// skipped; a batch of nothing but NaNs is no batch.
   void observeRange(ArrayRef<float> values);
+  /// Same, from the batch's minimum and maximum and how many values it
+  /// held, computed elsewhere (in the compiled model). A NaN range, which
+  /// a NaN among the values gives there, is no batch.
+  void observeRange(double batchMin, double batchMax, uint64_t batchCount);
   /// The moving average's decay (TFMOT's default 0.999). Unlike TFMOT,
   /// whose averages start at [-6, 6] and need thousands of training steps
   /// to forget it, the average starts at the first batch's range.

@@ -86,9 +86,12 @@ static SmallVector<ObservedTensor> collectObserved(func::FuncOp func,
 
 /// Turns `func` into its float version that also returns `observed`: every
 /// dequantize(quantize(x)) and fake_quant(x) becomes x. A quantize whose
-/// result stays integer keeps running with a placeholder scale.
-static void makeObservingFunction(func::FuncOp func,
-                                  ArrayRef<Value> observed) {
+/// result stays integer keeps running with a placeholder scale. With
+/// `rangesOnly`, each observed tensor is returned as three scalars computed
+/// where it is produced, ReduceMin, ReduceMax and Size (which folds to a
+/// constant), instead of the whole tensor.
+static void makeObservingFunction(func::FuncOp func, ArrayRef<Value> observed,
+                                  bool rangesOnly) {
   SmallVector<Operation *> dead;
   func.walk([&](Operation *op) {
     if (auto fake = dyn_cast<FakeQuantOp>(op)) {
@@ -125,7 +128,34 @@ static void makeObservingFunction(func::FuncOp func,
   });
   auto ret = cast<func::ReturnOp>(func.getBody().front().getTerminator());
   SmallVector<Value> results(ret.getOperands());
-  llvm::append_range(results, observed);
+  if (rangesOnly) {
+    OpBuilder builder(ret);
+    auto keepdims = builder.getDictionaryAttr(
+        builder.getNamedAttr("keepdims", builder.getI64IntegerAttr(0)));
+    auto node = [&](StringRef opType, Value input, Type type,
+                    DictionaryAttr attrs) {
+      return GenericOp::create(builder, input.getLoc(), TypeRange{type},
+                               input, builder.getStringAttr(opType),
+                               /*name=*/StringAttr(), /*domain=*/StringAttr(),
+                               attrs)
+          .getResult(0);
+    };
+    auto scalar = [&](Type element) {
+      return RankedTensorType::get({}, element);
+    };
+    for (Value value : observed) {
+      // Right where the tensor is produced, so that it can be freed after
+      // its last use in the network rather than at the function's end.
+      builder.setInsertionPointAfterValue(value);
+      Type element = cast<ShapedType>(value.getType()).getElementType();
+      results.push_back(node("ReduceMin", value, scalar(element), keepdims));
+      results.push_back(node("ReduceMax", value, scalar(element), keepdims));
+      results.push_back(
+          node("Size", value, scalar(builder.getI64Type()), {}));
+    }
+  } else {
+    llvm::append_range(results, observed);
+  }
   ret->setOperands(results);
   func.setType(FunctionType::get(func.getContext(), func.getArgumentTypes(),
                                  ret.getOperandTypes()));
@@ -304,6 +334,17 @@ LogicalResult mlir::quant_qdq::collectCalibrationTable(
     arrays.push_back(std::move(*array));
   }
 
+  bool histogram = options.compareMethods ||
+                   llvm::any_of(methods, TensorStatistics::needsHistogram);
+  // Methods that need only each batch's range get it from the compiled
+  // code: the observed tensors then never leave it, and calibration holds
+  // no more than one run's buffers. Histograms read the tensors.
+  bool rangesInGraph =
+      !histogram && llvm::all_of(observed, [](const ObservedTensor &tensor) {
+        return cast<ShapedType>(tensor.value.getType())
+            .getElementType()
+            .isF32();
+      });
   // One executor per batch size met: the model's own batch when static,
   // else chunks of options.batchSize and one for a shorter last chunk.
   int64_t modelBatch = inputType.getDimSize(0);
@@ -322,7 +363,7 @@ LogicalResult mlir::quant_qdq::collectCalibrationTable(
     SmallVector<Value> values;
     for (const ObservedTensor &tensor : collectObserved(func, /*warn=*/false))
       values.push_back(tensor.value);
-    makeObservingFunction(func, values);
+    makeObservingFunction(func, values, rangesInGraph);
     auto executor = JITExecutor::create(std::move(copy), entry.getName(),
                                         {SmallVector<int64_t>(shape)});
     if (failed(executor))
@@ -335,8 +376,6 @@ LogicalResult mlir::quant_qdq::collectCalibrationTable(
   std::vector<TensorStatistics> stats(observed.size());
   for (TensorStatistics &stat : stats)
     stat.setMovingAverageDecay(options.movingAverageDecay);
-  bool histogram = options.compareMethods ||
-                   llvm::any_of(methods, TensorStatistics::needsHistogram);
   for (int pass = 0; pass < (histogram ? 2 : 1); ++pass) {
     Progress progress(options.progress, totalSamples);
     int64_t done = 0;
@@ -362,7 +401,15 @@ LogicalResult mlir::quant_qdq::collectCalibrationTable(
         SmallVector<NpyArray> outputs;
         if (llvm::Error error = executor->run({&chunk}, outputs))
           return emitError(loc) << llvm::toString(std::move(error));
-        for (size_t i = 0; i < observed.size(); ++i) {
+        for (size_t i = 0; rangesInGraph && i < observed.size(); ++i) {
+          auto scalar = [&](unsigned k) {
+            return outputs[numResults + 3 * i + k].bytes;
+          };
+          stats[i].observeRange(*reinterpret_cast<float *>(scalar(0)),
+                                *reinterpret_cast<float *>(scalar(1)),
+                                *reinterpret_cast<int64_t *>(scalar(2)));
+        }
+        for (size_t i = 0; !rangesInGraph && i < observed.size(); ++i) {
           NpyArray &out = outputs[numResults + i];
           ArrayRef<float> values(reinterpret_cast<float *>(out.bytes),
                                  out.getNumElements());

@@ -20,8 +20,13 @@ void TensorStatistics::observeRange(ArrayRef<float> values) {
     batchMax = std::max<double>(batchMax, v);
     ++batchCount;
   }
-  if (batchMin > batchMax)
-    return; // Nothing but NaNs.
+  observeRange(batchMin, batchMax, batchCount);
+}
+
+void TensorStatistics::observeRange(double batchMin, double batchMax,
+                                    uint64_t batchCount) {
+  if (!(batchMin <= batchMax))
+    return; // Nothing but NaNs, or a NaN range.
   min = count ? std::min(min, batchMin) : batchMin;
   max = count ? std::max(max, batchMax) : batchMax;
   count += batchCount;
