@@ -3,7 +3,10 @@
 #include "QuantQDQ/Calibration/Calibration.h"
 #include "QuantQDQ/Execution/JITExecutor.h"
 #include "QuantQDQ/IR/QuantQDQOps.h"
+#include "QuantQDQ/Target/ONNX/ONNXAttrNames.h"
 #include "QuantQDQ/Transforms/TensorNames.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/IRMapping.h"
@@ -11,6 +14,8 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
 #include <chrono>
+#include <cmath>
+#include <limits>
 
 using namespace mlir;
 using namespace mlir::quant_qdq;
@@ -130,28 +135,56 @@ static void makeObservingFunction(func::FuncOp func, ArrayRef<Value> observed,
   SmallVector<Value> results(ret.getOperands());
   if (rangesOnly) {
     OpBuilder builder(ret);
-    auto keepdims = builder.getDictionaryAttr(
-        builder.getNamedAttr("keepdims", builder.getI64IntegerAttr(0)));
-    auto node = [&](StringRef opType, Value input, Type type,
-                    DictionaryAttr attrs) {
-      return GenericOp::create(builder, input.getLoc(), TypeRange{type},
-                               input, builder.getStringAttr(opType),
-                               /*name=*/StringAttr(), /*domain=*/StringAttr(),
-                               attrs)
+    auto opsets = func->getParentOfType<ModuleOp>()
+                      ->getAttrOfType<DictionaryAttr>(onnx_io::kOpsetImport);
+    auto opsetAttr =
+        opsets ? opsets.getAs<IntegerAttr>(GenericOp::kDefaultDomain)
+               : IntegerAttr();
+    int64_t opset =
+        opsetAttr ? opsetAttr.getInt() : onnx_io::kDefaultOpsetVersion;
+    auto node = [&](StringRef opType, ValueRange inputs, Type type,
+                    ArrayRef<NamedAttribute> attrs) {
+      return GenericOp::create(
+                 builder, inputs.front().getLoc(), TypeRange{type}, inputs,
+                 builder.getStringAttr(opType), /*name=*/StringAttr(),
+                 /*domain=*/StringAttr(),
+                 attrs.empty() ? DictionaryAttr()
+                               : builder.getDictionaryAttr(attrs))
           .getResult(0);
-    };
-    auto scalar = [&](Type element) {
-      return RankedTensorType::get({}, element);
     };
     for (Value value : observed) {
       // Right where the tensor is produced, so that it can be freed after
       // its last use in the network rather than at the function's end.
       builder.setInsertionPointAfterValue(value);
-      Type element = cast<ShapedType>(value.getType()).getElementType();
-      results.push_back(node("ReduceMin", value, scalar(element), keepdims));
-      results.push_back(node("ReduceMax", value, scalar(element), keepdims));
-      results.push_back(
-          node("Size", value, scalar(builder.getI64Type()), {}));
+      auto type = cast<RankedTensorType>(value.getType());
+      Type element = type.getElementType();
+      // Reduced over all but the first dimension, a parallel loop that the
+      // CPU pipeline shares among threads; the host takes the rest.
+      SmallVector<int64_t> axes =
+          llvm::to_vector(llvm::seq<int64_t>(1, type.getRank()));
+      auto partial = type.getRank() >= 2
+                         ? RankedTensorType::get({type.getDimSize(0)}, element)
+                         : RankedTensorType::get({}, element);
+      SmallVector<Value> inputs = {value};
+      SmallVector<NamedAttribute> attrs = {
+          builder.getNamedAttr("keepdims", builder.getI64IntegerAttr(0))};
+      if (!axes.empty()) {
+        if (opset >= 18)
+          inputs.push_back(arith::ConstantOp::create(
+              builder, value.getLoc(),
+              DenseIntElementsAttr::get(
+                  RankedTensorType::get({int64_t(axes.size())},
+                                        builder.getI64Type()),
+                  axes)));
+        else
+          attrs.push_back(builder.getNamedAttr(
+              "axes", builder.getDenseI64ArrayAttr(axes)));
+      }
+      results.push_back(node("ReduceMin", inputs, partial, attrs));
+      results.push_back(node("ReduceMax", inputs, partial, attrs));
+      results.push_back(node("Size", value,
+                             RankedTensorType::get({}, builder.getI64Type()),
+                             {}));
     }
   } else {
     llvm::append_range(results, observed);
@@ -402,12 +435,21 @@ LogicalResult mlir::quant_qdq::collectCalibrationTable(
         if (llvm::Error error = executor->run({&chunk}, outputs))
           return emitError(loc) << llvm::toString(std::move(error));
         for (size_t i = 0; rangesInGraph && i < observed.size(); ++i) {
-          auto scalar = [&](unsigned k) {
-            return outputs[numResults + 3 * i + k].bytes;
+          // Per-row minima and maxima (one row for a scalar), and the size.
+          auto values = [&](unsigned k) {
+            NpyArray &out = outputs[numResults + 3 * i + k];
+            return ArrayRef<float>(reinterpret_cast<float *>(out.bytes),
+                                   out.getNumElements());
           };
-          stats[i].observeRange(*reinterpret_cast<float *>(scalar(0)),
-                                *reinterpret_cast<float *>(scalar(1)),
-                                *reinterpret_cast<int64_t *>(scalar(2)));
+          // A NaN row (a NaN among its values) makes the batch's range NaN.
+          double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+          for (float v : values(0))
+            lo = std::isnan(v) ? NAN : std::min<double>(lo, v);
+          for (float v : values(1))
+            hi = std::isnan(v) ? NAN : std::max<double>(hi, v);
+          auto *size = reinterpret_cast<int64_t *>(
+              outputs[numResults + 3 * i + 2].bytes);
+          stats[i].observeRange(lo, hi, *size);
         }
         for (size_t i = 0; !rangesInGraph && i < observed.size(); ++i) {
           NpyArray &out = outputs[numResults + i];
