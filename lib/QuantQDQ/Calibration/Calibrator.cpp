@@ -3,6 +3,7 @@
 #include "QuantQDQ/Calibration/Calibration.h"
 #include "QuantQDQ/Execution/JITExecutor.h"
 #include "QuantQDQ/IR/QuantQDQOps.h"
+#include "QuantQDQ/Target/ONNX/ONNX.h"
 #include "QuantQDQ/Target/ONNX/ONNXAttrNames.h"
 #include "QuantQDQ/Transforms/TensorNames.h"
 
@@ -169,7 +170,7 @@ static void makeObservingFunction(func::FuncOp func, ArrayRef<Value> observed,
       SmallVector<NamedAttribute> attrs = {
           builder.getNamedAttr("keepdims", builder.getI64IntegerAttr(0))};
       if (!axes.empty()) {
-        if (opset >= 18)
+        if (!isONNXSchemaAttribute("ReduceMin", opset, "axes"))
           inputs.push_back(arith::ConstantOp::create(
               builder, value.getLoc(),
               DenseIntElementsAttr::get(
