@@ -27,6 +27,11 @@
 
 namespace mlir::quant_qdq {
 
+/// The opset that the module of `op` (or `op`, a module) imports for ONNX
+/// `domain` (empty or "ai.onnx": the default domain); kDefaultOpsetVersion
+/// when the module says none.
+int64_t getImportedOpset(Operation *op, StringRef domain = "");
+
 /// A quant_qdq.generic seen as the ONNX node it was translated from: its
 /// inputs by ONNX position (omitted optional inputs and subgraph captures
 /// accounted for), typed readers of its attributes, and diagnostics that

@@ -1,14 +1,13 @@
 //===- Calibrator.cpp - ranges of activations from calibration data -------===//
 
 #include "QuantQDQ/Calibration/Calibration.h"
+#include "QuantQDQ/Conversion/ONNXToQuantQDQ.h"
 #include "QuantQDQ/Execution/JITExecutor.h"
 #include "QuantQDQ/IR/QuantQDQOps.h"
 #include "QuantQDQ/Target/ONNX/ONNX.h"
-#include "QuantQDQ/Target/ONNX/ONNXAttrNames.h"
 #include "QuantQDQ/Transforms/TensorNames.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/IRMapping.h"
 #include "llvm/Support/FileSystem.h"
@@ -136,13 +135,9 @@ static void makeObservingFunction(func::FuncOp func, ArrayRef<Value> observed,
   SmallVector<Value> results(ret.getOperands());
   if (rangesOnly) {
     OpBuilder builder(ret);
-    auto opsets = func->getParentOfType<ModuleOp>()
-                      ->getAttrOfType<DictionaryAttr>(onnx_io::kOpsetImport);
-    auto opsetAttr =
-        opsets ? opsets.getAs<IntegerAttr>(GenericOp::kDefaultDomain)
-               : IntegerAttr();
-    int64_t opset =
-        opsetAttr ? opsetAttr.getInt() : onnx_io::kDefaultOpsetVersion;
+    // Axes in the form this build's ONNX inference expects at the opset.
+    bool axesAttribute =
+        isONNXSchemaAttribute("ReduceMin", getImportedOpset(func), "axes");
     auto node = [&](StringRef opType, ValueRange inputs, Type type,
                     ArrayRef<NamedAttribute> attrs) {
       return GenericOp::create(
@@ -170,7 +165,7 @@ static void makeObservingFunction(func::FuncOp func, ArrayRef<Value> observed,
       SmallVector<NamedAttribute> attrs = {
           builder.getNamedAttr("keepdims", builder.getI64IntegerAttr(0))};
       if (!axes.empty()) {
-        if (!isONNXSchemaAttribute("ReduceMin", opset, "axes"))
+        if (!axesAttribute)
           inputs.push_back(arith::ConstantOp::create(
               builder, value.getLoc(),
               DenseIntElementsAttr::get(

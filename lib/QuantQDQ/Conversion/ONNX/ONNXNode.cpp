@@ -22,15 +22,21 @@ static constexpr int64_t kMaxParameterElements = 1 << 20;
 // Inputs and attributes
 //===----------------------------------------------------------------------===//
 
-int64_t onnx_patterns::getDefaultDomainOpset(Operation *op) {
+int64_t mlir::quant_qdq::getImportedOpset(Operation *op, StringRef domain) {
   auto module = isa<ModuleOp>(op) ? cast<ModuleOp>(op)
                                   : op->getParentOfType<ModuleOp>();
   auto opsets =
       module ? module->getAttrOfType<DictionaryAttr>(kOpsetImport) : nullptr;
-  if (auto version =
-          opsets ? opsets.getAs<IntegerAttr>(kDefaultDomain) : nullptr)
+  if (auto version = opsets ? opsets.getAs<IntegerAttr>(
+                                  domain.empty() ? StringRef(kDefaultDomain)
+                                                 : domain)
+                            : nullptr)
     return version.getInt();
   return kDefaultOpsetVersion;
+}
+
+int64_t onnx_patterns::getDefaultDomainOpset(Operation *op) {
+  return getImportedOpset(op);
 }
 
 int64_t ONNXNode::getOpset() const { return getDefaultDomainOpset(op); }

@@ -22,20 +22,6 @@ using namespace mlir::quant_qdq::onnx_io;
 /// shape, axes and index vectors inference reads, never weights.
 static constexpr int64_t kMaxInferenceData = 1 << 16;
 
-/// The opset `module` imports for `domain` ("" for the default domain).
-static int64_t getOpsetFor(Operation *op, StringRef domain) {
-  auto module = op->getParentOfType<ModuleOp>();
-  auto opsets =
-      module ? module->getAttrOfType<DictionaryAttr>(kOpsetImport) : nullptr;
-  if (opsets)
-    if (auto v = opsets.getAs<IntegerAttr>(
-            domain.empty() || domain == kDefaultDomain
-                ? StringRef(kDefaultDomain)
-                : domain))
-      return v.getInt();
-  return kDefaultOpsetVersion;
-}
-
 /// `type` as a TypeProto; false when ONNX has no such tensor type.
 static bool exportType(Type type, onnx::TypeProto &proto) {
   auto ranked = dyn_cast<RankedTensorType>(type);
@@ -230,7 +216,7 @@ FailureOr<SmallVector<Type>> mlir::quant_qdq::inferONNXNodeTypes(GenericOp op) {
   if (op->hasAttr(kCaptures) || op->getNumRegions() != 0)
     return emitNodeError(op) << "it reads an outer tensor from a subgraph";
   StringRef domain = op.getDomain() ? *op.getDomain() : StringRef();
-  int64_t opset = getOpsetFor(op, domain);
+  int64_t opset = getImportedOpset(op, domain);
 
   onnx::NodeProto node;
   node.set_op_type(op.getOpType().str());
