@@ -13,7 +13,7 @@ using namespace mlir::quant_qdq;
 
 namespace {
 /// Every buffer is a multiple of a cache line, aligned to one (what AVX
-/// loads like best, and what the size classes round to).
+/// loads like best).
 constexpr uint64_t kLine = 64;
 
 struct Pool {

@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "MatmulDims.h"
 #include "QuantQDQ/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -24,13 +25,7 @@ namespace mlir::quant_qdq {
 } // namespace mlir::quant_qdq
 
 using namespace mlir;
-
-static bool hasStaticF32Operands(Operation *op) {
-  return llvm::all_of(op->getOperandTypes(), [](Type t) {
-    auto type = dyn_cast<RankedTensorType>(t);
-    return type && type.hasStaticShape() && type.getElementType().isF32();
-  });
-}
+using namespace mlir::quant_qdq;
 
 /// The columns of im2col: a (N, C, Kh, Kw, Oh, Ow) tensor indexed without
 /// divisions, collapsed to (N, C Kh Kw, Oh Ow), a view.
@@ -78,7 +73,7 @@ struct NchwIm2Col : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
 
   LogicalResult matchAndRewrite(linalg::Conv2DNchwFchwOp op,
                                 PatternRewriter &rewriter) const override {
-    if (!op.hasPureTensorSemantics() || !hasStaticF32Operands(op))
+    if (!hasStaticF32Operands(op))
       return rewriter.notifyMatchFailure(op, "not f32 on static shapes");
     Location loc = op.getLoc();
     MLIRContext *context = op.getContext();
@@ -144,7 +139,7 @@ struct NhwcIm2Col : OpRewritePattern<linalg::Conv2DNhwcHwcfOp> {
 
   LogicalResult matchAndRewrite(linalg::Conv2DNhwcHwcfOp op,
                                 PatternRewriter &rewriter) const override {
-    if (!op.hasPureTensorSemantics() || !hasStaticF32Operands(op))
+    if (!hasStaticF32Operands(op))
       return rewriter.notifyMatchFailure(op, "not f32 on static shapes");
     if (failed(linalg::rewriteInIm2Col(rewriter, op)))
       return failure();

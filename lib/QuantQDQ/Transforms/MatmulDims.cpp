@@ -50,8 +50,8 @@ std::optional<MatmulDims> mlir::quant_qdq::getMatmulDims(linalg::GenericOp op) {
   return result;
 }
 
-void mlir::quant_qdq::generalizeStaticF32Contractions(RewriterBase &rewriter,
-                                                      Operation *root) {
+SmallVector<std::pair<linalg::GenericOp, MatmulDims>>
+mlir::quant_qdq::getStaticF32Matmuls(RewriterBase &rewriter, Operation *root) {
   SmallVector<linalg::LinalgOp> named;
   root->walk([&](linalg::LinalgOp op) {
     if (!isa<linalg::GenericOp>(op) && hasStaticF32Operands(op) &&
@@ -62,4 +62,10 @@ void mlir::quant_qdq::generalizeStaticF32Contractions(RewriterBase &rewriter,
     rewriter.setInsertionPoint(op);
     (void)linalg::generalizeNamedOp(rewriter, op);
   }
+  SmallVector<std::pair<linalg::GenericOp, MatmulDims>> matmuls;
+  root->walk([&](linalg::GenericOp op) {
+    if (std::optional<MatmulDims> dims = getMatmulDims(op))
+      matmuls.emplace_back(op, *dims);
+  });
+  return matmuls;
 }

@@ -36,9 +36,11 @@ std::optional<MatmulDims> getMatmulDims(linalg::GenericOp op);
 /// The loop an affine expression reads, when it is a plain dimension.
 std::optional<unsigned> getDimPosition(AffineExpr e);
 
-/// Rewrites the named static f32 contractions under `root` (linalg.matmul,
-/// batch_matmul, ...) as linalg.generic, the form the CPU passes shape.
-void generalizeStaticF32Contractions(RewriterBase &rewriter, Operation *root);
+/// The f32 contractions under `root` that getMatmulDims sees as matmuls,
+/// with their view, in program order; named ones (linalg.matmul,
+/// batch_matmul, ...) are generalized first, the form the CPU passes shape.
+SmallVector<std::pair<linalg::GenericOp, MatmulDims>>
+getStaticF32Matmuls(RewriterBase &rewriter, Operation *root);
 
 } // namespace mlir::quant_qdq
 

@@ -132,13 +132,9 @@ static Value packConstant(RewriterBase &rewriter, Location loc,
         *cast<DenseF32ResourceElementsAttr>(slice.value).tryGetAsArrayRef();
 
   // Strides of the whole constant, and where the slice starts in it.
-  ArrayRef<int64_t> full = cast<ShapedType>(slice.value.getType()).getShape();
-  SmallVector<int64_t> strides(full.size(), 1);
-  for (int64_t d = static_cast<int64_t>(full.size()) - 2; d >= 0; --d)
-    strides[d] = strides[d + 1] * full[d + 1];
-  int64_t origin = 0;
-  for (auto [offset, stride] : llvm::zip(slice.offsets, strides))
-    origin += offset * stride;
+  SmallVector<int64_t> strides =
+      computeStrides(cast<ShapedType>(slice.value.getType()).getShape());
+  int64_t origin = linearize(slice.offsets, strides);
 
   // Each panel row (the operand's dimensions other than n's column) holds
   // `columns` values n's stride apart.
@@ -289,15 +285,8 @@ struct PackContractionPanelsPass
       emitError(getOperation()->getLoc(), "columns must be positive");
       return signalPassFailure();
     }
-    Operation *root = getOperation();
     IRRewriter rewriter(&getContext());
-    generalizeStaticF32Contractions(rewriter, root);
-    SmallVector<std::pair<linalg::GenericOp, MatmulDims>> contractions;
-    root->walk([&](linalg::GenericOp op) {
-      if (std::optional<MatmulDims> dims = getMatmulDims(op))
-        contractions.emplace_back(op, *dims);
-    });
-    for (auto [op, dims] : contractions)
+    for (auto [op, dims] : getStaticF32Matmuls(rewriter, getOperation()))
       pack(rewriter, op, dims);
   }
 

@@ -223,12 +223,8 @@ struct VectorizeContractionsPass
   void runOnOperation() override {
     Operation *root = getOperation();
     IRRewriter rewriter(&getContext());
-    generalizeStaticF32Contractions(rewriter, root);
-    SmallVector<std::pair<linalg::GenericOp, MatmulDims>> contractions;
-    root->walk([&](linalg::GenericOp op) {
-      if (std::optional<MatmulDims> blocking = getMatmulDims(op))
-        contractions.emplace_back(op, *blocking);
-    });
+    SmallVector<std::pair<linalg::GenericOp, MatmulDims>> contractions =
+        getStaticF32Matmuls(rewriter, root);
     if (contractions.empty())
       return;
     for (auto &[op, blocking] : contractions) {
