@@ -282,7 +282,8 @@ struct PackContractionPanelsPass
 
   void runOnOperation() override {
     if (columns < 1) {
-      emitError(getOperation()->getLoc(), "columns must be positive");
+      emitError(getOperation()->getLoc())
+          << "columns must be positive, got " << int64_t(columns);
       return signalPassFailure();
     }
     IRRewriter rewriter(&getContext());

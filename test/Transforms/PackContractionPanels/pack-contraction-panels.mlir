@@ -4,6 +4,9 @@
 // packed by the pass, other operands by a transpose when enough rows reuse
 // them; columns that do not fill a panel are split off as they are.
 // RUN: qdq-opt %s --qdq-pack-contraction-panels="columns=4" --split-input-file | FileCheck %s
+// A panel without columns is refused, with exit status 1.
+// RUN: not qdq-opt %s --qdq-pack-contraction-panels="columns=0" --split-input-file 2>&1 | FileCheck %s --check-prefix=ZERO
+// ZERO: error: columns must be positive, got 0
 
 #lhs = affine_map<(m, n, k) -> (m, k)>
 #rhs = affine_map<(m, n, k) -> (k, n)>
