@@ -18,6 +18,7 @@
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
+#include "mlir/Support/Timing.h"
 #include <memory>
 
 namespace mlir::quant_qdq {
@@ -29,6 +30,10 @@ struct ExecutorOptions {
   Device device = Device::CPU;
   /// LLVM optimization level of host code (and of ptxas / the PTX JIT).
   unsigned optLevel = 3;
+  /// Where compilation reports its phases (shape specialization, each pass
+  /// of the MLIR pipeline, translation, LLVM's optimization, machine code),
+  /// or nothing.
+  TimingScope *timing = nullptr;
 };
 
 /// An NVIDIA GPU that the CUDA runtime can use.

@@ -202,6 +202,24 @@ def ReleaseBuffersEarly : Pass<"qdq-release-buffers-early"> {
   let dependentDialects = ["::mlir::memref::MemRefDialect"];
 }
 
+def OutlineParallelLoops : Pass<"qdq-outline-parallel-loops",
+                                 "::mlir::ModuleOp"> {
+  let summary = "Move each top-level parallel loop into a function of its "
+                "own";
+  let description = [{
+    Every `scf.parallel` at the top level of a function body moves into a
+    new private, not-inlined function that takes the values the loop reads
+    from outside (constants are cloned in instead) and is called in the
+    loop's place. A network's function holds one parallel loop per layer;
+    the OpenMP translation outlines each from the LLVM function that holds
+    it, scanning all of that function each time, so with every loop in one
+    function translation time grew with the square of the network's size.
+    Part of `qdq-cpu-pipeline`, before the loops become OpenMP regions.
+  }];
+  let dependentDialects = ["::mlir::func::FuncDialect",
+                           "::mlir::LLVM::LLVMDialect"];
+}
+
 def DistributeLoops : Pass<"qdq-distribute-loops"> {
   let summary = "Share the outermost parallel loop of linalg ops among "
                 "threads";

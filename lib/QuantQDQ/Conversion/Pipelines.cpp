@@ -61,6 +61,9 @@ void mlir::quant_qdq::buildCPUBufferPipeline(OpPassManager &pm) {
 void mlir::quant_qdq::buildCPULoweringPipeline(
     OpPassManager &pm, function_ref<void(OpPassManager &)> beforeLLVM,
     function_ref<void(OpPassManager &)> beforeReconcile, bool bufferPool) {
+  // One function per layer's parallel loop: OpenMP's outlining of each loop
+  // then scans that function, not the whole network.
+  pm.addPass(createOutlineParallelLoops());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   // Register tiles' transfers become one load or store per row.
   VectorTransferToSCFOptions transfers;

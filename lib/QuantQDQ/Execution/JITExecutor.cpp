@@ -264,8 +264,12 @@ JITExecutor::create(OwningOpRef<ModuleOp> module, StringRef entry,
   if (!func || func.isExternal())
     return emitError(module->getLoc())
            << "no function '" << entry << "' with a body to run";
+  TimingScope noTiming;
+  TimingScope &timing = options.timing ? *options.timing : noTiming;
+  TimingScope specializeTimer = timing.nest("specialize input shapes");
   if (failed(specializeInputShapes(func, inputShapes)))
     return failure();
+  specializeTimer.stop();
   // Inputs may be mapped read-only files: bufferization must not write
   // into them.
   for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i)
@@ -322,8 +326,12 @@ JITExecutor::create(OwningOpRef<ModuleOp> module, StringRef entry,
     cpu.bufferPool = true;
     buildCPUPipeline(pm, cpu);
   }
+  TimingScope pipelineTimer = timing.nest("MLIR pipeline");
+  if (options.timing)
+    pm.enableTiming(pipelineTimer);
   if (failed(pm.run(*module)))
     return failure();
+  pipelineTimer.stop();
 
   static bool targetInitialized = [] {
     llvm::InitializeNativeTarget();
@@ -336,9 +344,15 @@ JITExecutor::create(OwningOpRef<ModuleOp> module, StringRef entry,
   std::function<llvm::Error(llvm::Module *)> optimizeModule =
       makeOptimizingTransformer(options.optLevel, 0, nullptr);
   SmallVector<std::string> functionNames;
+  // The engine translates the module and runs the optimizer on it when it
+  // is created; machine code comes at the first lookup.
+  TimingScope translateTimer;
   std::function<llvm::Error(llvm::Module *)> optimize =
       [&](llvm::Module *llvmModule) {
+        TimingScope optimizeTimer =
+            translateTimer.nest("LLVM IR optimization");
         llvm::Error error = optimizeModule(llvmModule);
+        optimizeTimer.stop();
         if (!std::getenv("QDQ_PERF_MAP"))
           return error;
         // Outlined parallel regions are internal: export them so that
@@ -360,7 +374,9 @@ JITExecutor::create(OwningOpRef<ModuleOp> module, StringRef entry,
   SmallVector<BoundConstant> constants;
   if (!gpu)
     constants = bindLargeConstants(*module);
+  translateTimer = timing.nest("LLVM IR: translation and optimization");
   auto engine = ExecutionEngine::create(*module, engineOptions);
+  translateTimer.stop();
   if (!engine)
     return emitError(loc) << "cannot JIT-compile: "
                           << llvm::toString(engine.takeError());
@@ -384,12 +400,15 @@ JITExecutor::create(OwningOpRef<ModuleOp> module, StringRef entry,
         return symbols;
       });
 
+  // Compiled here, not in the first run: a symbol missing from the runtime
+  // is an error now (in initialize() it would abort), and runs are timed
+  // without compilation.
+  TimingScope codegenTimer = timing.nest("machine code");
+  if (auto packed = executor->engine->lookupPacked(entry); !packed)
+    return emitError(loc) << "cannot JIT-compile: "
+                          << llvm::toString(packed.takeError());
+  codegenTimer.stop();
   if (gpu) {
-    // Materialize first: a symbol missing from the runtime is an error here,
-    // where in initialize() it would abort.
-    if (auto packed = executor->engine->lookupPacked(entry); !packed)
-      return emitError(loc)
-             << "cannot JIT-compile: " << llvm::toString(packed.takeError());
     // Global constructors load the kernels onto the device now, so that a
     // binary the device rejects fails here rather than in the first run.
     const CUDARuntime &runtime = getCUDARuntime();

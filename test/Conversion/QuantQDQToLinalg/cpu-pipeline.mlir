@@ -1,14 +1,18 @@
 // The bundled network goes all the way to the LLVM dialect, its result
 // turned into an out-parameter; its convolutions' register tiles are FMAs
-// in OpenMP work-sharing loops.
+// in OpenMP work-sharing loops, each loop in an internal function of its
+// own that the network's function calls.
 // RUN: qdq-opt %qdq_src_root/examples/resnet_v1_block.mlir --qdq-cpu-pipeline | FileCheck %s
 // CHECK-NOT: quant_qdq.
 // CHECK-NOT: linalg.
-// CHECK: llvm.func @resnet_v1_block(%arg0: !llvm.ptr, {{.*}}, %arg11: !llvm.ptr,
+// CHECK: llvm.func internal @[[LOOP:resnet_v1_block_parallel[_0-9]*]]({{.*}}) attributes {{{.*}}passthrough = ["noinline"]
 // CHECK: omp.parallel
 // CHECK:   omp.wsloop
 // CHECK:     llvm.intr.fmuladd{{.*}} : (vector<16xf32>, vector<16xf32>, vector<16xf32>) -> vector<16xf32>
+// CHECK: llvm.func @resnet_v1_block(%arg0: !llvm.ptr, {{.*}}, %arg11: !llvm.ptr,
+// CHECK-NOT: omp.parallel
 // CHECK: llvm.call @malloc
+// CHECK: llvm.call @[[LOOP]](
 // CHECK: llvm.call @free
 // CHECK: llvm.return{{$}}
 
