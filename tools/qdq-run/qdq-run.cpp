@@ -205,6 +205,8 @@ int main(int argc, char **argv) {
       JITExecutor::create(std::move(module), *entry, shapes, options);
   if (failed(executor))
     return 1;
+  // The report covers compilation, not the runs.
+  timing.stop();
   if (!outputPaths.empty() &&
       outputPaths.size() != (*executor)->getResultTypes().size())
     return fail("the model has " +

@@ -202,6 +202,52 @@ def ReleaseBuffersEarly : Pass<"qdq-release-buffers-early"> {
   let dependentDialects = ["::mlir::memref::MemRefDialect"];
 }
 
+def CollapseLoopDims : Pass<"qdq-collapse-loop-dims"> {
+  let summary = "Merge the loops of linalg ops on buffers that walk memory "
+                "contiguously";
+  let description = [{
+    Every run of adjacent iteration dimensions of one iterator type of a
+    linalg op on buffers (generic, copy, fill, transpose, broadcast) that
+    each operand walks contiguously becomes one dimension: the run's dims
+    appear in order in every indexing map, and each buffer's strides let
+    `memref.collapse_shape` view them as one. An element-wise op over a
+    `[16, 14, 14]` slice then lowers to one loop of 3136 iterations, which
+    LLVM vectorizes as it is, instead of three, whose inner two it fully
+    unrolls before an expensive and fruitless attempt at the outer one.
+    Ops whose maps are not projected permutations (im2col's windows) keep
+    the dims those maps combine. Part of `qdq-cpu-pipeline`, before the
+    linalg ops become loops.
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+}
+
+def VectorizeElementwise : Pass<"qdq-vectorize-elementwise"> {
+  let summary = "Write element-wise linalg ops on buffers as vector loops";
+  let description = [{
+    Every `linalg.generic` on static buffers with only parallel loops and
+    projected-permutation maps, whose innermost loop has `width` iterations
+    or more and which each buffer operand either walks with unit stride
+    (the loop indexes its last dimension) or does not walk (a broadcast
+    input), and whose body holds only element-wise ops, becomes `scf.for`
+    loops over the outer dimensions around a loop of `width`-wide
+    `vector.load`s, the body on vectors (scalars from outside broadcast),
+    and `vector.store`s, followed by a scalar loop over the elements past
+    the last whole vector. Buffers of i1 (packed into bits by a vector load)
+    and bodies with other ops (`linalg.index`) are left alone. Part of
+    `qdq-cpu-pipeline`, after `qdq-collapse-loop-dims`: the JIT optimizes
+    LLVM IR without a target machine, so LLVM's loop vectorizer would leave
+    these loops scalar.
+  }];
+  let options = [
+    Option<"width", "width", "int64_t", /*default=*/"8",
+           "Elements per vector (8 f32 fill an AVX register)">,
+  ];
+  let dependentDialects = ["::mlir::scf::SCFDialect",
+                           "::mlir::vector::VectorDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 def OutlineParallelLoops : Pass<"qdq-outline-parallel-loops",
                                  "::mlir::ModuleOp"> {
   let summary = "Move each top-level parallel loop into a function of its "

@@ -64,6 +64,9 @@ void mlir::quant_qdq::buildCPULoweringPipeline(
   // One function per layer's parallel loop: OpenMP's outlining of each loop
   // then scans that function, not the whole network.
   pm.addPass(createOutlineParallelLoops());
+  // Element-wise ops walk contiguous memory as one loop, in vectors.
+  pm.addNestedPass<func::FuncOp>(createCollapseLoopDims());
+  pm.addNestedPass<func::FuncOp>(createVectorizeElementwise());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   // Register tiles' transfers become one load or store per row.
   VectorTransferToSCFOptions transfers;
@@ -79,13 +82,16 @@ void mlir::quant_qdq::buildCPULoweringPipeline(
   pm.addPass(createLowerAffinePass());
   if (beforeLLVM)
     beforeLLVM(pm);
+  // Math on vectors with no LLVM intrinsic (erf) becomes one libm call per
+  // element, through vector.extract and insert ops that the vector
+  // conversion then lowers.
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createConvertMathToLibmPass());
   // A register tile's contraction: one broadcast FMA per row and k.
   ConvertVectorToLLVMPassOptions vectors;
   vectors.vectorContractLowering = vector::VectorContractLowering::OuterProduct;
   pm.addPass(createConvertVectorToLLVMPass(vectors));
   pm.addPass(createUBToLLVMConversionPass());
-  pm.addPass(createConvertMathToLLVMPass());
-  pm.addPass(createConvertMathToLibmPass());
   FinalizeMemRefToLLVMConversionPassOptions memrefs;
   memrefs.useGenericFunctions = bufferPool;
   pm.addPass(createFinalizeMemRefToLLVMConversionPass(memrefs));

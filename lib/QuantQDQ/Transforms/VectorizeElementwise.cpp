@@ -1,0 +1,228 @@
+//===- VectorizeElementwise.cpp - element-wise linalg ops as vector loops -===//
+//
+// The JIT's LLVM optimizer runs without a target machine (given one, it
+// tripled compile time), so LLVM's loop vectorizer leaves element-wise loops
+// scalar. This pass writes them as vector loops itself: every element-wise
+// linalg op on buffers whose innermost dimension is contiguous in each
+// operand it walks becomes loops over the outer dimensions around a loop of
+// `width`-wide vector loads, the op's body on vectors, and vector stores,
+// then a scalar loop for the elements past the last whole vector.
+//
+//===----------------------------------------------------------------------===//
+
+#include "QuantQDQ/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/IRMapping.h"
+
+namespace mlir::quant_qdq {
+#define GEN_PASS_DEF_VECTORIZEELEMENTWISE
+#include "QuantQDQ/Transforms/Passes.h.inc"
+} // namespace mlir::quant_qdq
+
+using namespace mlir;
+
+/// Whether `type` is a buffer element type that vector loads read as they
+/// lie in memory (not i1, which a vector packs into bits).
+static bool isByteAddressable(Type type) {
+  return type.isIntOrIndexOrFloat() && type.getIntOrFloatBitWidth() % 8 == 0;
+}
+
+/// Whether `op` is an element-wise op on static buffers whose innermost loop
+/// every operand either walks contiguously or does not walk at all, with a
+/// body of element-wise ops only.
+static bool isVectorizable(linalg::GenericOp op, int64_t width) {
+  if (!op.hasPureBufferSemantics() ||
+      op.getNumParallelLoops() != op.getNumLoops() || op.getNumLoops() == 0)
+    return false;
+  SmallVector<int64_t> bounds = op.getStaticLoopRanges();
+  if (llvm::any_of(bounds, ShapedType::isDynamic) || bounds.back() < width)
+    return false;
+  unsigned inner = op.getNumLoops() - 1;
+  for (OpOperand &operand : op->getOpOperands()) {
+    AffineMap map = op.getMatchingIndexingMap(&operand);
+    if (!map.isProjectedPermutation(/*allowZeroInResults=*/false))
+      return false;
+    auto type = dyn_cast<MemRefType>(operand.get().getType());
+    if (!type) {
+      if (!operand.get().getType().isIntOrIndexOrFloat())
+        return false;
+      continue;
+    }
+    if (!isByteAddressable(type.getElementType()))
+      return false;
+    if (!map.isFunctionOfDim(inner)) {
+      // Broadcast along the inner loop: an output must be written anew at
+      // every element.
+      if (op.isDpsInit(&operand))
+        return false;
+      continue;
+    }
+    SmallVector<int64_t> strides;
+    int64_t offset;
+    if (map.getNumResults() == 0 ||
+        map.getDimPosition(map.getNumResults() - 1) != inner ||
+        failed(type.getStridesAndOffset(strides, offset)) ||
+        strides.back() != 1)
+      return false;
+  }
+  return llvm::all_of(op.getBody()->without_terminator(), [](Operation &op) {
+    return op.getNumRegions() == 0 &&
+           (OpTrait::hasElementwiseMappableTraits(&op) ||
+            op.hasTrait<OpTrait::ConstantLike>()) &&
+           llvm::all_of(op.getResultTypes(), [](Type type) {
+             return type.isIntOrIndexOrFloat();
+           });
+  });
+}
+
+/// The indices of `map`'s operand at loop position `ivs`.
+static SmallVector<Value> getIndices(AffineMap map, ValueRange ivs) {
+  SmallVector<Value> indices;
+  for (unsigned result = 0; result < map.getNumResults(); ++result)
+    indices.push_back(ivs[map.getDimPosition(result)]);
+  return indices;
+}
+
+/// Emits `op`'s body at loop position `ivs` on `width` elements of the
+/// innermost loop (a scalar body for width 1): operands are loaded as
+/// vectors along that loop or broadcast, the body's ops are cloned with
+/// vector types, and the yielded values are stored.
+static void emitBody(OpBuilder &builder, Location loc, linalg::GenericOp op,
+                     ValueRange ivs, int64_t width) {
+  unsigned inner = op.getNumLoops() - 1;
+  auto vectorOf = [&](Type type) -> Type {
+    return width == 1 ? type : VectorType::get({width}, type);
+  };
+  IRMapping mapping;
+  for (OpOperand &operand : op->getOpOperands()) {
+    BlockArgument argument = op.getMatchingBlockArgument(&operand);
+    if (argument.use_empty())
+      continue;
+    Value source = operand.get();
+    Value value;
+    if (!isa<MemRefType>(source.getType())) {
+      value = source;
+    } else {
+      AffineMap map = op.getMatchingIndexingMap(&operand);
+      SmallVector<Value> indices = getIndices(map, ivs);
+      if (width > 1 && map.isFunctionOfDim(inner))
+        value = vector::LoadOp::create(builder, loc,
+                                       cast<VectorType>(vectorOf(
+                                           argument.getType())),
+                                       source, indices);
+      else
+        value = memref::LoadOp::create(builder, loc, source, indices);
+    }
+    if (width > 1 && !isa<VectorType>(value.getType()))
+      value = vector::BroadcastOp::create(
+          builder, loc, vectorOf(argument.getType()), value);
+    mapping.map(argument, value);
+  }
+  for (Operation &bodyOp : op.getBody()->without_terminator()) {
+    // Scalars from outside the body meet vectors as broadcasts.
+    if (width > 1 && !bodyOp.hasTrait<OpTrait::ConstantLike>())
+      for (Value operand : bodyOp.getOperands()) {
+        Value value = mapping.lookupOrDefault(operand);
+        if (!isa<VectorType>(value.getType()))
+          mapping.map(operand, vector::BroadcastOp::create(
+                                   builder, loc, vectorOf(value.getType()),
+                                   value));
+      }
+    if (bodyOp.hasTrait<OpTrait::ConstantLike>() || width == 1) {
+      Operation *clone = builder.clone(bodyOp, mapping);
+      if (width > 1)
+        for (auto [old, result] :
+             llvm::zip(bodyOp.getResults(), clone->getResults()))
+          mapping.map(old, vector::BroadcastOp::create(
+                               builder, loc, vectorOf(result.getType()),
+                               result));
+      continue;
+    }
+    Operation *clone = builder.clone(bodyOp, mapping);
+    for (Value result : clone->getResults())
+      result.setType(vectorOf(result.getType()));
+  }
+  auto yield = cast<linalg::YieldOp>(op.getBody()->getTerminator());
+  for (auto [init, yielded] :
+       llvm::zip(op.getDpsInitsMutable(), yield.getValues())) {
+    Value value = mapping.lookupOrDefault(yielded);
+    if (width > 1 && !isa<VectorType>(value.getType()))
+      value = vector::BroadcastOp::create(
+          builder, loc, vectorOf(value.getType()), value);
+    SmallVector<Value> indices =
+        getIndices(op.getMatchingIndexingMap(&init), ivs);
+    if (width > 1)
+      vector::StoreOp::create(builder, loc, value, init.get(), indices);
+    else
+      memref::StoreOp::create(builder, loc, value, init.get(), indices);
+  }
+}
+
+/// Replaces `op` by loops over its outer dimensions around a vector loop and
+/// a scalar remainder loop over its innermost one.
+static void vectorize(linalg::GenericOp op, int64_t width) {
+  OpBuilder builder(op);
+  Location loc = op.getLoc();
+  SmallVector<int64_t> bounds = op.getStaticLoopRanges();
+  auto constant = [&](int64_t value) -> Value {
+    return arith::ConstantIndexOp::create(builder, loc, value);
+  };
+  int64_t inner = bounds.back();
+  int64_t whole = inner / width * width;
+  // Bounds first, outside the loops.
+  Value zero = constant(0), one = constant(1), step = constant(width),
+        wholeEnd = constant(whole);
+  Value innerEnd = whole < inner ? constant(inner) : Value();
+  SmallVector<Value> outerEnds;
+  for (int64_t bound : ArrayRef<int64_t>(bounds).drop_back())
+    outerEnds.push_back(constant(bound));
+
+  SmallVector<Value> ivs;
+  for (Value end : outerEnds) {
+    auto loop = scf::ForOp::create(builder, loc, zero, end, one);
+    builder.setInsertionPointToStart(loop.getBody());
+    ivs.push_back(loop.getInductionVar());
+  }
+  auto vectorLoop = scf::ForOp::create(builder, loc, zero, wholeEnd, step);
+  {
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPointToStart(vectorLoop.getBody());
+    ivs.push_back(vectorLoop.getInductionVar());
+    emitBody(builder, loc, op, ivs, width);
+    ivs.pop_back();
+  }
+  if (innerEnd) {
+    auto scalarLoop = scf::ForOp::create(builder, loc, wholeEnd, innerEnd, one);
+    builder.setInsertionPointToStart(scalarLoop.getBody());
+    ivs.push_back(scalarLoop.getInductionVar());
+    emitBody(builder, loc, op, ivs, 1);
+  }
+  op.erase();
+}
+
+namespace {
+struct VectorizeElementwisePass
+    : quant_qdq::impl::VectorizeElementwiseBase<VectorizeElementwisePass> {
+  using Base::Base;
+  void runOnOperation() override {
+    if (width < 2) {
+      getOperation()->emitError("qdq-vectorize-elementwise: width must be "
+                                "2 or more, got ")
+          << int64_t(width);
+      return signalPassFailure();
+    }
+    SmallVector<linalg::GenericOp> ops;
+    getOperation()->walk([&](linalg::GenericOp op) {
+      if (isVectorizable(op, width))
+        ops.push_back(op);
+    });
+    for (linalg::GenericOp op : ops)
+      vectorize(op, width);
+  }
+};
+} // namespace

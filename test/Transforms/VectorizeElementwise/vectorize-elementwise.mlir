@@ -1,0 +1,115 @@
+// RUN: qdq-opt %s --split-input-file --qdq-vectorize-elementwise | FileCheck %s
+// RUN: not qdq-opt %s --split-input-file --qdq-vectorize-elementwise=width=1 2>&1 | FileCheck %s --check-prefix=WIDTH
+
+// WIDTH: width must be 2 or more, got 1
+
+// A bias added to rows of 20: a loop over the rows around two 8-wide vector
+// steps, then a scalar loop over the last 4 elements. The per-row bias and
+// the constant are broadcast.
+// CHECK-LABEL: func.func @bias_relu
+// CHECK-DAG: %[[C0:.*]] = arith.constant 0 : index
+// CHECK-DAG: %[[C1:.*]] = arith.constant 1 : index
+// CHECK-DAG: %[[C3:.*]] = arith.constant 3 : index
+// CHECK-DAG: %[[C8:.*]] = arith.constant 8 : index
+// CHECK-DAG: %[[C16:.*]] = arith.constant 16 : index
+// CHECK-DAG: %[[C20:.*]] = arith.constant 20 : index
+// CHECK: scf.for %[[I:.*]] = %[[C0]] to %[[C3]] step %[[C1]]
+// CHECK:   scf.for %[[J:.*]] = %[[C0]] to %[[C16]] step %[[C8]]
+// CHECK:     %[[X:.*]] = vector.load %arg0[%[[I]], %[[J]]] : memref<3x20xf32>, vector<8xf32>
+// CHECK:     %[[B:.*]] = memref.load %arg1[%[[I]]] : memref<3xf32>
+// CHECK:     %[[BV:.*]] = vector.broadcast %[[B]] : f32 to vector<8xf32>
+// CHECK:     %[[S:.*]] = arith.addf %[[X]], %[[BV]] : vector<8xf32>
+// CHECK:     %[[Z:.*]] = vector.broadcast %{{.*}} : f32 to vector<8xf32>
+// CHECK:     %[[R:.*]] = arith.maximumf %[[S]], %[[Z]] : vector<8xf32>
+// CHECK:     vector.store %[[R]], %arg2[%[[I]], %[[J]]] : memref<3x20xf32>, vector<8xf32>
+// CHECK:   scf.for %[[K:.*]] = %[[C16]] to %[[C20]] step %[[C1]]
+// CHECK:     memref.load %arg0[%[[I]], %[[K]]] : memref<3x20xf32>
+// CHECK:     arith.maximumf %{{.*}}, %{{.*}} : f32
+// CHECK:     memref.store %{{.*}}, %arg2[%[[I]], %[[K]]] : memref<3x20xf32>
+// CHECK-NOT: linalg.generic
+#rows = affine_map<(d0, d1) -> (d0, d1)>
+#bias = affine_map<(d0, d1) -> (d0)>
+func.func @bias_relu(%x: memref<3x20xf32>, %b: memref<3xf32>, %y: memref<3x20xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.generic {indexing_maps = [#rows, #bias, #rows],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%x, %b : memref<3x20xf32>, memref<3xf32>) outs(%y : memref<3x20xf32>) {
+  ^bb0(%a: f32, %c: f32, %o: f32):
+    %s = arith.addf %a, %c : f32
+    %r = arith.maximumf %s, %zero : f32
+    linalg.yield %r : f32
+  }
+  return
+}
+
+// -----
+
+// A whole number of vectors: no scalar loop; the output is read where the
+// body reads it. A subview with unit inner stride is walked as it is.
+// CHECK-LABEL: func.func @accumulate
+// CHECK: scf.for
+// CHECK:   vector.load %arg0
+// CHECK:   vector.load %{{.*}} : memref<16xf32, strided<[1], offset: 4>>, vector<8xf32>
+// CHECK:   arith.addf %{{.*}} : vector<8xf32>
+// CHECK:   vector.store
+// CHECK-NOT: scf.for
+#id = affine_map<(d0) -> (d0)>
+func.func @accumulate(%x: memref<16xf32>, %y: memref<32xf32>) {
+  %part = memref.subview %y[4] [16] [1] : memref<32xf32> to memref<16xf32, strided<[1], offset: 4>>
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]}
+      ins(%x : memref<16xf32>) outs(%part : memref<16xf32, strided<[1], offset: 4>>) {
+  ^bb0(%a: f32, %o: f32):
+    %s = arith.addf %a, %o : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// Left as they are: an inner loop shorter than a vector, an operand that
+// the inner loop walks with a stride (a transpose), a buffer of i1, a body
+// that reads its indices, and a reduction.
+// CHECK-LABEL: func.func @left_alone
+// CHECK-NOT: vector.
+// CHECK-COUNT-5: linalg.generic
+// CHECK-NOT: vector.
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+#t2 = affine_map<(d0, d1) -> (d1, d0)>
+#row = affine_map<(d0, d1) -> (d0)>
+func.func @left_alone(%short: memref<4x7xf32>, %sq: memref<16x16xf32>,
+                      %mask: memref<4x16xi1>, %out: memref<4x16xf32>, %sum: memref<4xf32>) {
+  linalg.generic {indexing_maps = [#id2, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%short : memref<4x7xf32>) outs(%short : memref<4x7xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %n = arith.negf %a : f32
+    linalg.yield %n : f32
+  }
+  linalg.generic {indexing_maps = [#t2, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%sq : memref<16x16xf32>) outs(%sq : memref<16x16xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    linalg.yield %a : f32
+  }
+  linalg.generic {indexing_maps = [#id2, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%mask : memref<4x16xi1>) outs(%out : memref<4x16xf32>) {
+  ^bb0(%m: i1, %o: f32):
+    %one = arith.constant 1.0 : f32
+    %r = arith.select %m, %one, %o : f32
+    linalg.yield %r : f32
+  }
+  linalg.generic {indexing_maps = [#id2], iterator_types = ["parallel", "parallel"]}
+      outs(%out : memref<4x16xf32>) {
+  ^bb0(%o: f32):
+    %i = linalg.index 1 : index
+    %c = arith.index_cast %i : index to i64
+    %f = arith.sitofp %c : i64 to f32
+    linalg.yield %f : f32
+  }
+  linalg.generic {indexing_maps = [#id2, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%out : memref<4x16xf32>) outs(%sum : memref<4xf32>) {
+  ^bb0(%a: f32, %s: f32):
+    %t = arith.addf %a, %s : f32
+    linalg.yield %t : f32
+  }
+  return
+}
