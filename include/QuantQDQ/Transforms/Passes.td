@@ -215,7 +215,8 @@ def CollapseLoopDims : Pass<"qdq-collapse-loop-dims"> {
     LLVM vectorizes as it is, instead of three, whose inner two it fully
     unrolls before an expensive and fruitless attempt at the outer one.
     Ops whose maps are not projected permutations (im2col's windows) keep
-    the dims those maps combine. Part of `qdq-cpu-pipeline`, before the
+    the dims those maps combine; ops whose body reads its indices
+    (`linalg.index`) keep all of them. Part of `qdq-cpu-pipeline`, before the
     linalg ops become loops.
   }];
   let dependentDialects = ["::mlir::memref::MemRefDialect"];

@@ -70,6 +70,10 @@ static bool isCollapsible(linalg::LinalgOp op,
 /// empty when no two dims merge.
 static SmallVector<ReassociationIndices>
 findCollapsibleRuns(linalg::LinalgOp op) {
+  // A body that reads its indices would recover them from the merged one
+  // by divisions, at every element.
+  if (!op.getBlock()->getOps<linalg::IndexOp>().empty())
+    return {};
   if (!op.hasPureBufferSemantics() ||
       !llvm::all_of(op.getIndexingMapsArray(), [](AffineMap map) {
         return map.isProjectedPermutation(/*allowZeroInResults=*/false);

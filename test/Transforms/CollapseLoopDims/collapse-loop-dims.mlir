@@ -145,3 +145,23 @@ func.func @tensors(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
   } -> tensor<4x8xf32>
   return %r : tensor<4x8xf32>
 }
+
+// -----
+
+// A body that reads its indices keeps its loops: merged, each index would
+// cost a division per element.
+// CHECK-LABEL: func.func @reads_indices
+// CHECK-NOT: memref.collapse_shape
+// CHECK: iterator_types = ["parallel", "parallel"]
+#id = affine_map<(d0, d1) -> (d0, d1)>
+func.func @reads_indices(%y: memref<4x8xf32>) {
+  linalg.generic {indexing_maps = [#id], iterator_types = ["parallel", "parallel"]}
+      outs(%y : memref<4x8xf32>) {
+  ^bb0(%o: f32):
+    %i = linalg.index 1 : index
+    %c = arith.index_cast %i : index to i64
+    %f = arith.sitofp %c : i64 to f32
+    linalg.yield %f : f32
+  }
+  return
+}
