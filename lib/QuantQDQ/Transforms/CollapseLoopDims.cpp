@@ -81,20 +81,18 @@ findCollapsibleRuns(linalg::LinalgOp op) {
     return {};
   SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
   SmallVector<ReassociationIndices> runs;
-  bool merged = false;
   for (int64_t dim = 0, e = op.getNumLoops(); dim < e; ++dim) {
     if (!runs.empty() && iterators[runs.back().back()] == iterators[dim]) {
       SmallVector<ReassociationIndices> candidate = {runs.back()};
       candidate.front().push_back(dim);
       if (isCollapsible(op, candidate)) {
         runs.back().push_back(dim);
-        merged = true;
         continue;
       }
     }
     runs.push_back({dim});
   }
-  if (!merged)
+  if (runs.size() == size_t(op.getNumLoops()))
     return {};
   // Each run was checked alone; the views must hold for all of them at once.
   if (!isCollapsible(op, runs))

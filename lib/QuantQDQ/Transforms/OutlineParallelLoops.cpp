@@ -18,8 +18,8 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
-#include "mlir/IR/Matchers.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/Transforms/RegionUtils.h"
 #include "llvm/ADT/SetVector.h"
 
 namespace mlir::quant_qdq {
@@ -29,30 +29,20 @@ namespace mlir::quant_qdq {
 
 using namespace mlir;
 
-/// The values `loop` reads that are defined outside it, in first-use order.
-static llvm::SetVector<Value> getCapturedValues(Operation *loop) {
-  llvm::SetVector<Value> captured;
-  loop->walk([&](Operation *op) {
-    for (Value operand : op->getOperands())
-      if (!loop->isAncestor(operand.getParentRegion()->getParentOp()))
-        captured.insert(operand);
-  });
-  return captured;
-}
-
 /// Moves `loop` into a new private function named after `parent`, placed
 /// before it, and calls that function in its place. Constants the loop
 /// reads are cloned in, so that static sizes and offsets stay constants;
 /// every other captured value becomes an argument.
 static void outline(scf::ParallelOp loop, func::FuncOp parent,
                     SymbolTable &symbols, IRRewriter &rewriter) {
-  llvm::SetVector<Value> captured = getCapturedValues(loop);
+  // The loop's own operands (bounds, steps), then what its body reads.
+  llvm::SetVector<Value> captured(llvm::from_range, loop->getOperands());
+  getUsedValuesDefinedAbove(loop->getRegions(), captured);
   SmallVector<Value> arguments;
   SmallVector<Operation *> constants;
   for (Value value : captured) {
     Operation *definition = value.getDefiningOp();
-    if (definition && definition->getNumOperands() == 0 &&
-        matchPattern(definition, m_Constant()))
+    if (definition && definition->hasTrait<OpTrait::ConstantLike>())
       constants.push_back(definition);
     else
       arguments.push_back(value);

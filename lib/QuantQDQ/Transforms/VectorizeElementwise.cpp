@@ -64,8 +64,7 @@ static bool isVectorizable(linalg::GenericOp op, int64_t width) {
     }
     SmallVector<int64_t> strides;
     int64_t offset;
-    if (map.getNumResults() == 0 ||
-        map.getDimPosition(map.getNumResults() - 1) != inner ||
+    if (map.getDimPosition(map.getNumResults() - 1) != inner ||
         failed(type.getStridesAndOffset(strides, offset)) ||
         strides.back() != 1)
       return false;
@@ -80,69 +79,57 @@ static bool isVectorizable(linalg::GenericOp op, int64_t width) {
   });
 }
 
-/// The indices of `map`'s operand at loop position `ivs`.
-static SmallVector<Value> getIndices(AffineMap map, ValueRange ivs) {
-  SmallVector<Value> indices;
-  for (unsigned result = 0; result < map.getNumResults(); ++result)
-    indices.push_back(ivs[map.getDimPosition(result)]);
-  return indices;
-}
-
 /// Emits `op`'s body at loop position `ivs` on `width` elements of the
 /// innermost loop (a scalar body for width 1): operands are loaded as
 /// vectors along that loop or broadcast, the body's ops are cloned with
 /// vector types, and the yielded values are stored.
 static void emitBody(OpBuilder &builder, Location loc, linalg::GenericOp op,
-                     ValueRange ivs, int64_t width) {
+                     ArrayRef<Value> ivs, int64_t width) {
   unsigned inner = op.getNumLoops() - 1;
   auto vectorOf = [&](Type type) -> Type {
     return width == 1 ? type : VectorType::get({width}, type);
   };
   IRMapping mapping;
+  // A scalar where a vector is due (a broadcast input, a constant, a value
+  // from outside the body) is broadcast once, at its first use.
+  auto lookup = [&](Value value) {
+    Value mapped = mapping.lookupOrDefault(value);
+    if (width == 1 || isa<VectorType>(mapped.getType()))
+      return mapped;
+    Value broadcast = vector::BroadcastOp::create(
+        builder, loc, vectorOf(mapped.getType()), mapped);
+    mapping.map(value, broadcast);
+    return broadcast;
+  };
   for (OpOperand &operand : op->getOpOperands()) {
     BlockArgument argument = op.getMatchingBlockArgument(&operand);
     if (argument.use_empty())
       continue;
     Value source = operand.get();
-    Value value;
     if (!isa<MemRefType>(source.getType())) {
-      value = source;
-    } else {
-      AffineMap map = op.getMatchingIndexingMap(&operand);
-      SmallVector<Value> indices = getIndices(map, ivs);
-      if (width > 1 && map.isFunctionOfDim(inner))
-        value = vector::LoadOp::create(builder, loc,
-                                       cast<VectorType>(vectorOf(
-                                           argument.getType())),
-                                       source, indices);
-      else
-        value = memref::LoadOp::create(builder, loc, source, indices);
-    }
-    if (width > 1 && !isa<VectorType>(value.getType()))
-      value = vector::BroadcastOp::create(
-          builder, loc, vectorOf(argument.getType()), value);
-    mapping.map(argument, value);
-  }
-  for (Operation &bodyOp : op.getBody()->without_terminator()) {
-    // Scalars from outside the body meet vectors as broadcasts.
-    if (width > 1 && !bodyOp.hasTrait<OpTrait::ConstantLike>())
-      for (Value operand : bodyOp.getOperands()) {
-        Value value = mapping.lookupOrDefault(operand);
-        if (!isa<VectorType>(value.getType()))
-          mapping.map(operand, vector::BroadcastOp::create(
-                                   builder, loc, vectorOf(value.getType()),
-                                   value));
-      }
-    if (bodyOp.hasTrait<OpTrait::ConstantLike>() || width == 1) {
-      Operation *clone = builder.clone(bodyOp, mapping);
-      if (width > 1)
-        for (auto [old, result] :
-             llvm::zip(bodyOp.getResults(), clone->getResults()))
-          mapping.map(old, vector::BroadcastOp::create(
-                               builder, loc, vectorOf(result.getType()),
-                               result));
+      mapping.map(argument, source);
       continue;
     }
+    AffineMap map = op.getMatchingIndexingMap(&operand);
+    SmallVector<Value> indices = applyPermutationMap(map, ivs);
+    if (width > 1 && map.isFunctionOfDim(inner))
+      mapping.map(argument,
+                  vector::LoadOp::create(
+                      builder, loc,
+                      cast<VectorType>(vectorOf(argument.getType())), source,
+                      indices));
+    else
+      mapping.map(argument,
+                  memref::LoadOp::create(builder, loc, source, indices));
+  }
+  for (Operation &bodyOp : op.getBody()->without_terminator()) {
+    // Constants stay scalars, broadcast where they are used.
+    if (width == 1 || bodyOp.hasTrait<OpTrait::ConstantLike>()) {
+      builder.clone(bodyOp, mapping);
+      continue;
+    }
+    for (Value operand : bodyOp.getOperands())
+      lookup(operand);
     Operation *clone = builder.clone(bodyOp, mapping);
     for (Value result : clone->getResults())
       result.setType(vectorOf(result.getType()));
@@ -150,12 +137,9 @@ static void emitBody(OpBuilder &builder, Location loc, linalg::GenericOp op,
   auto yield = cast<linalg::YieldOp>(op.getBody()->getTerminator());
   for (auto [init, yielded] :
        llvm::zip(op.getDpsInitsMutable(), yield.getValues())) {
-    Value value = mapping.lookupOrDefault(yielded);
-    if (width > 1 && !isa<VectorType>(value.getType()))
-      value = vector::BroadcastOp::create(
-          builder, loc, vectorOf(value.getType()), value);
+    Value value = lookup(yielded);
     SmallVector<Value> indices =
-        getIndices(op.getMatchingIndexingMap(&init), ivs);
+        applyPermutationMap(op.getMatchingIndexingMap(&init), ivs);
     if (width > 1)
       vector::StoreOp::create(builder, loc, value, init.get(), indices);
     else
