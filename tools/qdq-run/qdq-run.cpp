@@ -213,12 +213,11 @@ int main(int argc, char **argv) {
     return 1;
   // The report covers compilation, not the runs.
   timing.stop();
-  if (!outputPaths.empty() &&
-      outputPaths.size() != (*executor)->getResultTypes().size())
-    return fail("the model has " +
-                Twine((*executor)->getResultTypes().size()) +
-                " results but " + Twine(outputPaths.size()) +
-                " --output files were given");
+  size_t results = (*executor)->getResultTypes().size();
+  if (!outputPaths.empty() && outputPaths.size() != results)
+    return fail("the model has " + Twine(results) +
+                (results == 1 ? " result" : " results") + " but " +
+                Twine(outputPaths.size()) + " --output files were given");
 
   SmallVector<const NpyArray *> inputRefs;
   for (const NpyArray &input : inputs)

@@ -185,6 +185,19 @@ def VectorizeContractions : Pass<"qdq-vectorize-contractions"> {
                            "::mlir::vector::VectorDialect"];
 }
 
+def CopyRepeatedResults : Pass<"qdq-copy-repeated-results"> {
+  let summary = "Give each result of a function a tensor of its own";
+  let description = [{
+    A graph may list one tensor as several of its outputs (valid ONNX). Once
+    bufferized, each result of a function becomes an out-parameter the
+    caller owns, and one buffer cannot be two out-parameters: this pass
+    copies a value that `func.return` returns more than once
+    (`bufferization.alloc_tensor` with `copy`) for each repeat after the
+    first. Part of `qdq-cpu-pipeline`, before bufferization.
+  }];
+  let dependentDialects = ["::mlir::bufferization::BufferizationDialect"];
+}
+
 def ReleaseBuffersEarly : Pass<"qdq-release-buffers-early"> {
   let summary = "Free each buffer right after its last use";
   let description = [{

@@ -30,6 +30,7 @@ void mlir::quant_qdq::buildCPUTensorPipeline(OpPassManager &pm) {
 }
 
 void mlir::quant_qdq::buildCPUBufferPipeline(OpPassManager &pm) {
+  pm.addNestedPass<func::FuncOp>(createCopyRepeatedResults());
   bufferization::OneShotBufferizePassOptions bufferize;
   bufferize.bufferizeFunctionBoundaries = true;
   bufferize.functionBoundaryTypeConversion =

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Runs one small ONNX model per node type (and per attribute form that
-changes the lowering) through qdq-run and ONNX Runtime, and prints one line
-per case:
+changes the lowering) through qdq-run and ONNX Runtime, compares every
+output of the graph, and prints one line per case:
 
     onnx_nodes.py QDQ_RUN WORKDIR [CASE...]
 
@@ -46,12 +46,13 @@ class Case:
         graph = h.make_graph(
             self.nodes, self.name,
             [info(n, e, s) for n, e, s in self.inputs],
-            [h.make_tensor_value_info(n, e, None) for n, e in self.outputs],
+            [info(*o) if len(o) == 3 else h.make_tensor_value_info(*o, None)
+             for o in self.outputs],
             list(self.inits))
         model = h.make_model(graph, opset_imports=[h.make_opsetid("", self.opset)])
         model.ir_version = 8
-        # The outputs' shapes come from ONNX's inference; the checker wants
-        # them.
+        # The outputs' shapes come from ONNX's inference unless the case
+        # gives them; the checker wants them.
         model = onnx.shape_inference.infer_shapes(model, check_type=True,
                                                   strict_mode=True)
         onnx.checker.check_model(model, full_check=True)
@@ -168,6 +169,14 @@ def cases():
     c.append(Case("Split", [h.make_node("Split", ["x", "s"], ["a", "b"], axis=2),
                             h.make_node("Concat", ["b", "a"], ["y"], axis=2)],
                   [("x", F, [3, 5])], [("y", F)], [const("s", np.array([2, 3], np.int64))]))
+    # A graph may list a tensor, even an input, as several of its outputs:
+    # each is an array of its own.
+    c.append(Case("Outputs-repeated", [h.make_node("Split", ["x", "s"], ["a", "b"], axis=2),
+                                       h.make_node("Relu", ["a"], ["r"])],
+                  [("x", F, [3, 5])],
+                  [("r", F, [3, 2]), ("b", F, [3, 3]), ("r", F, [3, 2]), ("x", F, [3, 5]),
+                   ("r", F, [3, 2])],
+                  [const("s", np.array([2, 3], np.int64))]))
     c.append(Case("Tile", [h.make_node("Tile", ["x", "r"], ["y"])],
                   [("x", F, [2, 3])], [("y", F)], [const("r", np.array([1, 3, 2], np.int64))]))
     c.append(Case("ScatterND", [h.make_node("ScatterND", ["x", "i", "u"], ["y"])],
@@ -289,7 +298,9 @@ def main():
         for name, _, _ in case.inputs:
             np.save(d / f"{name}.npy", arrays[name])
             args += ["--input", str(d / f"{name}.npy")]
-        args += ["--output", str(d / "y.npy")]
+        outputs = [d / f"output{i}.npy" for i in range(len(case.outputs))]
+        for output in outputs:
+            args += ["--output", str(output)]
         run = subprocess.run(args, capture_output=True, text=True)
         if run.returncode != 0:
             failed += 1
@@ -298,20 +309,24 @@ def main():
         options = ort.SessionOptions()
         options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
         session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
-        ref = session.run(None, arrays)[0]
-        got = np.load(d / "y.npy")
-        if ref.shape != got.shape:
+        why, worst = None, 0.0
+        for (name, *_), ref, output in zip(case.outputs, session.run(None, arrays), outputs):
+            got = np.load(output)
+            if ref.shape != got.shape:
+                why = f"shape of {name} {got.shape}, ORT {ref.shape}"
+                break
+            ref64, got64 = ref.astype(np.float64), got.astype(np.float64)
+            scale = max(float(np.abs(ref64).max()), 1e-30)
+            err = float(np.abs(ref64 - got64).max()) / scale
+            worst = max(worst, err)
+            if err > case.tol:
+                why = f"{name}: max |diff| / max |ort| = {err:.2e}"
+                break
+        if why:
             failed += 1
-            print(f"{case.name}: FAIL shape {got.shape}, ORT {ref.shape}")
-            continue
-        ref64, got64 = ref.astype(np.float64), got.astype(np.float64)
-        scale = max(float(np.abs(ref64).max()), 1e-30)
-        err = float(np.abs(ref64 - got64).max()) / scale
-        if err > case.tol:
-            failed += 1
-            print(f"{case.name}: FAIL max |diff| / max |ort| = {err:.2e}")
+            print(f"{case.name}: FAIL {why}")
         else:
-            print(f"{case.name}: ok {err:.1e}")
+            print(f"{case.name}: ok {worst:.1e}")
     print(f"all {total} cases match" if not failed else f"{failed} of {total} cases differ")
 
 
