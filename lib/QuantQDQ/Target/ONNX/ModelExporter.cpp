@@ -273,7 +273,10 @@ LogicalResult ModelExporter::exportGeneric(GenericOp op) {
   auto isOmitted = [](DenseI64ArrayAttr attr, int64_t i) {
     return attr && llvm::is_contained(attr.asArrayRef(), i);
   };
-  for (int64_t slot = 0; next < numInputs; ++slot) {
+  // Trailing omitted inputs are written too: Loop's schema counts its
+  // omitted condition.
+  for (int64_t slot = 0; next < numInputs || isOmitted(omittedIn, slot);
+       ++slot) {
     if (isOmitted(omittedIn, slot)) {
       inputs.push_back("");
       continue;

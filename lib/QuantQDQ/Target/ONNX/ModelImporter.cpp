@@ -342,6 +342,41 @@ FailureOr<SmallVector<int>> ModelImporter::sortNodes(onnx::GraphProto &graph) {
   return order;
 }
 
+/// Reorders `nodes` so that position i holds the node at `order[i]`,
+/// moving pointers, not nodes.
+static void putInOrder(google::protobuf::RepeatedPtrField<onnx::NodeProto> &nodes,
+                       ArrayRef<int> order) {
+  if (llvm::is_sorted(order))
+    return;
+  std::vector<onnx::NodeProto *> released(nodes.size());
+  nodes.ExtractSubrange(0, nodes.size(), released.data());
+  for (int index : order)
+    nodes.AddAllocated(released[index]);
+}
+
+/// The checker's message on one line, led by the node it names in its
+/// context ("==> Context: Bad node spec for node. Name: n OpType: Conv").
+static std::string formatCheckerError(StringRef message) {
+  auto [main, context] = message.split("==> Context:");
+  std::string flat;
+  StringRef name, opType;
+  if (context.consume_front(" Bad node spec for node. Name: ")) {
+    std::tie(name, opType) = context.split(" OpType: ");
+    flat = ("node '" + name.trim() + "' (" + opType.trim() + "): ").str();
+  }
+  bool first = true;
+  for (StringRef line : llvm::split(main, '\n')) {
+    line = line.trim();
+    if (line.empty())
+      continue;
+    if (!first)
+      flat += ' ';
+    flat += line.str();
+    first = false;
+  }
+  return flat;
+}
+
 LogicalResult ModelImporter::checkNodeSchema(const onnx::NodeProto &node) {
   int64_t opset = getOpset(node.domain());
   std::string error = verifyNode(node, opset);
@@ -361,6 +396,11 @@ LogicalResult ModelImporter::importMetadata(onnx::ModelProto &model,
   Builder b(context);
   SmallVector<NamedAttribute> opsetAttrs;
   for (const onnx::OperatorSetIdProto &id : model.opset_import()) {
+    // The ONNX library holds versions as int.
+    if (id.version() < 1 || id.version() > std::numeric_limits<int32_t>::max())
+      return emitError(fileLoc)
+             << "opset version " << id.version() << " of domain '"
+             << id.domain() << "' is outside [1, 2^31 - 1]";
     opsets[id.domain()] = id.version();
     // MLIR dictionaries need non-empty keys: the default domain is written
     // by its long name.
@@ -372,9 +412,11 @@ LogicalResult ModelImporter::importMetadata(onnx::ModelProto &model,
   if (!opsets.count(""))
     return emitError(fileLoc) << "the model imports no opset of the default "
                                  "ONNX domain";
-  int64_t opset = opsets.lookup("");
-  if (opset < 1)
-    return emitError(fileLoc) << "invalid default-domain opset " << opset;
+  if (model.ir_version() > kNewestIRVersion)
+    return emitError(fileLoc)
+           << "IR version " << model.ir_version()
+           << " is newer than any this build knows (" << kNewestIRVersion
+           << ")";
   module->setAttr(kOpsetImport, b.getDictionaryAttr(opsetAttrs));
   module->setAttr(kIrVersion, b.getI64IntegerAttr(model.ir_version()));
   auto setString = [&](StringRef attr, const std::string &value) {
@@ -416,6 +458,10 @@ OwningOpRef<ModuleOp> ModelImporter::importModel(onnx::ModelProto &model) {
   FailureOr<SmallVector<int>> order = sortNodes(graph);
   if (failed(order))
     return nullptr;
+  // ONNX wants nodes in dependency order; a file that lists them otherwise
+  // is read as sorted (as ONNX Runtime does), so that the checker judges
+  // everything else.
+  putInOrder(*graph.mutable_node(), *order);
   for (const onnx::NodeProto &node : graph.node())
     if (failed(checkNodeSchema(node)))
       return nullptr;
@@ -444,6 +490,10 @@ OwningOpRef<ModuleOp> ModelImporter::importModel(onnx::ModelProto &model) {
   // Shape inference may replace or add value_info; it reads initializer
   // types, not their data.
   ShapeInferenceResult inference = inferShapes(model);
+  if (!inference.checkError.empty())
+    return emitError(fileLoc) << "invalid ONNX model: "
+                              << formatCheckerError(inference.checkError),
+           nullptr;
   if (!inference.error.empty())
     emitWarning(fileLoc) << "ONNX shape inference failed, intermediate "
                             "shapes stay unknown: "
@@ -492,8 +542,8 @@ OwningOpRef<ModuleOp> ModelImporter::importModel(onnx::ModelProto &model) {
   }
   builder.setInsertionPointToEnd(body);
 
-  for (int index : *order)
-    if (failed(importGeneric(*graph.mutable_node(index))))
+  for (onnx::NodeProto &node : *graph.mutable_node())
+    if (failed(importGeneric(node)))
       return nullptr;
 
   SmallVector<Value> results;

@@ -19,6 +19,8 @@
 #include "onnx/onnx_pb.h"
 
 #include <string>
+#include <unordered_map>
+#include <vector>
 
 namespace mlir::quant_qdq::onnx_io {
 
@@ -27,6 +29,13 @@ namespace mlir::quant_qdq::onnx_io {
 inline bool isDefaultDomain(llvm::StringRef domain) {
   return domain.empty() || domain == kDefaultDomain;
 }
+
+/// The newest ONNX IR version: that of the onnx Python package the tests
+/// pin (requirements.txt), which test/Target/ONNX/import-checker.test
+/// compares. Files of newer versions are refused, as ONNX Runtime refuses
+/// versions it does not know; older and newer ones up to this are checked
+/// by the rules of the ONNX library the build links.
+inline constexpr int64_t kNewestIRVersion = 14;
 
 /// The first line of an ONNX library message (they end with the node
 /// printed in full).
@@ -105,13 +114,16 @@ struct ShapeInferenceResult {
   /// axis outside the rank, `pads` of the wrong length).
   int badNode = -1;
   std::string nodeError;
+  /// Why ONNX's checker rejects the model (empty: it does not).
+  std::string checkError;
 };
 
-/// Runs ONNX shape inference on `model` in place (adds value_info), then
-/// each default-domain node's inference function once more on its inferred
-/// input types, all isolated in a child process where the platform allows.
-/// Nodes of an opset newer than the library's, or with subgraphs, are not
-/// checked (their schemas may be newer than the library's).
+/// Runs ONNX shape inference on `model` in place (adds value_info), ONNX's
+/// checker on the result, then each default-domain node's inference
+/// function once more on its inferred input types, all isolated in a child
+/// process where the platform allows.
+/// Nodes of an opset newer than the library's are not inferred one by one
+/// (their schemas may be newer than the library's).
 ShapeInferenceResult inferShapes(onnx::ModelProto &model);
 
 /// Checks `node` against its ONNX schema at `opset` (numbers of inputs and
@@ -122,15 +134,26 @@ std::string verifyNode(const onnx::NodeProto &node, int64_t opset);
 /// The newest default-domain opset the ONNX library knows.
 int64_t getLibraryOpsetLimit();
 
+/// What the subgraphs of a node (If, Loop, Scan) see of the graph around
+/// them: the types of the values they may capture, and the model's opsets.
+struct SubgraphScope {
+  const std::unordered_map<std::string, onnx::TypeProto *> *types = nullptr;
+  const std::unordered_map<std::string, int> *opsets = nullptr;
+};
+
 /// Runs the type and shape inference function of `node`'s schema at
-/// `opset` on one node, after checking the node against the schema.
-/// `inputTypes` and `inputData` are by input position (null: unknown or
-/// omitted; data only for constant inputs). Fills `outputTypes`, one per
-/// output; returns an error message, empty on success.
+/// `opset` on one node, after checking the node against the schema and its
+/// input types against the schema's constraints. `inputTypes` and
+/// `inputData` are by input position (null: unknown or omitted; data only
+/// for constant inputs). A node with subgraphs is inferred through them
+/// when `subgraphs` gives their scope, and left alone otherwise. Fills
+/// `outputTypes`, one per output; returns an error message, empty on
+/// success.
 std::string inferNodeTypes(onnx::NodeProto &node, int64_t opset,
                            llvm::ArrayRef<onnx::TypeProto *> inputTypes,
                            llvm::ArrayRef<const onnx::TensorProto *> inputData,
-                           std::vector<onnx::TypeProto> &outputTypes);
+                           std::vector<onnx::TypeProto> &outputTypes,
+                           SubgraphScope subgraphs = {});
 
 /// The AttributeProto type that the schema of `opType` in `domain` at
 /// `opset` declares for `attrName`; 0 when unknown.

@@ -9,11 +9,14 @@
 
 #include "ONNXCommon.h"
 
+#include "onnx/checker.h"
 #include "onnx/defs/schema.h"
 #include "onnx/shape_inference/implementation.h"
 
 #include <cstdlib>
 #include <exception>
+#include <limits>
+#include <optional>
 #include <unordered_map>
 
 #if defined(__unix__)
@@ -43,17 +46,122 @@ static std::string inferModelShapes(onnx::ModelProto &model) {
   return {};
 }
 
-/// Constant inputs up to this many elements are handed to a node's
-/// inference (shapes, axes), never weights.
-static constexpr int64_t kMaxCheckData = 1 << 16;
-
-/// The first node (after whole-model inference) that its own inference
-/// function rejects, as strict inference would, and why.
-static std::pair<int, std::string> findRejectedNode(onnx::ModelProto &model) {
+/// ONNX's checker on `model`, within what this build's library can judge:
+/// - a model of a newer IR version is checked by the newest rules the
+///   library has;
+/// - a graph input or output of unknown rank (no shape, which ONNX Runtime
+///   accepts and a custom-domain producer leaves) passes the shape
+///   requirement;
+/// - at an opset newer than the library's, a node of an op the library does
+///   not know yet (Gelu at 20) is checked as a custom-domain node.
+/// The model is left as it was.
+static std::string checkModel(onnx::ModelProto &model) {
+  int64_t irVersion = model.ir_version();
+  if (irVersion > onnx::IR_VERSION)
+    model.set_ir_version(onnx::IR_VERSION);
+  std::vector<onnx::TypeProto_Tensor *> rankless;
+  onnx::GraphProto &graph = *model.mutable_graph();
+  for (auto *infos : {graph.mutable_input(), graph.mutable_output()})
+    for (onnx::ValueInfoProto &info : *infos)
+      if (info.type().has_tensor_type() &&
+          !info.type().tensor_type().has_shape()) {
+        rankless.push_back(info.mutable_type()->mutable_tensor_type());
+        rankless.back()->mutable_shape();
+      }
   int64_t opset = 0;
   for (const onnx::OperatorSetIdProto &id : model.opset_import())
     if (onnx_io::isDefaultDomain(id.domain()))
       opset = id.version();
+  int64_t limit = onnx_io::getLibraryOpsetLimit();
+  static constexpr const char *kNewerOps = "quant_qdq.newer_than_library";
+  std::vector<std::pair<onnx::NodeProto *, std::string>> newer;
+  if (opset > limit) {
+    for (onnx::NodeProto &node : *graph.mutable_node())
+      if (onnx_io::isDefaultDomain(node.domain()) &&
+          !onnx::OpSchemaRegistry::Schema(node.op_type(), int(limit), "")) {
+        newer.emplace_back(&node, node.domain());
+        node.set_domain(kNewerOps);
+      }
+    if (!newer.empty()) {
+      onnx::OperatorSetIdProto *id = model.add_opset_import();
+      id->set_domain(kNewerOps);
+      id->set_version(1);
+    }
+  }
+  std::string error;
+  try {
+    onnx::checker::check_model(model);
+  } catch (const std::exception &e) {
+    error = e.what();
+  } catch (...) {
+    error = "unknown error in the ONNX checker";
+  }
+  model.set_ir_version(irVersion);
+  for (onnx::TypeProto_Tensor *type : rankless)
+    type->clear_shape();
+  for (auto &[node, domain] : newer)
+    node->set_domain(domain);
+  if (!newer.empty())
+    model.mutable_opset_import()->RemoveLast();
+  return error;
+}
+
+/// Constant inputs up to this many elements are handed to a node's
+/// inference (shapes, axes), never weights.
+static constexpr int64_t kMaxCheckData = 1 << 16;
+
+/// Elements of a tensor of `dims`, saturated at INT64_MAX.
+static int64_t countElements(
+    const google::protobuf::RepeatedField<int64_t> &dims) {
+  int64_t elements = 1;
+  for (int64_t d : dims) {
+    if (d <= 0)
+      return 0;
+    if (elements > std::numeric_limits<int64_t>::max() / d)
+      return std::numeric_limits<int64_t>::max();
+    elements *= d;
+  }
+  return elements;
+}
+
+/// A copy of `node` for its inference function, which reads a tensor
+/// attribute's type and dims, not its data (Constant): a large one comes
+/// without its data.
+static onnx::NodeProto copyForInference(const onnx::NodeProto &node) {
+  onnx::NodeProto copy;
+  copy.set_name(node.name());
+  copy.set_op_type(node.op_type());
+  copy.set_domain(node.domain());
+  *copy.mutable_input() = node.input();
+  *copy.mutable_output() = node.output();
+  for (const onnx::AttributeProto &attr : node.attribute()) {
+    onnx::AttributeProto *kept = copy.add_attribute();
+    if (attr.type() != onnx::AttributeProto::TENSOR ||
+        countElements(attr.t().dims()) <= kMaxCheckData) {
+      *kept = attr;
+      continue;
+    }
+    kept->set_name(attr.name());
+    kept->set_type(attr.type());
+    kept->mutable_t()->set_data_type(attr.t().data_type());
+    *kept->mutable_t()->mutable_dims() = attr.t().dims();
+  }
+  return copy;
+}
+
+/// The first node (after whole-model inference) that its own inference
+/// function rejects, as strict inference would, and why. Nodes with
+/// subgraphs (If, Loop, Scan) are inferred with the types of the enclosing
+/// scope, so that a body of the wrong arity is found.
+static std::pair<int, std::string> findRejectedNode(onnx::ModelProto &model) {
+  int64_t opset = 0;
+  std::unordered_map<std::string, int> opsets;
+  for (const onnx::OperatorSetIdProto &id : model.opset_import()) {
+    if (onnx_io::isDefaultDomain(id.domain()))
+      opset = id.version();
+    opsets[id.domain() == onnx_io::kDefaultDomain ? "" : id.domain()] =
+        int(id.version());
+  }
   if (opset <= 0 || opset > onnx_io::getLibraryOpsetLimit())
     return {-1, {}};
   const onnx::GraphProto &graph = model.graph();
@@ -68,23 +176,19 @@ static std::pair<int, std::string> findRejectedNode(onnx::ModelProto &model) {
     onnx::TypeProto type;
     auto *tensor = type.mutable_tensor_type();
     tensor->set_elem_type(init.data_type());
-    int64_t elements = 1;
-    for (int64_t d : init.dims()) {
+    for (int64_t d : init.dims())
       tensor->mutable_shape()->add_dim()->set_dim_value(d);
-      elements *= d;
-    }
     types[init.name()] = type;
-    if (elements <= kMaxCheckData)
+    if (countElements(init.dims()) <= kMaxCheckData)
       data[init.name()] = &init;
   }
+  // What a subgraph may capture: every typed value of the graph.
+  std::unordered_map<std::string, onnx::TypeProto *> scope;
+  for (auto &[name, type] : types)
+    scope[name] = &type;
   for (int i = 0; i < graph.node_size(); ++i) {
     const onnx::NodeProto &node = graph.node(i);
-    if (!onnx_io::isDefaultDomain(node.domain()) ||
-        node.op_type() == "Constant" ||
-        llvm::any_of(node.attribute(), [](const onnx::AttributeProto &a) {
-          return a.type() == onnx::AttributeProto::GRAPH ||
-                 a.type() == onnx::AttributeProto::GRAPHS;
-        }))
+    if (!onnx_io::isDefaultDomain(node.domain()))
       continue;
     std::vector<onnx::TypeProto *> inputTypes;
     std::vector<const onnx::TensorProto *> inputData;
@@ -105,11 +209,11 @@ static std::pair<int, std::string> findRejectedNode(onnx::ModelProto &model) {
     // not on the node.
     if (!allKnown)
       continue;
-    onnx::NodeProto copy = node;
+    onnx::NodeProto copy = copyForInference(node);
     std::vector<onnx::TypeProto> outputTypes;
-    std::string error =
-        onnx_io::inferNodeTypes(copy, opset, inputTypes, inputData,
-                                outputTypes);
+    std::string error = onnx_io::inferNodeTypes(
+        copy, opset, inputTypes, inputData, outputTypes,
+        onnx_io::SubgraphScope{&scope, &opsets});
     if (!error.empty())
       return {i, error};
   }
@@ -120,7 +224,9 @@ static onnx_io::ShapeInferenceResult
 inferShapesInProcess(onnx::ModelProto &model) {
   onnx_io::ShapeInferenceResult result;
   result.error = inferModelShapes(model);
-  if (result.error.empty())
+  // After inference, which gives graph outputs the shapes it finds.
+  result.checkError = checkModel(model);
+  if (result.error.empty() && result.checkError.empty())
     std::tie(result.badNode, result.nodeError) = findRejectedNode(model);
   return result;
 }
@@ -147,8 +253,8 @@ static bool writeAll(int fd, const std::string &data) {
 // that sends back the inferred value_info; a crash or a time-out costs the
 // intermediate shapes, never the tool. The child shares the model's pages
 // copy-on-write: no weight is copied. Replies: "0" and the inferred
-// value_info, "1" and an error, or "2", the rejected node's index, a newline
-// and why.
+// value_info, "1" and an error, "2", the rejected node's index, a newline
+// and why, or "3" and why the checker rejects the model.
 onnx_io::ShapeInferenceResult onnx_io::inferShapes(onnx::ModelProto &model) {
 #if defined(__unix__)
   int fds[2];
@@ -171,7 +277,9 @@ onnx_io::ShapeInferenceResult onnx_io::inferShapes(onnx::ModelProto &model) {
       ::dup2(devNull, STDERR_FILENO);
     ShapeInferenceResult result = inferShapesInProcess(model);
     std::string reply;
-    if (!result.error.empty()) {
+    if (!result.checkError.empty()) {
+      reply = "3" + result.checkError;
+    } else if (!result.error.empty()) {
       reply = "1" + result.error;
     } else if (result.badNode >= 0) {
       reply = "2" + std::to_string(result.badNode) + "\n" + result.nodeError;
@@ -220,8 +328,8 @@ onnx_io::ShapeInferenceResult onnx_io::inferShapes(onnx::ModelProto &model) {
                        : std::string("ONNX shape inference failed");
     return result;
   }
-  if (reply[0] == '1') {
-    result.error = reply.substr(1);
+  if (reply[0] == '1' || reply[0] == '3') {
+    (reply[0] == '1' ? result.error : result.checkError) = reply.substr(1);
     return result;
   }
   if (reply[0] == '2') {
@@ -269,7 +377,7 @@ std::string onnx_io::inferNodeTypes(
     onnx::NodeProto &node, int64_t opset,
     llvm::ArrayRef<onnx::TypeProto *> inputTypes,
     llvm::ArrayRef<const onnx::TensorProto *> inputData,
-    std::vector<onnx::TypeProto> &outputTypes) {
+    std::vector<onnx::TypeProto> &outputTypes, SubgraphScope subgraphs) {
   try {
     std::string domain = node.domain() == "ai.onnx" ? "" : node.domain();
     const onnx::OpSchema *schema =
@@ -296,8 +404,20 @@ std::string onnx_io::inferNodeTypes(
       if (i < int(inputData.size()) && inputData[i])
         data[name] = inputData[i];
     }
-    onnx::shape_inference::InferenceContextImpl context(node, types, data,
-                                                        /*sparse=*/{});
+    bool hasSubgraphs =
+        llvm::any_of(node.attribute(), [](const onnx::AttributeProto &a) {
+          return a.has_g() || a.graphs_size() != 0;
+        });
+    if (hasSubgraphs && !subgraphs.types)
+      return {};
+    std::optional<onnx::shape_inference::GraphInferenceContext> graphContext;
+    if (hasSubgraphs)
+      graphContext.emplace(*subgraphs.types, *subgraphs.opsets);
+    onnx::shape_inference::InferenceContextImpl context(
+        node, types, data, /*sparse=*/{}, /*generatedShapeData=*/nullptr,
+        graphContext ? &*graphContext : nullptr);
+    // The element types the schema allows, as strict inference checks.
+    schema->CheckInputOutputType(context);
     if (asFunction)
       onnx::shape_inference::InferShapeForFunctionNode(
           *schema->GetFunction(), onnx::OpSchemaRegistry::Instance(), context);

@@ -529,6 +529,99 @@ def external_data():
     return model(nodes, [value("x", [2])], [value("y", [2])], [w])
 
 
+def duplicate_initializer():
+    nodes = [helper.make_node("Add", ["x", "w"], ["y"], name="add")]
+    return model(nodes, [value("x", [2])], [value("y", [2])],
+                 [tensor("w", np.ones(2, np.float32)),
+                  tensor("w", np.zeros(2, np.float32))])
+
+
+def relu_model(**kwargs):
+    ir = kwargs.pop("ir", 8)
+    m = model([helper.make_node("Relu", ["x"], ["y"], name="relu")],
+              [value("x", [2])], [value("y", [2])], **kwargs)
+    m.ir_version = ir
+    return m
+
+
+def ir_version_zero():
+    return relu_model(ir=0)
+
+
+def ir_version_newest():
+    return relu_model(ir=onnx.IR_VERSION)
+
+
+def ir_version_beyond():
+    return relu_model(ir=onnx.IR_VERSION + 1)
+
+
+def opset_huge():
+    return relu_model(opset=1 << 62)
+
+
+def conv_int32_weight():
+    nodes = [helper.make_node("Conv", ["x", "w"], ["y"], name="conv")]
+    return model(nodes, [value("x", [1, 2, 4, 4])], [value("y", [1, 2, 4, 4])],
+                 [tensor("w", np.ones((2, 2, 1, 1), np.int32))])
+
+
+def qdq_float_zero_point():
+    nodes = [helper.make_node("QuantizeLinear", ["x", "s", "z"], ["q"],
+                              name="q"),
+             helper.make_node("DequantizeLinear", ["q", "s", "z"], ["y"],
+                              name="dq")]
+    return model(nodes, [value("x", [1, 2])], [value("y", [1, 2])],
+                 [tensor("s", np.float32(0.1)), tensor("z", np.float32(0))])
+
+
+def constant_two_values():
+    c = helper.make_node("Constant", [], ["c"], name="c", value_float=1.0)
+    c.attribute.append(helper.make_attribute("value_int", 2))
+    nodes = [c, helper.make_node("Add", ["x", "c"], ["y"], name="add")]
+    return model(nodes, [value("x", [2])], [value("y", [2])])
+
+
+def loop(body_outputs):
+    """A Loop with its condition omitted ("" as its second input), whose body
+    yields its condition and a scan output, or only the condition."""
+    body = helper.make_graph(
+        [helper.make_node("Identity", ["c"], ["c2"]),
+         helper.make_node("Cast", ["i"], ["s"], to=FLOAT)], "body",
+        [value("i", [], TensorProto.INT64), value("c", [], TensorProto.BOOL)],
+        [value("c2", [], TensorProto.BOOL), value("s", [])][:body_outputs])
+    nodes = [helper.make_node("Loop", ["n", ""], ["scan"], name="loop",
+                              body=body),
+             helper.make_node("Add", ["scan", "x"], ["y"], name="add")]
+    return model(nodes, [value("x", [3])], [value("y", [3])],
+                 [tensor("n", np.array(3, np.int64))])
+
+
+def loop_omitted_condition():
+    return loop(body_outputs=2)
+
+
+def loop_body_arity():
+    return loop(body_outputs=1)
+
+
+def unsorted_nodes():
+    """Valid but for the order of its nodes, which ONNX wants sorted."""
+    nodes = [helper.make_node("Neg", ["r"], ["y"], name="neg"),
+             helper.make_node("Relu", ["x"], ["r"], name="relu")]
+    return model(nodes, [value("x", [2])], [value("y", [2])])
+
+
+def custom_output_unknown_rank():
+    """A graph output of unknown rank (no shape), produced by a custom op
+    that no inference knows."""
+    nodes = [helper.make_node("Relu", ["x"], ["r"], name="relu"),
+             helper.make_node("MyOp", ["r"], ["y"], name="custom",
+                              domain="com.example")]
+    return model(nodes, [value("x", [2])], [value("y", None)],
+                 extra_opsets=[helper.make_opsetid("com.example", 1)])
+
+
 def no_graph():
     return onnx.ModelProto(ir_version=8)
 
@@ -545,7 +638,10 @@ MODELS = {f.__name__: f for f in [
     huge_dimension, huge_input_dimension, overflowing_dimension, missing_attribute,
     wrong_attribute_type, extra_output, short_pads, zero_stride, external_data, no_graph,
     reduce_axis, gather_axis, transpose_conv_pads, depth_to_space_block,
-    reduce_mean_opset18]}
+    reduce_mean_opset18, duplicate_initializer, ir_version_zero,
+    ir_version_newest, ir_version_beyond, opset_huge, conv_int32_weight,
+    qdq_float_zero_point, constant_two_values, loop_omitted_condition,
+    loop_body_arity, unsorted_nodes, custom_output_unknown_rank]}
 
 RAW = {
     "empty": lambda: b"",
