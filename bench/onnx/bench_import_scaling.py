@@ -1,76 +1,142 @@
 #!/usr/bin/env python3
-"""ONNX import cost per node as graphs grow, against Python's onnx.load.
+"""Cost per node as graphs grow, against Python's onnx package.
 
     bench_import_scaling.py BUILD_DIR [OTHER_BUILD_DIR]
 
-Writes chains of MatMul -> Add -> Sigmoid -> Mul blocks (every node maps
-to a layer op or fuses: dense, bias, swish) of 10^3, 10^4 and 10^5 nodes
-with tiny weights, so that the time is per-node work (translation, shape
-inference, the ONNX patterns, fusions), not weight bytes. For each size it
-prints the wall time of `qdq-opt model.onnx -o out.mlirbc --emit-bytecode`
-per node, its ratio to `onnx.load` of the same file in this process, and
-peak RSS. With OTHER_BUILD_DIR, the same for that build's qdq-opt (to
-compare two versions side by side). Best of three runs. Figures only.
+Two tables, best of three runs each, figures only:
+
+1. Import. Chains of MatMul -> Add -> Sigmoid -> Mul blocks (every node maps
+   to a layer op or fuses: dense, bias, swish) of 10^3, 10^4 and 10^5 nodes
+   with tiny weights, so that the time is per-node work (translation, shape
+   inference, checks, the ONNX patterns, fusions), not weight bytes:
+   `qdq-opt model.onnx -o out.mlirbc --emit-bytecode` per node, its ratio
+   to `onnx.load` of the same file, and peak RSS.
+2. The whole path a user runs, `qdq-opt model.onnx --insert-qdq=resnet-v1
+   -o out.onnx` (import, insertion, export), on the shapes that huge or
+   hostile inputs take (issue 18): a chain of Relu nodes up to 10^5, and a
+   residual network of Conv -> Relu -> Add blocks up to 10^4 layers, against
+   `onnx.load` + `onnx.save` of the same file.
+
+With OTHER_BUILD_DIR, the same for that build's qdq-opt, side by side.
+Models are written and the Python baselines timed in child processes: the
+peak RSS that wait4 reports for a tool includes its parent's at the fork,
+so this process never holds a model.
 """
 
 import os
+import subprocess
 import sys
 import tempfile
-import time
-
-import numpy as np
-import onnx
-from onnx import TensorProto, helper, numpy_helper
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from bench_onnx import measure  # noqa: E402
 
+WRITE = """
+import sys
+import numpy as np
+import onnx
+from onnx import TensorProto, helper, numpy_helper
 
-def chain(nodes):
-    graph_nodes, prev = [], "x"
-    for i in range(nodes // 4):
-        graph_nodes += [
+kind, size, path = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 8])
+nodes, inits, prev = [], [], "x"
+if kind == "dense-swish":
+    for i in range(size // 4):
+        nodes += [
             helper.make_node("MatMul", [prev, "w"], [f"m{i}"], name=f"mm{i}"),
             helper.make_node("Add", [f"m{i}", "b"], [f"a{i}"], name=f"add{i}"),
             helper.make_node("Sigmoid", [f"a{i}"], [f"s{i}"], name=f"sig{i}"),
             helper.make_node("Mul", [f"a{i}", f"s{i}"], [f"y{i}"],
-                             name=f"mul{i}"),
-        ]
+                             name=f"mul{i}")]
         prev = f"y{i}"
     inits = [numpy_helper.from_array(np.ones((8, 8), np.float32), "w"),
              numpy_helper.from_array(np.ones(8, np.float32), "b")]
-    graph = helper.make_graph(
-        graph_nodes, "chain",
-        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 8])],
-        [helper.make_tensor_value_info(prev, TensorProto.FLOAT, [1, 8])],
-        inits)
-    return helper.make_model(graph,
-                             opset_imports=[helper.make_opsetid("", 13)])
+    shape = [1, 8]
+elif kind == "relu-chain":
+    for i in range(size):
+        nodes.append(helper.make_node("Relu", [prev], [f"t{i}"],
+                                      name=f"relu{i}"))
+        prev = f"t{i}"
+    shape = [1, 8]
+else:  # residual: size layers of Conv -> Relu -> Add
+    for i in range(size):
+        nodes += [
+            helper.make_node("Conv", [prev, "w"], [f"c{i}"], name=f"conv{i}",
+                             pads=[1, 1, 1, 1]),
+            helper.make_node("Relu", [f"c{i}"], [f"r{i}"], name=f"relu{i}"),
+            helper.make_node("Add", [f"r{i}", prev], [f"a{i}"],
+                             name=f"add{i}")]
+        prev = f"a{i}"
+    inits = [numpy_helper.from_array(np.ones((4, 4, 3, 3), np.float32), "w")]
+    shape = [1, 4, 4, 4]
+graph = helper.make_graph(
+    nodes, kind, [helper.make_tensor_value_info("x", TensorProto.FLOAT, shape)],
+    [helper.make_tensor_value_info(prev, TensorProto.FLOAT, shape)], inits)
+model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
+model.ir_version = 8
+onnx.save(model, path)
+print(len(nodes))
+"""
+
+# Prints the best of three times of onnx.load (and onnx.save, with a second
+# path) of a file.
+PYTHON_BASELINE = """
+import sys, time, onnx
+best = None
+for _ in range(3):
+    start = time.perf_counter()
+    model = onnx.load(sys.argv[1])
+    if len(sys.argv) > 2:
+        onnx.save(model, sys.argv[2])
+    elapsed = time.perf_counter() - start
+    best = elapsed if best is None else min(best, elapsed)
+print(best)
+"""
+
+
+def python(script, *args):
+    return subprocess.run([sys.executable, "-c", script, *args], check=True,
+                          capture_output=True, text=True).stdout.strip()
+
+
+def table(title, graphs, tool_args, save_baseline, builds, work):
+    print(title)
+    print("%-22s %-7s %8s %10s %14s %8s" %
+          ("graph", "build", "nodes", "us / node", "/ python", "RSS MiB"))
+    path = os.path.join(work, "graph.onnx")
+    for kind, size, label in graphs:
+        nodes = int(python(WRITE, kind, str(size), path))
+        baseline = float(python(PYTHON_BASELINE, path,
+                                *([os.path.join(work, "python.onnx")]
+                                  if save_baseline else [])))
+        for i, build in enumerate(builds):
+            argv = [os.path.join(build, "bin", "qdq-opt"), path,
+                    *tool_args(work)]
+            seconds, rss = min((measure(argv) for _ in range(3)),
+                               key=lambda r: r[0])
+            print("%-22s %-7s %8d %10.2f %14.2f %8.0f" %
+                  (label, "build%d" % (i + 1) if len(builds) > 1 else "build",
+                   nodes, seconds * 1e6 / nodes, seconds / baseline,
+                   rss / 2**20))
+    print()
 
 
 def main():
     builds = [os.path.abspath(b) for b in sys.argv[1:3]]
     work = tempfile.mkdtemp()
-    print("%8s %-10s %12s %14s %10s" %
-          ("nodes", "build", "us / node", "/ onnx.load", "RSS MiB"))
-    for nodes in (1000, 10000, 100000):
-        path = os.path.join(work, "chain.onnx")
-        onnx.save(chain(nodes), path)
-        load = min(time_load(path) for _ in range(3))
-        for i, build in enumerate(builds):
-            out = os.path.join(work, "out.mlirbc")
-            best = min((measure([os.path.join(build, "bin", "qdq-opt"),
-                                 path, "-o", out, "--emit-bytecode"])
-                        for _ in range(3)), key=lambda r: r[0])
-            print("%8d %-10s %12.2f %14.2f %10.0f" %
-                  (nodes, "build%d" % (i + 1) if len(builds) > 1 else "build",
-                   best[0] * 1e6 / nodes, best[0] / load, best[1] / 2**20))
-
-
-def time_load(path):
-    start = time.perf_counter()
-    onnx.load(path)
-    return time.perf_counter() - start
+    table("import (/ python: onnx.load)",
+          [("dense-swish", n, "dense+swish %d" % n)
+           for n in (1000, 10000, 100000)],
+          lambda w: ["-o", os.path.join(w, "out.mlirbc"), "--emit-bytecode"],
+          False, builds, work)
+    table("--insert-qdq=resnet-v1 -o out.onnx (/ python: onnx.load + save)",
+          [("relu-chain", n, "relu chain %d" % n)
+           for n in (1000, 10000, 100000)] +
+          [("residual", n, "residual %d layers" % n)
+           for n in (100, 1000, 10000)],
+          lambda w: ["--insert-qdq=resnet-v1", "-o",
+                     os.path.join(w, "out.onnx")],
+          True, builds, work)
 
 
 if __name__ == "__main__":

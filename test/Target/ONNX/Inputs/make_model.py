@@ -622,6 +622,33 @@ def custom_output_unknown_rank():
                  extra_opsets=[helper.make_opsetid("com.example", 1)])
 
 
+def relu_chain_100k():
+    """100 000 Relu nodes in a chain: import, passes and export must stay
+    linear (a quadratic step takes minutes here, not seconds)."""
+    nodes, prev = [], "x"
+    for i in range(100000):
+        nodes.append(helper.make_node("Relu", [prev], [f"t{i}"],
+                                      name=f"relu{i}"))
+        prev = f"t{i}"
+    return model(nodes, [value("x", [1, 8])], [value(prev, [1, 8])])
+
+
+def residual_10k():
+    """10 000 layers of Conv -> Relu -> Add (30 000 nodes), where insertion
+    has work at every layer."""
+    nodes, prev = [], "x"
+    for i in range(10000):
+        nodes += [helper.make_node("Conv", [prev, "w"], [f"c{i}"],
+                                   name=f"conv{i}", pads=[1, 1, 1, 1]),
+                  helper.make_node("Relu", [f"c{i}"], [f"r{i}"],
+                                   name=f"relu{i}"),
+                  helper.make_node("Add", [f"r{i}", prev], [f"a{i}"],
+                                   name=f"add{i}")]
+        prev = f"a{i}"
+    return model(nodes, [value("x", [1, 4, 4, 4])],
+                 [value(prev, [1, 4, 4, 4])], [tensor("w", weights(4, 4, 3, 3))])
+
+
 def no_graph():
     return onnx.ModelProto(ir_version=8)
 
@@ -641,7 +668,8 @@ MODELS = {f.__name__: f for f in [
     reduce_mean_opset18, duplicate_initializer, ir_version_zero,
     ir_version_newest, ir_version_beyond, opset_huge, conv_int32_weight,
     qdq_float_zero_point, constant_two_values, loop_omitted_condition,
-    loop_body_arity, unsorted_nodes, custom_output_unknown_rank]}
+    loop_body_arity, unsorted_nodes, custom_output_unknown_rank,
+    relu_chain_100k, residual_10k]}
 
 RAW = {
     "empty": lambda: b"",
