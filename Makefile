@@ -2,7 +2,10 @@
 BUILD ?= build
 CMAKE_FLAGS ?=
 
-.PHONY: all setup configure build test demo docs install clean
+FUZZ_BUILD ?= build-sanitize
+FUZZ_SECONDS ?= 60
+
+.PHONY: all setup configure build test demo docs install clean fuzz sanitize
 
 all: build
 
@@ -26,6 +29,14 @@ demo: build
 # Refreshes docs/reference from the ODS definitions.
 docs: configure
 	@cmake --build $(BUILD) --target update-docs
+
+# Each fuzz target (fuzz/) for FUZZ_SECONDS, in the sanitizer build.
+fuzz: setup
+	@scripts/fuzz.sh $(FUZZ_BUILD) $(FUZZ_SECONDS)
+
+# Every test under AddressSanitizer and UndefinedBehaviorSanitizer.
+sanitize: setup
+	@scripts/sanitizer-build.sh $(FUZZ_BUILD) check-qdq
 
 install: build
 	@cmake --install $(BUILD)

@@ -10,6 +10,8 @@ packages=(
   llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools clang-22
   # The OpenMP runtime the CPU engine's parallel loops run on.
   libomp-22-dev
+  # libFuzzer and the sanitizer runtimes (make fuzz, make sanitize).
+  libclang-rt-22-dev
   # C++ unit tests.
   libgtest-dev
   # Test scripts run with the Debian interpreter; execution tests compare

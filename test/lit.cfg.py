@@ -34,9 +34,24 @@ llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
 
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+
+# Sanitizer build (make sanitize): every process preloads the one shared
+# ASan/UBSan runtime; what the Python interpreter and its packages still
+# hold at exit is not a leak of ours (test/lsan.supp).
+if config.qdq_sanitizer_runtime:
+    config.environment["LD_PRELOAD"] = config.qdq_sanitizer_runtime
+    config.environment["LSAN_OPTIONS"] = "suppressions=%s:print_suppressions=0" % (
+        os.path.join(config.qdq_src_root, "test", "lsan.supp"))
+    # LLVM's allocators poison free space only in code built with ASan
+    # (ours), not in Debian's libMLIR, which would then be reported using a
+    # slab our code poisoned (scripts/fuzz.sh).
+    config.environment["ASAN_OPTIONS"] = "allow_user_poisoning=0"
+    config.environment["ASAN_SYMBOLIZER_PATH"] = os.path.join(
+        config.llvm_tools_dir, "llvm-symbolizer")
 tool_dirs = [config.qdq_tools_dir, config.llvm_tools_dir]
 tools = ["qdq-opt", "qdq-translate", "qdq-run", "qdq-capi-test", "mlir-opt",
-         "mlir-pdll"]
+         "mlir-pdll", "qdq-onnx-import-fuzzer", "qdq-npy-fuzzer",
+         "qdq-calibration-table-fuzzer", "qdq-spec-fuzzer", "qdq-mlir-fuzzer"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
 # CUDA. The toolkit is required, a GPU is not: without the toolkit, %ptxas

@@ -106,9 +106,13 @@ LogicalResult applyCalibrationTable(ModuleOp module,
 LogicalResult writeCalibrationTable(StringRef path,
                                     const CalibrationTable &table,
                                     Location loc);
-/// Reads either format back.
+/// Reads either format back (JSON for `.json`).
 FailureOr<CalibrationTable> readCalibrationTable(StringRef path,
                                                  MLIRContext *context);
+/// Reads a table from `text`; diagnostics name `name` and the line.
+FailureOr<CalibrationTable> parseCalibrationTable(StringRef text,
+                                                  StringRef name, bool isJSON,
+                                                  MLIRContext *context);
 
 /// Writes the calibration report: per tensor, the amax each method chooses
 /// and the share of values it clips, the method used (the row's `chosen`:

@@ -12,6 +12,7 @@
 #include "mlir/IR/Types.h"
 #include "mlir/Support/LLVM.h"
 #include "llvm/Support/Error.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -42,10 +43,16 @@ struct NpyArray {
   NpyArray slice(int64_t begin, int64_t count) const;
 };
 
-/// Reads `path`, mapping it rather than copying it. Malformed headers, Fortran order, big-endian or
-/// unsupported dtypes, and files shorter than the header says, are errors
-/// naming the file.
+/// Reads `path`, mapping it rather than copying it. A path that is not a
+/// regular file (a device, a pipe), malformed headers, Fortran order,
+/// big-endian or unsupported dtypes, and data sizes other than the header
+/// says, are errors naming the file.
 llvm::Expected<NpyArray> readNpy(StringRef path, MLIRContext *context);
+
+/// Reads the array in `file`, which the result keeps alive; errors name
+/// `name`.
+llvm::Expected<NpyArray> parseNpy(std::unique_ptr<llvm::MemoryBuffer> file,
+                                  StringRef name, MLIRContext *context);
 
 /// Writes `array` to `path` atomically: a failed write leaves no file.
 llvm::Error writeNpy(StringRef path, const NpyArray &array);

@@ -131,13 +131,19 @@ mlir::quant_qdq::readCalibrationTable(StringRef path, MLIRContext *context) {
     return emitError(FileLineColLoc::get(context, path, 0, 0))
            << "cannot read the calibration table: "
            << buffer.getError().message();
-  StringRef text = (*buffer)->getBuffer();
+  return parseCalibrationTable((*buffer)->getBuffer(), path,
+                               isJSONPath(path), context);
+}
+
+FailureOr<CalibrationTable>
+mlir::quant_qdq::parseCalibrationTable(StringRef text, StringRef name,
+                                       bool isJSON, MLIRContext *context) {
   CalibrationTable table;
   auto fail = [&](unsigned line, const Twine &why) {
-    return emitError(FileLineColLoc::get(context, path, line, 1)) << why;
+    return emitError(FileLineColLoc::get(context, name, line, 1)) << why;
   };
 
-  if (isJSONPath(path)) {
+  if (isJSON) {
     auto root = llvm::json::parse(text);
     if (!root)
       return fail(1, "malformed JSON: " + llvm::toString(root.takeError()));

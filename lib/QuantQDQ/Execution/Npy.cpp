@@ -104,7 +104,17 @@ llvm::Expected<NpyArray> mlir::quant_qdq::readNpy(StringRef path,
                                           /*RequiresNullTerminator=*/false);
   if (!file)
     return fail("cannot read: " + file.getError().message());
-  StringRef bytes = (*file)->getBuffer();
+  return parseNpy(std::move(*file), path, context);
+}
+
+llvm::Expected<NpyArray>
+mlir::quant_qdq::parseNpy(std::unique_ptr<llvm::MemoryBuffer> file,
+                          StringRef name, MLIRContext *context) {
+  auto fail = [&](const Twine &why) {
+    return llvm::createStringError("%s: %s", name.str().c_str(),
+                                   why.str().c_str());
+  };
+  StringRef bytes = file->getBuffer();
   if (!bytes.starts_with("\x93NUMPY") || bytes.size() < 10)
     return fail("not a .npy file");
   uint8_t major = bytes[6];
@@ -177,7 +187,7 @@ llvm::Expected<NpyArray> mlir::quant_qdq::readNpy(StringRef path,
                 " bytes of data where its shape needs " + Twine(payload));
   // The bytes stay in the (mapped) file buffer; alignment of the data
   // start is whatever the header made it (64 bytes for files numpy writes).
-  std::shared_ptr<llvm::MemoryBuffer> buffer(std::move(*file));
+  std::shared_ptr<llvm::MemoryBuffer> buffer(std::move(file));
   array.bytes = reinterpret_cast<uint8_t *>(
       const_cast<char *>(buffer->getBufferStart())) + dataStart;
   array.owner = std::move(buffer);

@@ -1,0 +1,109 @@
+#!/usr/bin/env python3
+"""Writes the seed corpus of every fuzz target, taken from the tests.
+
+    make_seeds.py OUTDIR
+
+OUTDIR/<target>/ gets, for
+  onnx-import        every model test/Target/ONNX/Inputs/make_model.py
+                     writes (the large-graph ones excepted) and its
+                     malformed files;
+  npy                arrays of each supported dtype and .npy version, and
+                     the bad arrays the qdq-run tests use;
+  calibration-table  a JSON table and a TensorRT cache;
+  spec               the quantization specs of test/Transforms/InsertQDQ;
+  mlir               the examples and the dialect's tests, split at their
+                     `// -----` markers;
+and every target also the inputs that once crashed or hung it, kept in
+fuzz/regressions/<target>/.
+"""
+
+import io
+import json
+import pathlib
+import sys
+
+import numpy as np
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "test" / "Target" / "ONNX" / "Inputs"))
+import make_model  # noqa: E402
+
+LARGE = {"relu_chain_100k", "residual_10k"}
+
+
+def onnx_seeds(out):
+    for name, build in make_model.MODELS.items():
+        if name not in LARGE:
+            (out / f"{name}.onnx").write_bytes(build().SerializeToString())
+    for name, build in make_model.RAW.items():
+        (out / f"{name}.onnx").write_bytes(build())
+
+
+def npy_seeds(out):
+    arrays = {
+        "f32": np.linspace(-1, 1, 24, dtype=np.float32).reshape(2, 3, 4),
+        "f64": np.arange(6, dtype=np.float64),
+        "f16": np.ones((2, 2), np.float16),
+        "i8": np.array([-128, 0, 127], np.int8),
+        "u8": np.array([[0, 255]], np.uint8),
+        "i32": np.arange(4, dtype=np.int32),
+        "i64": np.arange(3, dtype=np.int64).reshape(3, 1),
+        "bool": np.array([True, False]),
+        "scalar": np.float32(3.5),
+        "empty": np.zeros((0, 4), np.float32),
+    }
+    for name, array in arrays.items():
+        buffer = io.BytesIO()
+        np.save(buffer, array)
+        (out / f"{name}.npy").write_bytes(buffer.getvalue())
+    for version in [(2, 0), (3, 0)]:
+        buffer = io.BytesIO()
+        np.lib.format.write_array(buffer, arrays["f32"], version=version)
+        (out / f"v{version[0]}.npy").write_bytes(buffer.getvalue())
+    buffer = io.BytesIO()
+    np.save(buffer, np.asfortranarray(np.ones((2, 3), np.float32)))
+    (out / "fortran.npy").write_bytes(buffer.getvalue())
+    (out / "garbage.npy").write_bytes(b"not an array")
+
+
+def table_seeds(out):
+    (out / "table.json").write_text(json.dumps({
+        "method": "entropy",
+        "tensors": {"input": {"amax": 2.5, "min": -2.0, "max": 2.5},
+                    "conv1_output_0": {"amax": 6.0}}}, indent=2))
+    (out / "table.cache").write_text(
+        "TRT-8600-EntropyCalibration2\ninput: 3ca1a1a2\n"
+        "conv1_output_0: 3d418d97\n")
+
+
+def spec_seeds(out):
+    for path in sorted((ROOT / "test" / "Transforms" / "InsertQDQ" /
+                        "Inputs").glob("*.json")):
+        (out / path.name).write_bytes(path.read_bytes())
+
+
+def mlir_seeds(out):
+    sources = sorted((ROOT / "examples").glob("*.mlir"))
+    for folder in ["IR", "Transforms/InsertQDQ"]:
+        sources += sorted((ROOT / "test" / folder).glob("*.mlir"))
+    for path in sources:
+        parts = path.read_text().split("// -----")
+        for i, part in enumerate(parts):
+            stem = path.relative_to(ROOT).as_posix().replace("/", "_")
+            (out / f"{stem}.{i}.mlir").write_text(part)
+
+
+def main():
+    out = pathlib.Path(sys.argv[1])
+    for target, write in [("onnx-import", onnx_seeds), ("npy", npy_seeds),
+                          ("calibration-table", table_seeds),
+                          ("spec", spec_seeds), ("mlir", mlir_seeds)]:
+        folder = out / target
+        folder.mkdir(parents=True, exist_ok=True)
+        write(folder)
+        for path in sorted((ROOT / "fuzz" / "regressions" / target).glob("*")):
+            (folder / f"regression-{path.name}").write_bytes(path.read_bytes())
+
+
+if __name__ == "__main__":
+    main()
