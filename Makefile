@@ -4,6 +4,7 @@ CMAKE_FLAGS ?=
 
 FUZZ_BUILD ?= build-sanitize
 FUZZ_SECONDS ?= 60
+FUZZ_SMOKE_RUNS ?= 3000
 
 .PHONY: all setup configure build test demo docs install clean fuzz sanitize
 
@@ -19,9 +20,11 @@ configure: setup
 build: configure
 	@cmake --build $(BUILD)
 
-# Every test: lit + FileCheck, the C++ unit tests, and the script tests.
+# Every test: lit + FileCheck, the C++ unit tests, and the script tests;
+# then a short, repeatable run of each fuzz target in the sanitizer build.
 test: build
 	@cmake --build $(BUILD) --target check-qdq
+	@FUZZ_RUNS=$(FUZZ_SMOKE_RUNS) scripts/fuzz.sh $(FUZZ_BUILD) 0
 
 demo: build
 	@scripts/demo.sh $(BUILD)

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Fuzzes every reader of untrusted input (fuzz/) for SECONDS each, in the
-# sanitizer build, starting from the seed corpus (fuzz/make_seeds.py) and
+# Fuzzes every reader of untrusted input (fuzz/) for SECONDS each (or, with
+# FUZZ_RUNS set, for that many inputs each from a fixed random seed, the
+# short and repeatable run of `make test`), in the sanitizer build,
+# starting from the seed corpus (fuzz/make_seeds.py) and
 # the corpus earlier runs grew (BUILD_DIR/fuzz-corpus/<target>, kept).
 # A crash, hang (over 20 s on one input), leak or sanitizer report stops
 # that target and leaves its input in BUILD_DIR/fuzz-artifacts/<target>/;
@@ -35,16 +37,24 @@ export LD_PRELOAD="$(clang-22 -print-file-name=libclang_rt.asan-x86_64.so)"
 # on, MLIR's uniquer allocating from a slab our code poisoned is reported.
 export ASAN_OPTIONS="${ASAN_OPTIONS:-allow_user_poisoning=0}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1}"
-export ASAN_SYMBOLIZER_PATH="${ASAN_SYMBOLIZER_PATH:-/usr/lib/llvm-22/bin/llvm-symbolizer}"
+: "${ASAN_SYMBOLIZER_PATH:=/usr/lib/llvm-22/bin/llvm-symbolizer}"
+export ASAN_SYMBOLIZER_PATH
 failed=()
 for t in "${targets[@]}"; do
   corpus="$build/fuzz-corpus/$t"
   artifacts="$build/fuzz-artifacts/$t"
   mkdir -p "$corpus" "$artifacts"
-  echo "fuzz: $t for ${seconds}s" >&2
+  amount="${seconds}s"
+  [[ -z "${FUZZ_RUNS:-}" ]] || amount="$FUZZ_RUNS inputs"
+  echo "fuzz: $t for $amount" >&2
+  if [[ -n "${FUZZ_RUNS:-}" ]]; then
+    limit=(-runs="$FUZZ_RUNS" -seed=1)
+  else
+    limit=(-max_total_time="$seconds")
+  fi
   # Only the corpus folder is written to; the seeds are read.
   "$build/bin/qdq-$t-fuzzer" "$corpus" "$seeds/$t" \
-    -max_total_time="$seconds" -timeout=20 -rss_limit_mb=4096 \
+    "${limit[@]}" -timeout=20 -rss_limit_mb=4096 \
     -artifact_prefix="$artifacts/" -print_final_stats=1 \
     >"$build/fuzz-$t.log" 2>&1
   status=$?

@@ -18,6 +18,8 @@ config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%qdq_src_root", config.qdq_src_root))
 config.substitutions.append(("%qdq_obj_root", config.qdq_obj_root))
 config.substitutions.append(("%python", config.python_executable))
+config.substitutions.append(("%downstream_cmake_args",
+                             config.qdq_downstream_cmake_args))
 config.substitutions.append(("%mlir_include", config.mlir_include_dir))
 
 # ONNX Runtime (the Python package, pinned in requirements.txt and installed
@@ -35,17 +37,20 @@ llvm_config.use_default_substitutions()
 
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
-# Sanitizer build (make sanitize): every process preloads the one shared
-# ASan/UBSan runtime; what the Python interpreter and its packages still
-# hold at exit is not a leak of ours (test/lsan.supp).
+# Sanitizer build (make sanitize): the tools link the shared ASan/UBSan
+# runtime; Python, which loads the instrumented extension, preloads it
+# (config.python_executable is then a wrapper, test/CMakeLists.txt), and so
+# do the tools it starts. Other programs (compilers, shells) run without
+# it. What the interpreter and its libraries keep at exit is not a leak of
+# ours (test/lsan.supp). LLVM's allocators poison free space only in code
+# built with ASan (ours), not in Debian's libMLIR, which would be reported
+# using a slab our code poisoned: user poisoning is off.
 if config.qdq_sanitizer_runtime:
-    config.environment["LD_PRELOAD"] = config.qdq_sanitizer_runtime
-    config.environment["LSAN_OPTIONS"] = "suppressions=%s:print_suppressions=0" % (
+    config.environment["ASAN_OPTIONS"] = (
+        "allow_user_poisoning=0:verify_asan_link_order=0")
+    config.environment["LSAN_OPTIONS"] = (
+        "suppressions=%s:print_suppressions=0" %
         os.path.join(config.qdq_src_root, "test", "lsan.supp"))
-    # LLVM's allocators poison free space only in code built with ASan
-    # (ours), not in Debian's libMLIR, which would then be reported using a
-    # slab our code poisoned (scripts/fuzz.sh).
-    config.environment["ASAN_OPTIONS"] = "allow_user_poisoning=0"
     config.environment["ASAN_SYMBOLIZER_PATH"] = os.path.join(
         config.llvm_tools_dir, "llvm-symbolizer")
 tool_dirs = [config.qdq_tools_dir, config.llvm_tools_dir]

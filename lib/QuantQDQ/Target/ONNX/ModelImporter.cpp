@@ -344,8 +344,9 @@ FailureOr<SmallVector<int>> ModelImporter::sortNodes(onnx::GraphProto &graph) {
 
 /// Reorders `nodes` so that position i holds the node at `order[i]`,
 /// moving pointers, not nodes.
-static void putInOrder(google::protobuf::RepeatedPtrField<onnx::NodeProto> &nodes,
-                       ArrayRef<int> order) {
+static void
+putInOrder(google::protobuf::RepeatedPtrField<onnx::NodeProto> &nodes,
+           ArrayRef<int> order) {
   if (llvm::is_sorted(order))
     return;
   std::vector<onnx::NodeProto *> released(nodes.size());
