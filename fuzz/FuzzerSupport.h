@@ -10,6 +10,8 @@
 #ifndef QUANTQDQ_FUZZ_FUZZERSUPPORT_H
 #define QUANTQDQ_FUZZ_FUZZERSUPPORT_H
 
+#include "QuantQDQ/Target/ONNX/ONNX.h"
+
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
@@ -36,6 +38,17 @@ private:
   MLIRContext context;
   ScopedDiagnosticHandler handler;
 };
+
+/// The dialects of a quant_qdq module, as an imported model holds them.
+/// Only targets that link the ONNX library call it.
+inline const DialectRegistry &getModuleDialects() {
+  static const DialectRegistry registry = [] {
+    DialectRegistry dialects;
+    registerONNXDialects(dialects);
+    return dialects;
+  }();
+  return registry;
+}
 
 inline llvm::StringRef asText(const uint8_t *data, size_t size) {
   return llvm::StringRef(reinterpret_cast<const char *>(data), size);

@@ -7,7 +7,6 @@
 //===----------------------------------------------------------------------===//
 
 #include "FuzzerSupport.h"
-#include "QuantQDQ/Target/ONNX/ONNX.h"
 #include "QuantQDQ/Transforms/Passes.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -19,12 +18,7 @@ using namespace mlir;
 using namespace mlir::quant_qdq;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-  static const DialectRegistry registry = [] {
-    DialectRegistry r;
-    registerONNXDialects(r);
-    return r;
-  }();
-  fuzz::QuietContext context(registry);
+  fuzz::QuietContext context(fuzz::getModuleDialects());
   ParserConfig config(context.get());
   // MLIR's lexer reads up to a terminating NUL, as every file it is given
   // (a MemoryBuffer) has: libFuzzer's input has none.

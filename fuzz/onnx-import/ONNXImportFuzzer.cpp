@@ -15,12 +15,7 @@ using namespace mlir;
 using namespace mlir::quant_qdq;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-  static const DialectRegistry registry = [] {
-    DialectRegistry r;
-    registerONNXDialects(r);
-    return r;
-  }();
-  fuzz::QuietContext context(registry);
+  fuzz::QuietContext context(fuzz::getModuleDialects());
   llvm::MemoryBufferRef buffer(fuzz::asText(data, size), "fuzz.onnx");
   OwningOpRef<ModuleOp> module = importONNX(buffer, context.get());
   if (!module)

@@ -102,12 +102,14 @@ mlir::quant_qdq::writeCalibrationTable(StringRef path,
     json.object([&] {
       json.attribute("method", table.method);
       json.attributeObject("tensors", [&] {
-        for (const auto &[name, range] : table.ranges)
-          json.attributeObject(name, [&] {
+        for (const auto &entry : table.ranges) {
+          const TensorRange &range = entry.second;
+          json.attributeObject(entry.first, [&] {
             json.attribute("amax", range.amax);
             json.attribute("min", range.min);
             json.attribute("max", range.max);
           });
+        }
       });
     });
     os << "\n";

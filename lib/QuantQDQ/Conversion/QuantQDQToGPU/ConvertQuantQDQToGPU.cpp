@@ -544,7 +544,6 @@ static void fillQuantizer(OpT op, KernelSpec &spec, SmallVector<float> &scales,
 LogicalResult ConvertQuantQDQToGPUPass::rewrite(Operation *op) {
   KernelSpec spec;
   SmallVector<float> scales, zeroPoints;
-  RankedTensorType floatType;
   std::optional<int64_t> axis;
   SmallVector<Value, 2> dataInputs;
   bool handled =
