@@ -46,6 +46,15 @@ static std::string inferModelShapes(onnx::ModelProto &model) {
   return {};
 }
 
+/// The opset `model` imports of ONNX's own domain (0: none).
+static int64_t getDefaultDomainOpset(const onnx::ModelProto &model) {
+  int64_t opset = 0;
+  for (const onnx::OperatorSetIdProto &id : model.opset_import())
+    if (onnx_io::isDefaultDomain(id.domain()))
+      opset = id.version();
+  return opset;
+}
+
 /// ONNX's checker on `model`, within what this build's library can judge:
 /// - a model of a newer IR version is checked by the newest rules the
 ///   library has;
@@ -68,10 +77,7 @@ static std::string checkModel(onnx::ModelProto &model) {
         rankless.push_back(info.mutable_type()->mutable_tensor_type());
         rankless.back()->mutable_shape();
       }
-  int64_t opset = 0;
-  for (const onnx::OperatorSetIdProto &id : model.opset_import())
-    if (onnx_io::isDefaultDomain(id.domain()))
-      opset = id.version();
+  int64_t opset = getDefaultDomainOpset(model);
   int64_t limit = onnx_io::getLibraryOpsetLimit();
   static constexpr const char *kNewerOps = "quant_qdq.newer_than_library";
   std::vector<std::pair<onnx::NodeProto *, std::string>> newer;
@@ -154,14 +160,11 @@ static onnx::NodeProto copyForInference(const onnx::NodeProto &node) {
 /// subgraphs (If, Loop, Scan) are inferred with the types of the enclosing
 /// scope, so that a body of the wrong arity is found.
 static std::pair<int, std::string> findRejectedNode(onnx::ModelProto &model) {
-  int64_t opset = 0;
+  int64_t opset = getDefaultDomainOpset(model);
   std::unordered_map<std::string, int> opsets;
-  for (const onnx::OperatorSetIdProto &id : model.opset_import()) {
-    if (onnx_io::isDefaultDomain(id.domain()))
-      opset = id.version();
+  for (const onnx::OperatorSetIdProto &id : model.opset_import())
     opsets[id.domain() == onnx_io::kDefaultDomain ? "" : id.domain()] =
         int(id.version());
-  }
   if (opset <= 0 || opset > onnx_io::getLibraryOpsetLimit())
     return {-1, {}};
   const onnx::GraphProto &graph = model.graph();
