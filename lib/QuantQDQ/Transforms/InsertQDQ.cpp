@@ -281,7 +281,10 @@ unsigned InsertQDQPass::insert(ArrayRef<LayerDecision> decisions) {
       if (it == requests.end())
         continue;
       OpOperand *source = getPassThroughSource(value);
-      if (!source || !isQuantizable(source->get()))
+      if (!source)
+        continue;
+      bool sourceDequantized = source->get().getDefiningOp<DequantizeOp>();
+      if (!sourceDequantized && !isQuantizable(source->get()))
         continue;
       QuantizerAttr quantizer = it->second.front().quantizer;
       bool everyUseAlike =
@@ -293,6 +296,10 @@ unsigned InsertQDQPass::insert(ArrayRef<LayerDecision> decisions) {
       if (!everyUseAlike)
         continue;
       requests.erase(it);
+      // A pair already above the layer (a second run, an imported QDQ
+      // model) is the one this request would have moved to.
+      if (sourceDequantized)
+        continue;
       requests[source->get()].push_back({source, quantizer});
       worklist.push_back(source->get());
     }
