@@ -25,7 +25,8 @@ def InsertQDQ : Pass<"insert-qdq", "::mlir::ModuleOp"> {
     output of a pass-through layer (reshape, flatten, transpose, padding,
     max pooling, dropout) whose every consumer wants it moves to that layer's
     input, so the layer runs in INT8. Operands already fed by a dequantize are
-    left alone, so running the pass twice changes nothing.
+    left alone, and so are consumers of a pass-through layer that a
+    dequantize feeds, so running the pass twice changes nothing.
 
     The literal form `--insert-qdq=resnet-v1[,bn,...]` is a list of cases;
     `--insert-qdq="cases=resnet-v1 mode=partial spec=s.json"` sets options.
@@ -57,6 +58,22 @@ def InsertQDQ : Pass<"insert-qdq", "::mlir::ModuleOp"> {
            /*default=*/"512",
            "attention-matmul quantizes attention matmuls whose sequence "
            "length is at most this (TensorRT's INT8 fused attention: 512)">,
+  ];
+  let statistics = [
+    Statistic<"numLayers", "layers", "Layers decided">,
+    Statistic<"numLayersBySpec", "layers-by-spec",
+              "Layers a QuantizationSpec entry decided">,
+    Statistic<"numLayersByCase", "layers-by-case",
+              "Layers an insertion case decided">,
+    Statistic<"numLayersByDefault", "layers-by-default-table",
+              "Layers the default table decided (full mode)">,
+    Statistic<"numLayersWithInputs", "layers-with-quantized-inputs",
+              "Layers with at least one quantized activation input">,
+    Statistic<"numWeights", "quantized-weights", "Weights quantized">,
+    Statistic<"numPairs", "pairs-inserted", "Q/DQ pairs inserted">,
+    Statistic<"numAlreadyQuantized", "uses-already-quantized",
+              "Uses asked for that an existing dequantize already feeds "
+              "(an imported QDQ model, a second run)">,
   ];
   let dependentDialects = ["::mlir::quant_qdq::QuantQDQDialect",
                            "::mlir::pdl::PDLDialect",

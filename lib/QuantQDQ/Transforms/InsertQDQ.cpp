@@ -32,8 +32,6 @@ namespace mlir::quant_qdq {
 } // namespace mlir::quant_qdq
 
 using namespace mlir;
-
-
 using namespace mlir::quant_qdq;
 
 namespace {
@@ -45,6 +43,15 @@ struct LayerDecision {
   bool weight = false;
   QuantizerAttr inputQuantizer, weightQuantizer;
   std::string rule;
+};
+
+/// What the pass did, for the report and the pass statistics.
+struct InsertionCounts {
+  unsigned layers = 0, bySpec = 0, byCase = 0, byDefault = 0;
+  unsigned withInputs = 0, weights = 0, perChannel = 0;
+  unsigned pairs = 0;
+  /// Uses a decision asked for that an existing dequantize already fed.
+  unsigned alreadyQuantized = 0;
 };
 
 /// "Quantize this use with this quantizer."
@@ -76,13 +83,15 @@ private:
   LogicalResult applyCases(ModuleOp module);
   void decide(ModuleOp module, const QuantizationSpec *spec, bool partial,
               SmallVectorImpl<LayerDecision> &decisions,
-              llvm::SmallPtrSetImpl<const SpecEntry *> &usedEntries);
+              llvm::SmallPtrSetImpl<const SpecEntry *> &usedEntries,
+              InsertionCounts &counts);
   LogicalResult checkDecision(const LayerDecision &decision,
                               const SpecEntry *entry);
-  /// Places the pairs; returns how many.
-  unsigned insert(ArrayRef<LayerDecision> decisions);
+  /// Places the pairs.
+  void insert(ArrayRef<LayerDecision> decisions, InsertionCounts &counts);
   LogicalResult writeReport(StringRef path, ArrayRef<LayerDecision> decisions,
-                            unsigned pairs);
+                            const InsertionCounts &counts);
+  void recordStatistics(const InsertionCounts &counts);
 };
 } // namespace
 
@@ -130,7 +139,8 @@ LogicalResult InsertQDQPass::checkDecision(const LayerDecision &decision,
 void InsertQDQPass::decide(
     ModuleOp module, const QuantizationSpec *spec, bool partial,
     SmallVectorImpl<LayerDecision> &decisions,
-    llvm::SmallPtrSetImpl<const SpecEntry *> &usedEntries) {
+    llvm::SmallPtrSetImpl<const SpecEntry *> &usedEntries,
+    InsertionCounts &counts) {
   MLIRContext *context = &getContext();
   auto activationDefault = QuantizerAttr::get(context, activationBits);
   auto weightDefault = QuantizerAttr::get(context, weightBits);
@@ -183,6 +193,14 @@ void InsertQDQPass::decide(
           ("; calibration " + stringifyCalibrationMethod(*method)).str();
     if (failed(checkDecision(decision, entry)))
       return signalPassFailure();
+    ++counts.layers;
+    counts.bySpec += entry != nullptr;
+    counts.byCase += !entry && record;
+    counts.byDefault += !entry && !record && !partial;
+    counts.withInputs += !decision.inputs.empty();
+    counts.weights += decision.weight;
+    counts.perChannel +=
+        decision.weight && decision.weightQuantizer.isPerAxis();
     decisions.push_back(std::move(decision));
   });
 }
@@ -251,12 +269,15 @@ static OpOperand *getPassThroughSource(Value value) {
   return &layer->getOpOperand(inputs.front());
 }
 
-unsigned InsertQDQPass::insert(ArrayRef<LayerDecision> decisions) {
+void InsertQDQPass::insert(ArrayRef<LayerDecision> decisions,
+                           InsertionCounts &counts) {
   // Requests grouped by the tensor they quantize, in program order.
   llvm::MapVector<Value, SmallVector<Request>> requests;
   auto request = [&](OpOperand &use, QuantizerAttr quantizer) {
     if (isQuantizable(use.get()))
       requests[use.get()].push_back({&use, quantizer});
+    else if (use.get().getDefiningOp<DequantizeOp>())
+      ++counts.alreadyQuantized;
   };
   for (const LayerDecision &decision : decisions) {
     auto layer = cast<QDQLayerOpInterface>(decision.op);
@@ -295,11 +316,14 @@ unsigned InsertQDQPass::insert(ArrayRef<LayerDecision> decisions) {
               it->second.size();
       if (!everyUseAlike)
         continue;
+      size_t uses = it->second.size();
       requests.erase(it);
       // A pair already above the layer (a second run, an imported QDQ
       // model) is the one this request would have moved to.
-      if (sourceDequantized)
+      if (sourceDequantized) {
+        counts.alreadyQuantized += uses;
         continue;
+      }
       requests[source->get()].push_back({source, quantizer});
       worklist.push_back(source->get());
     }
@@ -308,7 +332,6 @@ unsigned InsertQDQPass::insert(ArrayRef<LayerDecision> decisions) {
   // One pair per (tensor, quantizer), right after the tensor is defined, so
   // it dominates every use.
   OpBuilder builder(&getContext());
-  unsigned pairCount = 0;
   for (auto &[value, uses] : requests) {
     llvm::SmallDenseMap<QuantizerAttr, Value> pairs;
     for (const Request &r : uses) {
@@ -322,12 +345,11 @@ unsigned InsertQDQPass::insert(ArrayRef<LayerDecision> decisions) {
                                            r.quantizer, nullptr, nullptr);
         dequantized = DequantizeOp::create(builder, loc, type, quantize,
                                            r.quantizer, nullptr, nullptr);
-        ++pairCount;
+        ++counts.pairs;
       }
       r.use->set(dequantized);
     }
   }
-  return pairCount;
 }
 
 //===----------------------------------------------------------------------===//
@@ -336,7 +358,7 @@ unsigned InsertQDQPass::insert(ArrayRef<LayerDecision> decisions) {
 
 LogicalResult
 InsertQDQPass::writeReport(StringRef path, ArrayRef<LayerDecision> decisions,
-                           unsigned pairs) {
+                           const InsertionCounts &counts) {
   // "-" is stdout, as for every MLIR tool's output and the calibration
   // report.
   std::string error;
@@ -351,7 +373,6 @@ InsertQDQPass::writeReport(StringRef path, ArrayRef<LayerDecision> decisions,
   SmallVector<Row> rows;
   // Columns as wide as their longest entry, so long names stay aligned.
   size_t nameWidth = 32, classWidth = 24, inputsWidth = 10;
-  unsigned withInputs = 0, weights = 0, perChannel = 0;
   for (const LayerDecision &d : decisions) {
     auto layer = cast<QDQLayerOpInterface>(d.op);
     Row &row = rows.emplace_back();
@@ -369,9 +390,6 @@ InsertQDQPass::writeReport(StringRef path, ArrayRef<LayerDecision> decisions,
     nameWidth = std::max(nameWidth, row.name.size());
     classWidth = std::max(classWidth, row.layerClass.size());
     inputsWidth = std::max(inputsWidth, row.inputs.size());
-    withInputs += !d.inputs.empty();
-    weights += d.weight;
-    perChannel += d.weight && d.weightQuantizer.isPerAxis();
   }
   auto line = [&](StringRef name, StringRef layerClass, StringRef inputs,
                   StringRef weight, StringRef rule) {
@@ -384,12 +402,30 @@ InsertQDQPass::writeReport(StringRef path, ArrayRef<LayerDecision> decisions,
   for (auto [row, d] : llvm::zip(rows, decisions))
     line(row.name, row.layerClass, row.inputs, d.weight ? "yes" : "no",
          d.rule);
-  os << llvm::formatv("# {0} layers: {1} with quantized inputs, {2} quantized "
-                      "weights ({3} per channel); {4} Q/DQ pairs\n",
-                      decisions.size(), withInputs, weights, perChannel,
-                      pairs);
+  os << llvm::formatv("# {0} layers ({1} by spec, {2} by case, {3} by default "
+                      "table): {4} with quantized inputs, {5} quantized "
+                      "weights ({6} per channel); {7} Q/DQ pairs inserted, "
+                      "{8} uses already quantized\n",
+                      counts.layers, counts.bySpec, counts.byCase,
+                      counts.byDefault, counts.withInputs, counts.weights,
+                      counts.perChannel, counts.pairs,
+                      counts.alreadyQuantized);
   file->keep();
   return success();
+}
+
+/// --mlir-pass-statistics. MLIR built without statistics (NDEBUG and no
+/// LLVM_FORCE_ENABLE_STATS, as Debian's is) compiles them away for every
+/// pass: the report carries the same figures in any build.
+void InsertQDQPass::recordStatistics(const InsertionCounts &counts) {
+  numLayers = counts.layers;
+  numLayersBySpec = counts.bySpec;
+  numLayersByCase = counts.byCase;
+  numLayersByDefault = counts.byDefault;
+  numLayersWithInputs = counts.withInputs;
+  numWeights = counts.weights;
+  numPairs = counts.pairs;
+  numAlreadyQuantized = counts.alreadyQuantized;
 }
 
 void InsertQDQPass::runOnOperation() {
@@ -437,13 +473,16 @@ void InsertQDQPass::runOnOperation() {
 
   SmallVector<LayerDecision> decisions;
   llvm::SmallPtrSet<const SpecEntry *, 8> usedEntries;
-  decide(module, spec ? &*spec : nullptr, partial, decisions, usedEntries);
+  InsertionCounts counts;
+  decide(module, spec ? &*spec : nullptr, partial, decisions, usedEntries,
+         counts);
   if (spec)
     for (const SpecEntry &entry : spec->getEntries())
       if (!usedEntries.contains(&entry))
         warnUnmatched(entry, decisions);
 
-  unsigned pairs = insert(decisions);
-  if (!report.empty() && failed(writeReport(report, decisions, pairs)))
+  insert(decisions, counts);
+  recordStatistics(counts);
+  if (!report.empty() && failed(writeReport(report, decisions, counts)))
     return signalPassFailure();
 }
