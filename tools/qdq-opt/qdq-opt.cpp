@@ -26,6 +26,7 @@
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
+#include "mlir/Support/Timing.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
@@ -80,7 +81,8 @@ static bool elideWeightsInDumpsByDefault() {
 }
 
 /// The ONNX path of the driver: read, run the pass pipeline, write ONNX or
-/// MLIR. mlir-opt's own options (pipeline, printing, bytecode) apply.
+/// MLIR. mlir-opt's own options (pipeline, printing, bytecode, timing)
+/// apply; --mlir-timing times the import and the output beside the passes.
 static LogicalResult runWithONNX(StringRef inputFilename,
                                  StringRef outputFilename,
                                  DialectRegistry &registry,
@@ -89,18 +91,27 @@ static LogicalResult runWithONNX(StringRef inputFilename,
   context.allowUnregisteredDialects(config.shouldAllowUnregisteredDialects());
   auto sourceMgr = std::make_shared<llvm::SourceMgr>();
   SourceMgrDiagnosticHandler handler(*sourceMgr, &context);
+  DefaultTimingManager timingManager;
+  applyDefaultTimingManagerCLOptions(timingManager);
+  TimingScope timing = timingManager.getRootScope();
 
+  TimingScope readTiming = timing.nest(
+      quant_qdq::isONNXFilename(inputFilename) ? "Import ONNX" : "Parser");
   OwningOpRef<ModuleOp> module = readInput(inputFilename, sourceMgr, context);
+  readTiming.stop();
   if (!module)
     return failure();
 
   bool elidedInDumps = elideWeightsInDumpsByDefault();
   PassManager pm(&context, module->getOperationName());
   pm.enableVerifier(config.shouldVerifyPasses());
+  pm.enableTiming(timing);
   if (failed(applyPassManagerCLOptions(pm)) ||
       failed(config.setupPassPipeline(pm)) || failed(pm.run(*module)))
     return failure();
 
+  TimingScope outputTiming = timing.nest(
+      quant_qdq::isONNXFilename(outputFilename) ? "Export ONNX" : "Output");
   std::string errorMessage;
   std::unique_ptr<llvm::ToolOutputFile> output =
       openOutputFile(outputFilename, &errorMessage);
