@@ -16,6 +16,7 @@
 #include "QuantQDQ/Execution/JITExecutor.h"
 #include "QuantQDQ/InitQuantQDQ.h"
 #include "QuantQDQ/Target/ONNX/ONNX.h"
+#include "QuantQDQ/Target/ONNX/ONNXDiagnostics.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/AsmState.h"
@@ -168,7 +169,7 @@ int main(int argc, char **argv) {
     context.printOpOnDiagnostic(false);
   context.loadAllAvailableDialects();
   llvm::SourceMgr sourceMgr;
-  SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+  ONNXDiagnosticHandler diagnostics(sourceMgr, &context);
 
   DefaultTimingManager timingManager;
   applyDefaultTimingManagerCLOptions(timingManager);

@@ -17,6 +17,7 @@
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 
 #include <cmath>
 
@@ -162,8 +163,11 @@ getDefaultParams(Operation *op, QuantizerAttr q, Value input,
   if (!activationAmax)
     return std::optional<Params>();
   if (!warned) {
-    emitWarning(op->getLoc(), "activations are uncalibrated: their Q/DQ "
-                              "use the initial range amax = ")
+    // About every activation, not this one: at the function.
+    auto func = op->getParentOfType<FunctionOpInterface>();
+    emitWarning(func ? func.getLoc() : op->getLoc(),
+                "activations are uncalibrated: their Q/DQ use the initial "
+                "range amax = ")
         << *activationAmax << " (scale = amax / " << q.getQMax() << ")";
     warned = true;
   }

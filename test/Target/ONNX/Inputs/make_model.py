@@ -544,6 +544,14 @@ def relu_model(**kwargs):
     return m
 
 
+def unlowerable_node():
+    """A standard op the engine cannot run, behind a named node."""
+    return model([helper.make_node("Relu", ["x"], ["r"], name="relu_1"),
+                  helper.make_node("LpNormalization", ["r"], ["y"],
+                                   name="norm_7", axis=1)],
+                 [value("x", [1, 4])], [value("y", [1, 4])], opset=17)
+
+
 def ir_version_zero():
     return relu_model(ir=0)
 
@@ -669,7 +677,7 @@ MODELS = {f.__name__: f for f in [
     ir_version_newest, ir_version_beyond, opset_huge, conv_int32_weight,
     qdq_float_zero_point, constant_two_values, loop_omitted_condition,
     loop_body_arity, unsorted_nodes, custom_output_unknown_rank,
-    relu_chain_100k, residual_10k]}
+    relu_chain_100k, residual_10k, unlowerable_node]}
 
 RAW = {
     "empty": lambda: b"",
