@@ -26,6 +26,7 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/TargetSelect.h"
+#include <dlfcn.h>
 #include <mutex>
 
 using namespace mlir;
@@ -55,6 +56,24 @@ static std::string findCUDARuntime() {
   if (!program.empty() && llvm::sys::fs::exists(path))
     return std::string(path);
   return QUANTQDQ_CUDA_RUNTIME;
+}
+
+/// An LLVM runtime library (MLIR's C runner utilities, LLVM's OpenMP)
+/// beside the libMLIR this process loaded, which is the LLVM the program
+/// runs with wherever it was installed; else in the folder of the LLVM this
+/// build used (also where a statically linked MLIR leaves us).
+static std::string findLLVMRuntimeLibrary(StringRef name) {
+  Dl_info info;
+  if (dladdr(reinterpret_cast<void *>(&ExecutionEngine::create), &info) &&
+      info.dli_fname) {
+    SmallString<256> path(llvm::sys::path::parent_path(info.dli_fname));
+    llvm::sys::path::append(path, name);
+    if (llvm::sys::fs::exists(path))
+      return std::string(path);
+  }
+  SmallString<256> path(QUANTQDQ_LLVM_LIBRARY_DIR);
+  llvm::sys::path::append(path, name);
+  return std::string(path);
 }
 
 static const CUDARuntime &getCUDARuntime() {
@@ -366,10 +385,22 @@ JITExecutor::create(OwningOpRef<ModuleOp> module, StringRef entry,
       };
   ExecutionEngineOptions engineOptions;
   engineOptions.transformer = optimize;
-  SmallVector<StringRef, 3> libs = {QUANTQDQ_C_RUNNER_UTILS,
-                                    QUANTQDQ_OPENMP_RUNTIME};
+  static const std::string runnerUtils =
+      findLLVMRuntimeLibrary("libmlir_c_runner_utils.so");
+  static const std::string openMP = findLLVMRuntimeLibrary("libomp.so");
+  SmallVector<StringRef, 3> libs = {runnerUtils, openMP};
   if (gpu)
     libs.push_back(getCUDARuntime().path);
+  // The engine only prints why a library did not load and then fails on a
+  // missing symbol; the error should name the library.
+  for (StringRef lib : libs) {
+    std::string error;
+    if (!llvm::sys::DynamicLibrary::getPermanentLibrary(lib.str().c_str(),
+                                                        &error)
+             .isValid())
+      return emitError(loc) << "cannot load the runtime library " << lib
+                            << ": " << error;
+  }
   engineOptions.sharedLibPaths = libs;
   SmallVector<BoundConstant> constants;
   if (!gpu)
