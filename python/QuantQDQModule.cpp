@@ -663,7 +663,7 @@ PYBIND11_MODULE(_quant_qdq, m) {
       .def("verify", &verifyModule)
       .def("run_pipeline", &runPipeline, py::arg("pipeline"),
            "Runs a textual pass pipeline in place.")
-      .def("export_onnx", &exportModel, py::arg("integer_weights") = false,
+      .def("export_onnx", &exportModel, py::arg("integer_weights") = true,
            py::arg("activation_amax") = 6.0, "Serialized QDQ ONNX ModelProto.")
       .def("quantize", &quantize, py::arg("cases"), py::arg("spec_path"),
            py::arg("spec_name"), py::arg("mode"), py::arg("report_path"),

@@ -189,7 +189,7 @@ def apply_table(module: Module, table: CalibrationTable) -> None:
 
 
 def apply_calibration_table(model, table: CalibrationTable, *,
-                            integer_weights: bool = False):
+                            integer_weights: bool = True):
     """`model` (with Q/DQ nodes) with the scales of `table`, as an
     onnx.ModelProto."""
     module = load_module(model)
@@ -199,7 +199,7 @@ def apply_calibration_table(model, table: CalibrationTable, *,
 
 def calibrate(model, data, method: str = "max", *,
               percentile: float = 99.99, bins: int = 2048,
-              batch_size: int = 32, integer_weights: bool = False,
+              batch_size: int = 32, integer_weights: bool = True,
               progress: bool = False):
     """Calibrates a QDQ model on `data` and returns it as an
     onnx.ModelProto with every scale set."""

@@ -50,13 +50,15 @@ def import_onnx(model) -> Module:
     return _quant_qdq.import_onnx(data, name)
 
 
-def export_onnx(module: Module, *, integer_weights: bool = False,
+def export_onnx(module: Module, *, integer_weights: bool = True,
                 activation_amax: float = 6.0):
     """Exports `module` as an onnx.ModelProto with QuantizeLinear and
     DequantizeLinear nodes. Weights without scales get per-channel
     ``max|w| / 127``; uncalibrated activations assume `activation_amax`
-    (with a warning). `integer_weights` stores weights as int8
-    initializers feeding a DequantizeLinear."""
+    (with a warning). `integer_weights` (default) stores 8-bit weights as
+    int8 initializers feeding a DequantizeLinear; False writes them as
+    float initializer, QuantizeLinear, DequantizeLinear (TensorRT's QAT
+    export form)."""
     import onnx
     return onnx.load_from_string(
         module.export_onnx(integer_weights, float(activation_amax)))

@@ -142,7 +142,7 @@ def quantize_model(model, quantization_mode: str = "full",
                    calibration_data=None, calibration_method: str = "max",
                    calibration_table: Optional[CalibrationTable] = None,
                    percentile: float = 99.99, batch_size: int = 32,
-                   integer_weights: bool = False,
+                   integer_weights: bool = True,
                    activation_amax: float = 6.0,
                    report: Optional[str] = None):
     """Inserts Q/DQ nodes in `model` and returns an onnx.ModelProto.
@@ -167,7 +167,8 @@ def quantize_model(model, quantization_mode: str = "full",
         moving-average.
       calibration_table: a CalibrationTable to apply instead of data.
       percentile, batch_size: calibration settings.
-      integer_weights: store weights as int8 initializers.
+      integer_weights: store weights as int8 initializers (default), or,
+        False, as float initializers + QuantizeLinear.
       activation_amax: the range assumed by activations left uncalibrated.
       report: a path to write insert-qdq's per-layer report to.
     """

@@ -120,7 +120,10 @@ def test_empty_data(block_model):
 
 def test_calibrate_a_qdq_model(block_model, calib_data):
     cases = [ResNetV1QDQCase()]
-    uncalibrated = quantize_model(block_model, custom_qdq_cases=cases)
+    # Float weights, so that the model calibrated later computes the same
+    # float network as the direct path (int8 weights would run rounded).
+    uncalibrated = quantize_model(block_model, custom_qdq_cases=cases,
+                                  integer_weights=False)
     calibrated = calibrate(uncalibrated, calib_data, method="max")
     direct = quantize_model(block_model, custom_qdq_cases=cases,
                             calibration_data=calib_data)

@@ -1,13 +1,16 @@
 // Q/DQ pairs without scales, as insert-qdq leaves them: the weight gets
 // per-channel scales max|w| / 127 computed from the constant, the activation
-// the toolkit's initial range 6 / 127 with a warning. With
-// --onnx-weights=int8 the weight is stored quantized (round half to even)
-// and only dequantized at run time.
+// the toolkit's initial range 6 / 127 with a warning. By default
+// (--onnx-weights=int8) the weight is stored quantized (round half to even)
+// and only dequantized at run time; --onnx-weights=float keeps the float
+// weight and its QuantizeLinear.
 
-// RUN: qdq-translate --export-onnx %s -o %t.onnx 2>&1 | FileCheck %s --check-prefix=WARN
+// RUN: qdq-translate --export-onnx --onnx-weights=float %s -o %t.onnx 2>&1 | FileCheck %s --check-prefix=WARN
 // RUN: %python %S/Inputs/dump_model.py %t.onnx | FileCheck %s
-// RUN: qdq-translate --export-onnx --onnx-weights=int8 %s -o %t.int8.onnx 2>/dev/null
+// RUN: qdq-translate --export-onnx %s -o %t.int8.onnx 2>/dev/null
 // RUN: %python %S/Inputs/dump_model.py %t.int8.onnx | FileCheck %s --check-prefix=INT8
+// RUN: qdq-translate --export-onnx --onnx-weights=int8 %s -o %t.int8-explicit.onnx 2>/dev/null
+// RUN: cmp %t.int8.onnx %t.int8-explicit.onnx
 // RUN: qdq-translate --export-onnx --onnx-activation-amax=12.7 %s -o %t.amax.onnx 2>/dev/null
 // RUN: %python %S/Inputs/dump_model.py %t.amax.onnx | FileCheck %s --check-prefix=AMAX
 

@@ -24,11 +24,12 @@ struct ExportCLOptions {
       "onnx-weights",
       llvm::cl::desc("How ONNX export writes quantized weights"),
       llvm::cl::values(
-          clEnumValN(WeightForm::Float, "float",
-                     "float initializer + QuantizeLinear + DequantizeLinear"),
           clEnumValN(WeightForm::Int8, "int8",
-                     "int8 initializer + DequantizeLinear")),
-      llvm::cl::init(WeightForm::Float)};
+                     "int8 initializer + DequantizeLinear (default)"),
+          clEnumValN(WeightForm::Float, "float",
+                     "float initializer + QuantizeLinear + DequantizeLinear, "
+                     "as TensorRT's QAT export writes them")),
+      llvm::cl::init(WeightForm::Int8)};
   llvm::cl::opt<double> activationAmax{
       "onnx-activation-amax",
       llvm::cl::desc("Range ONNX export assumes for uncalibrated activation "
