@@ -263,7 +263,7 @@ FailureOr<SmallVector<Type>> mlir::quant_qdq::inferONNXNodeTypes(GenericOp op) {
 
   std::vector<onnx::TypeProto> inferred;
   std::string error =
-      inferNodeTypes(node, opset, typeBySlot, dataBySlot, inferred);
+      inferNodeTypesIsolated(node, opset, typeBySlot, dataBySlot, inferred);
   if (!error.empty())
     return emitNodeError(op) << error;
   SmallVector<Type> results;

@@ -155,6 +155,17 @@ std::string inferNodeTypes(onnx::NodeProto &node, int64_t opset,
                            std::vector<onnx::TypeProto> &outputTypes,
                            SubgraphScope subgraphs = {});
 
+/// inferNodeTypes, without subgraphs, in a forked child: ONNX's inference
+/// functions read out of bounds on some inconsistent inputs (a Conv whose
+/// input and weight ranks differ, in ONNX 1.12), which the whole-model
+/// check may never have seen when types were refined afterwards. A crash
+/// is an error message like any other.
+std::string
+inferNodeTypesIsolated(const onnx::NodeProto &node, int64_t opset,
+                       llvm::ArrayRef<onnx::TypeProto *> inputTypes,
+                       llvm::ArrayRef<const onnx::TensorProto *> inputData,
+                       std::vector<onnx::TypeProto> &outputTypes);
+
 /// The AttributeProto type that the schema of `opType` in `domain` at
 /// `opset` declares for `attrName`; 0 when unknown.
 int getSchemaAttributeType(llvm::StringRef opType, llvm::StringRef domain,

@@ -552,6 +552,29 @@ def unlowerable_node():
                  [value("x", [1, 4])], [value("y", [1, 4])], opset=17)
 
 
+def conv_rank_mismatch():
+    """A Conv whose input (rank 3) and weight (rank 4) disagree, behind Q/DQ
+    and hidden from whole-model inference: the graph output that names the
+    input declares no shape. Refining the Conv's types during import, on
+    the input's declared shape, reached an out-of-bounds read in ONNX
+    1.12's convolution inference (found by fuzzing)."""
+    scale = tensor("s", np.float32(0.05))
+    zero = tensor("z", np.int8(0))
+    w = tensor("wq", rng.integers(-127, 128, (4, 3, 1, 1)).astype(np.int8))
+    ws = tensor("ws", np.full(4, 0.1, np.float32))
+    wz = tensor("wz", np.zeros(4, np.int8))
+    return model([helper.make_node("QuantizeLinear", ["x", "s", "z"], ["xq"],
+                                   name="q"),
+                  helper.make_node("DequantizeLinear", ["xq", "s", "z"],
+                                   ["xd"], name="dq"),
+                  helper.make_node("DequantizeLinear", ["wq", "ws", "wz"],
+                                   ["w"], name="wdq", axis=0),
+                  helper.make_node("Conv", ["xd", "w"], ["y"], name="conv")],
+                 [value("x", [1, 3, 4])],
+                 [helper.make_tensor_value_info("x", FLOAT, None)],
+                 [scale, zero, w, ws, wz])
+
+
 def ir_version_zero():
     return relu_model(ir=0)
 
@@ -677,7 +700,8 @@ MODELS = {f.__name__: f for f in [
     ir_version_newest, ir_version_beyond, opset_huge, conv_int32_weight,
     qdq_float_zero_point, constant_two_values, loop_omitted_condition,
     loop_body_arity, unsorted_nodes, custom_output_unknown_rank,
-    relu_chain_100k, residual_10k, unlowerable_node]}
+    relu_chain_100k, residual_10k, unlowerable_node,
+    conv_rank_mismatch]}
 
 RAW = {
     "empty": lambda: b"",
