@@ -1,6 +1,6 @@
 // What calibrate rejects, with where and why; exit status 1.
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: %python -c "import numpy as np; np.save('%t/x.npy', np.ones((2, 4), np.float32)); np.save('%t/rank.npy', np.ones((2, 4, 1), np.float32)); np.save('%t/zero.npy', np.ones((0, 4), np.float32))"
+// RUN: %python -c "import numpy as np; np.save('%t/x.npy', np.ones((2, 4), np.float32)); np.save('%t/rank.npy', np.ones((2, 4, 1), np.float32)); np.save('%t/zero.npy', np.ones((0, 4), np.float32)); np.save('%t/int.npy', np.ones((2, 4), np.int32)); x = np.linspace(-2, 3, 8).reshape(2, 4); np.save('%t/f64.npy', x); np.save('%t/f32.npy', x.astype(np.float32))"
 // RUN: printf 'TRT-8600-EntropyCalibration2\ninput_0: 3ca3d70a\n' > %t/partial.cache
 // RUN: printf 'TRT-8600-EntropyCalibration2\ninput_0 3ca3d70a\n' > %t/malformed.cache
 // RUN: printf 'x' > %t/garbage.json
@@ -14,6 +14,12 @@
 // RUN: not qdq-opt %s --insert-qdq --calibrate="data=%t/x.npy bins=8" 2>&1 | FileCheck %s --check-prefix=BINS
 // RUN: not qdq-opt %s --insert-qdq --calibrate=%t/zero.npy 2>&1 | FileCheck %s --check-prefix=ZERO
 // RUN: not qdq-opt %s --insert-qdq --calibrate=/dev/zero 2>&1 | FileCheck %s --check-prefix=DEVICE
+// RUN: not qdq-opt %s --insert-qdq --calibrate=%t/int.npy 2>&1 | FileCheck %s --check-prefix=INT
+// Floating-point data of another width is converted, as the Python API
+// converts it: float64 data gives the float32 data's table.
+// RUN: qdq-opt %s --insert-qdq --calibrate="data=%t/f64.npy save=%t/f64.json" -o /dev/null
+// RUN: qdq-opt %s --insert-qdq --calibrate="data=%t/f32.npy save=%t/f32.json" -o /dev/null
+// RUN: diff %t/f64.json %t/f32.json
 
 func.func @net(%x: tensor<2x4xf32>) -> tensor<2x3xf32> {
   %w = arith.constant dense<0.5> : tensor<4x3xf32>
@@ -32,3 +38,4 @@ func.func @net(%x: tensor<2x4xf32>) -> tensor<2x3xf32> {
 // BINS: error: bins must be in [256, 65536], got 8
 // ZERO: error: {{.*}}zero.npy: holds no samples
 // DEVICE: error: /dev/zero: not a regular file
+// INT: error: {{.*}}int.npy: holds elements of type 'i32' but the model's input is 'tensor<2x4xf32>'

@@ -91,6 +91,34 @@ static FailureOr<std::string> pickEntry(ModuleOp module) {
   return failure();
 }
 
+/// Whether `array` (read from `path`) can be an argument of type `type`:
+/// the same rank, the static sizes, and the element type or, for a
+/// floating-point one, another floating-point type.
+static llvm::Error checkInput(StringRef path, const NpyArray &array,
+                              Type type) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  auto mismatch = [&](StringRef what) {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    os << path << ": " << what << ": the array is "
+       << RankedTensorType::get(array.shape, array.elementType)
+       << ", the model's input " << type;
+    return llvm::createStringError(text);
+  };
+  if (!tensor)
+    return mismatch("the input is not a ranked tensor");
+  Type element = tensor.getElementType();
+  if (array.elementType != element &&
+      !(isa<FloatType>(array.elementType) && isa<FloatType>(element)))
+    return mismatch("element types differ");
+  if (int64_t(array.shape.size()) != tensor.getRank())
+    return mismatch("ranks differ");
+  for (auto [size, expected] : llvm::zip(array.shape, tensor.getShape()))
+    if (!ShapedType::isDynamic(expected) && size != expected)
+      return mismatch("sizes differ");
+  return llvm::Error::success();
+}
+
 /// A short look at an array: its type and first values.
 static void printSummary(llvm::raw_ostream &os, unsigned index,
                          const NpyArray &array) {
@@ -194,14 +222,27 @@ int main(int argc, char **argv) {
   if (failed(entry))
     return 1;
 
+  // The data is checked against the function's inputs before anything
+  // compiles (seconds for a network), and errors name the file.
+  auto func = module->lookupSymbol<func::FuncOp>(*entry);
+  if (!func || func.isExternal())
+    return fail("no function '" + *entry + "' with a body to run");
+  if (func.getNumArguments() != inputPaths.size())
+    return fail("'" + *entry + "' takes " + Twine(func.getNumArguments()) +
+                " inputs, " + Twine(inputPaths.size()) +
+                " --input files were given");
   std::vector<NpyArray> inputs;
   SmallVector<SmallVector<int64_t>> shapes;
-  for (const std::string &path : inputPaths) {
+  for (auto [path, argType] : llvm::zip(inputPaths, func.getArgumentTypes())) {
     auto array = readNpy(path, &context);
     if (!array)
       return fail(llvm::toString(array.takeError()));
+    if (llvm::Error error = checkInput(path, *array, argType))
+      return fail(llvm::toString(std::move(error)));
+    // Float data of another width (NumPy's float64) is converted.
     shapes.push_back(array->shape);
-    inputs.push_back(std::move(*array));
+    inputs.push_back(convertFloatElements(
+        *array, cast<ShapedType>(argType).getElementType()));
   }
 
   ExecutorOptions options;

@@ -57,6 +57,11 @@ llvm::Expected<NpyArray> parseNpy(std::unique_ptr<llvm::MemoryBuffer> file,
 /// Writes `array` to `path` atomically: a failed write leaves no file.
 llvm::Error writeNpy(StringRef path, const NpyArray &array);
 
+/// `array` with its elements converted to `elementType` when both are
+/// floating-point types and differ (float64 data, NumPy's default, for a
+/// float32 model), in an array of its own; otherwise `array` itself.
+NpyArray convertFloatElements(const NpyArray &array, Type elementType);
+
 /// The .npy dtype string of an element type ("<f4", "|i1", ...), or empty.
 std::string getNpyDtype(Type elementType, bool isUnsigned);
 

@@ -347,7 +347,10 @@ LogicalResult mlir::quant_qdq::collectCalibrationTable(
                             << inputType << " samples), got rank "
                             << array->shape.size();
     // The data is checked before anything compiles, and errors name it.
-    if (array->elementType != inputType.getElementType())
+    // Floating-point data of another width is converted batch by batch.
+    bool convertible = isa<FloatType>(array->elementType) &&
+                       isa<FloatType>(inputType.getElementType());
+    if (array->elementType != inputType.getElementType() && !convertible)
       return emitError(loc) << file << ": holds elements of type "
                             << array->elementType << " but the model's input "
                             << "is " << inputType;
@@ -422,7 +425,8 @@ LogicalResult mlir::quant_qdq::collectCalibrationTable(
                               << " samples";
       for (int64_t begin = 0; begin < samples; begin += step) {
         int64_t count = std::min(step, samples - begin);
-        NpyArray chunk = array.slice(begin, count);
+        NpyArray chunk = convertFloatElements(array.slice(begin, count),
+                                              inputType.getElementType());
         JITExecutor *executor = getExecutor(
             chunk.shape, [&] { progress.compiling(what, chunk.shape); });
         if (!executor)

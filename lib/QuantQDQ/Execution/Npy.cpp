@@ -8,6 +8,8 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 
+#include <cstring>
+
 using namespace mlir;
 using namespace mlir::quant_qdq;
 
@@ -40,6 +42,39 @@ NpyArray NpyArray::slice(int64_t begin, int64_t count) const {
   view.shape[0] = count;
   view.bytes = bytes + begin * (getNumBytes() / std::max<int64_t>(1, shape[0]));
   return view;
+}
+
+NpyArray mlir::quant_qdq::convertFloatElements(const NpyArray &array,
+                                               Type elementType) {
+  auto from = dyn_cast<FloatType>(array.elementType);
+  auto to = dyn_cast<FloatType>(elementType);
+  if (!from || !to || from == to)
+    return array;
+  NpyArray converted = NpyArray::allocate(elementType, array.shape);
+  int64_t count = array.getNumElements();
+  if (from.isF64() && to.isF32()) {
+    const auto *in = reinterpret_cast<const double *>(array.bytes);
+    auto *out = reinterpret_cast<float *>(converted.bytes);
+    for (int64_t i = 0; i < count; ++i)
+      out[i] = float(in[i]);
+    return converted;
+  }
+  // Other pairs (float16 data, a float64 model) are rare: APFloat, exact
+  // round to nearest even.
+  unsigned inBits = from.getWidth(), outBits = to.getWidth();
+  for (int64_t i = 0; i < count; ++i) {
+    uint64_t raw = 0;
+    std::memcpy(&raw, array.bytes + i * array.elementBytes,
+                array.elementBytes);
+    llvm::APFloat value(from.getFloatSemantics(), llvm::APInt(inBits, raw));
+    bool lost;
+    value.convert(to.getFloatSemantics(), llvm::APFloat::rmNearestTiesToEven,
+                  &lost);
+    uint64_t bits = value.bitcastToAPInt().getZExtValue();
+    std::memcpy(converted.bytes + i * converted.elementBytes, &bits,
+                outBits / 8);
+  }
+  return converted;
 }
 
 namespace {
