@@ -20,6 +20,12 @@
 // RUN: qdq-opt %s --insert-qdq --calibrate="data=%t/f64.npy save=%t/f64.json" -o /dev/null
 // RUN: qdq-opt %s --insert-qdq --calibrate="data=%t/f32.npy save=%t/f32.json" -o /dev/null
 // RUN: diff %t/f64.json %t/f32.json
+// Progress in a pipe or a log: one line as the model first compiles, which
+// takes seconds on a network; the rest every 10 s (none in a run this short).
+// RUN: qdq-opt %s --insert-qdq --calibrate=%t/f32.npy -o /dev/null 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=PROGRESS
+// PROGRESS: calibration: compiling the model for input 2x4...
+// PROGRESS-NOT: calibration
 
 func.func @net(%x: tensor<2x4xf32>) -> tensor<2x3xf32> {
   %w = arith.constant dense<0.5> : tensor<4x3xf32>

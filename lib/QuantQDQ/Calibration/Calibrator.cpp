@@ -219,10 +219,11 @@ expandDataPaths(ArrayRef<std::string> paths, Location loc) {
 
 namespace {
 /// Progress on stderr: on a terminal, one line redrawn after every batch;
-/// in a log or a pipe, a line every kLogInterval seconds, so a long
-/// calibration shows it is alive and a short one adds nothing. The rate
-/// (and the ETA) is measured from the end of the first batch, which also
-/// compiles the model.
+/// in a log or a pipe, one line when the model first compiles (seconds in
+/// which nothing else would show), then a line every kLogInterval seconds,
+/// so a long calibration shows it is alive and a short one adds one line.
+/// The rate (and the ETA) is measured from the end of the first batch,
+/// which also compiles the model.
 class Progress {
 public:
   static constexpr double kLogInterval = 10;
@@ -233,15 +234,17 @@ public:
 
   /// Before the first batch: compiling takes seconds.
   void compiling(StringRef what, ArrayRef<int64_t> shape) {
-    if (!enabled || !terminal)
+    if (!enabled || (!terminal && compiledOnce))
       return;
-    llvm::errs() << "\r" << what << ": compiling the model for input "
+    compiledOnce = true;
+    llvm::errs() << (terminal ? "\r" : "") << what
+                 << ": compiling the model for input "
                  << llvm::join(llvm::map_range(shape,
                                                [](int64_t d) {
                                                  return std::to_string(d);
                                                }),
                                "x")
-                 << "...   ";
+                 << (terminal ? "...   " : "...\n");
   }
 
   void update(StringRef what, int64_t done) {
@@ -288,7 +291,7 @@ private:
   int64_t total;
   Clock::time_point start, lastLine, firstTime;
   int64_t firstDone = 0;
-  bool logged = false;
+  bool logged = false, compiledOnce = false;
 };
 } // namespace
 
