@@ -340,7 +340,11 @@ void InsertQDQPass::insert(ArrayRef<LayerDecision> decisions,
         builder.setInsertionPointAfterValue(value);
         auto type = cast<RankedTensorType>(value.getType());
         auto storage = type.clone(builder.getIntegerType(r.quantizer.getBits()));
-        Location loc = value.getLoc();
+        // At the tensor, but not named like it: a name location would make
+        // the pair a node of that name to export, where its tensors should
+        // be named after the one they quantize (x_quantized).
+        Location loc = FusedLoc::get(&getContext(), {value.getLoc()},
+                                     builder.getStringAttr("insert-qdq"));
         auto quantize = QuantizeOp::create(builder, loc, storage, value,
                                            r.quantizer, nullptr, nullptr);
         dequantized = DequantizeOp::create(builder, loc, type, quantize,
