@@ -255,6 +255,19 @@ static bool writeAll(int fd, const std::string &data) {
 }
 #endif
 
+#if defined(__unix__)
+/// In a forked child that runs ONNX code: a crash is expected on bad input
+/// and reported by the parent, so the default signal actions (no stack
+/// dump from the inherited LLVM handlers), and nothing on stderr.
+static void enterChild() {
+  for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT})
+    ::signal(sig, SIG_DFL);
+  int devNull = ::open("/dev/null", O_WRONLY);
+  if (devNull >= 0)
+    ::dup2(devNull, STDERR_FILENO);
+}
+#endif
+
 /// What a forked child sent back, or why it sent nothing usable.
 struct ChildReply {
   std::string reply;
@@ -263,10 +276,9 @@ struct ChildReply {
 };
 
 /// Runs `work` in a forked child and returns the bytes it produced. The
-/// child shares this process's pages copy-on-write (no weight is copied),
-/// dies by the default signal actions (no stack dump from the inherited
-/// LLVM handlers) and writes nothing to stderr. A crash, a non-zero exit or
-/// running past `timeoutMs` is a failure naming `what`.
+/// child shares this process's pages copy-on-write (no weight is copied).
+/// A crash, a non-zero exit or running past `timeoutMs` is a failure
+/// naming `what`.
 static ChildReply runIsolated(llvm::function_ref<std::string()> work,
                               llvm::StringRef what, int timeoutMs) {
   ChildReply result;
@@ -285,11 +297,7 @@ static ChildReply runIsolated(llvm::function_ref<std::string()> work,
   }
   if (pid == 0) {
     ::close(fds[0]);
-    for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT})
-      ::signal(sig, SIG_DFL);
-    int devNull = ::open("/dev/null", O_WRONLY);
-    if (devNull >= 0)
-      ::dup2(devNull, STDERR_FILENO);
+    enterChild();
     _exit(writeAll(fds[1], work()) ? 0 : 1);
   }
   ::close(fds[1]);
@@ -485,11 +493,7 @@ private:
     }
     if (pid == 0) {
       ::close(fds[0]);
-      for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT})
-        ::signal(sig, SIG_DFL);
-      int devNull = ::open("/dev/null", O_WRONLY);
-      if (devNull >= 0)
-        ::dup2(devNull, STDERR_FILENO);
+      enterChild();
       std::string request;
       while (receiveMessage(fds[1], request))
         if (!sendMessage(fds[1], answerNodeRequest(request)))
