@@ -65,13 +65,6 @@ readInput(StringRef inputFilename,
   return parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(&context));
 }
 
-/// Whether the command line sets the registered option `name`.
-static bool isOptionGiven(StringRef name) {
-  auto &options = llvm::cl::getRegisteredOptions();
-  auto it = options.find(name);
-  return it != options.end() && it->second->getNumOccurrences();
-}
-
 /// IR dumps of an imported model (--mlir-print-ir-after-all and the like)
 /// would print its weights each time: 228 MB for ConvNeXt-T's pipeline.
 /// Unless the user says otherwise, they elide resources above 64 bytes,
@@ -99,10 +92,6 @@ static LogicalResult runWithONNX(StringRef inputFilename,
   context.allowUnregisteredDialects(config.shouldAllowUnregisteredDialects());
   auto sourceMgr = std::make_shared<llvm::SourceMgr>();
   quant_qdq::ONNXDiagnosticHandler handler(*sourceMgr, &context);
-  // The error names the node; the op it was imported as is for those who
-  // ask (--mlir-print-op-on-diagnostic).
-  if (!isOptionGiven("mlir-print-op-on-diagnostic"))
-    context.printOpOnDiagnostic(false);
   DefaultTimingManager timingManager;
   applyDefaultTimingManagerCLOptions(timingManager);
   TimingScope timing = timingManager.getRootScope();

@@ -189,12 +189,6 @@ int main(int argc, char **argv) {
   registerQuantQDQDialects(registry);
   registerONNXDialects(registry);
   MLIRContext context(registry);
-  // An error names its location; MLIR's default of printing the op there
-  // too prints a whole network under a shape mismatch. The flag brings it
-  // back.
-  if (!cl::getRegisteredOptions()["mlir-print-op-on-diagnostic"]
-           ->getNumOccurrences())
-    context.printOpOnDiagnostic(false);
   context.loadAllAvailableDialects();
   llvm::SourceMgr sourceMgr;
   ONNXDiagnosticHandler diagnostics(sourceMgr, &context);

@@ -18,7 +18,10 @@ namespace mlir::quant_qdq {
 /// `model.onnx:0:0: error: at '/layer1/conv1/Conv': <message>` for an error
 /// located at an ONNX node or tensor, unless the message already quotes the
 /// name (the importer's `node 'x' (Conv): ...`). Other diagnostics, and
-/// notes, show as SourceMgrDiagnosticHandler shows them.
+/// notes, show as SourceMgrDiagnosticHandler shows them. The op at the
+/// location is not printed (MLIR's default, which for a shape mismatch on
+/// an input prints a whole network) unless --mlir-print-op-on-diagnostic
+/// asks for it.
 class ONNXDiagnosticHandler : public SourceMgrDiagnosticHandler {
 public:
   ONNXDiagnosticHandler(llvm::SourceMgr &sourceMgr, MLIRContext *context);

@@ -4,6 +4,8 @@
 
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Location.h"
+#include "mlir/IR/MLIRContext.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/SourceMgr.h"
 
 using namespace mlir;
@@ -28,6 +30,10 @@ StringRef mlir::quant_qdq::getONNXNameInLocation(Location loc) {
 ONNXDiagnosticHandler::ONNXDiagnosticHandler(llvm::SourceMgr &sourceMgr,
                                              MLIRContext *context)
     : SourceMgrDiagnosticHandler(sourceMgr, context) {
+  auto &options = llvm::cl::getRegisteredOptions();
+  auto printOp = options.find("mlir-print-op-on-diagnostic");
+  if (printOp == options.end() || !printOp->second->getNumOccurrences())
+    context->printOpOnDiagnostic(false);
   setHandler([this](Diagnostic &diag) {
     StringRef name = getONNXNameInLocation(diag.getLocation());
     std::string message = diag.str();
