@@ -107,9 +107,7 @@ static llvm::Error checkInput(StringRef path, const NpyArray &array,
   };
   if (!tensor)
     return mismatch("the input is not a ranked tensor");
-  Type element = tensor.getElementType();
-  if (array.elementType != element &&
-      !(isa<FloatType>(array.elementType) && isa<FloatType>(element)))
+  if (!isConvertibleElementType(array.elementType, tensor.getElementType()))
     return mismatch("element types differ");
   if (int64_t(array.shape.size()) != tensor.getRank())
     return mismatch("ranks differ");

@@ -57,9 +57,14 @@ llvm::Expected<NpyArray> parseNpy(std::unique_ptr<llvm::MemoryBuffer> file,
 /// Writes `array` to `path` atomically: a failed write leaves no file.
 llvm::Error writeNpy(StringRef path, const NpyArray &array);
 
+/// Whether elements of type `from` can feed an input of element type `to`:
+/// the same type, or two floating-point types (float64 data, NumPy's
+/// default, for a float32 model), which convertFloatElements converts.
+bool isConvertibleElementType(Type from, Type to);
+
 /// `array` with its elements converted to `elementType` when both are
-/// floating-point types and differ (float64 data, NumPy's default, for a
-/// float32 model), in an array of its own; otherwise `array` itself.
+/// floating-point types and differ, in an array of its own; otherwise
+/// `array` itself.
 NpyArray convertFloatElements(const NpyArray &array, Type elementType);
 
 /// The .npy dtype string of an element type ("<f4", "|i1", ...), or empty.

@@ -351,9 +351,8 @@ LogicalResult mlir::quant_qdq::collectCalibrationTable(
                             << array->shape.size();
     // The data is checked before anything compiles, and errors name it.
     // Floating-point data of another width is converted batch by batch.
-    bool convertible = isa<FloatType>(array->elementType) &&
-                       isa<FloatType>(inputType.getElementType());
-    if (array->elementType != inputType.getElementType() && !convertible)
+    if (!isConvertibleElementType(array->elementType,
+                                  inputType.getElementType()))
       return emitError(loc) << file << ": holds elements of type "
                             << array->elementType << " but the model's input "
                             << "is " << inputType;

@@ -44,6 +44,10 @@ NpyArray NpyArray::slice(int64_t begin, int64_t count) const {
   return view;
 }
 
+bool mlir::quant_qdq::isConvertibleElementType(Type from, Type to) {
+  return from == to || (isa<FloatType>(from) && isa<FloatType>(to));
+}
+
 NpyArray mlir::quant_qdq::convertFloatElements(const NpyArray &array,
                                                Type elementType) {
   auto from = dyn_cast<FloatType>(array.elementType);
