@@ -240,22 +240,64 @@ inferShapesInProcess(onnx::ModelProto &model) {
 }
 
 #if defined(__unix__)
-/// Writes all of `data` to `fd`.
-static bool writeAll(int fd, const std::string &data) {
-  size_t done = 0;
-  while (done < data.size()) {
-    ssize_t n = ::write(fd, data.data() + done, data.size() - done);
+/// Whether `fd` has bytes to read (or is closed) within 60 s.
+static bool waitReadable(int fd) {
+  for (;;) {
+    struct pollfd pfd = {fd, POLLIN, 0};
+    int ready = ::poll(&pfd, 1, /*timeout=*/60000);
+    if (ready < 0 && errno == EINTR)
+      continue;
+    return ready > 0;
+  }
+}
+
+/// Sends all of `data` on the socket `fd`; false if the peer is gone (no
+/// SIGPIPE).
+static bool sendAll(int fd, const char *data, size_t size) {
+  while (size) {
+    ssize_t n = ::send(fd, data, size, MSG_NOSIGNAL);
     if (n < 0 && errno == EINTR)
       continue;
     if (n <= 0)
       return false;
-    done += size_t(n);
+    data += n;
+    size -= size_t(n);
   }
   return true;
 }
-#endif
 
-#if defined(__unix__)
+/// Receives exactly `size` bytes from the socket `fd`.
+static bool receiveAll(int fd, char *data, size_t size) {
+  while (size) {
+    if (!waitReadable(fd))
+      return false;
+    ssize_t n = ::recv(fd, data, size, 0);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0)
+      return false;
+    data += n;
+    size -= size_t(n);
+  }
+  return true;
+}
+
+/// A message: an 8-byte length, then the bytes.
+static bool sendMessage(int fd, const std::string &message) {
+  uint64_t size = message.size();
+  return sendAll(fd, reinterpret_cast<const char *>(&size), sizeof(size)) &&
+         sendAll(fd, message.data(), message.size());
+}
+
+static bool receiveMessage(int fd, std::string &message) {
+  uint64_t size = 0;
+  if (!receiveAll(fd, reinterpret_cast<char *>(&size), sizeof(size)) ||
+      size > (uint64_t(1) << 31))
+    return false;
+  message.resize(size);
+  return receiveAll(fd, message.data(), size);
+}
+
 /// In a forked child that runs ONNX code: a crash is expected on bad input
 /// and reported by the parent, so the default signal actions (no stack
 /// dump from the inherited LLVM handlers), and nothing on stderr.
@@ -284,7 +326,7 @@ static ChildReply runIsolated(llvm::function_ref<std::string()> work,
   ChildReply result;
 #if defined(__unix__)
   int fds[2];
-  if (::pipe(fds) != 0) {
+  if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) != 0) {
     result.reply = work();
     return result;
   }
@@ -298,7 +340,8 @@ static ChildReply runIsolated(llvm::function_ref<std::string()> work,
   if (pid == 0) {
     ::close(fds[0]);
     enterChild();
-    _exit(writeAll(fds[1], work()) ? 0 : 1);
+    std::string reply = work();
+    _exit(sendAll(fds[1], reply.data(), reply.size()) ? 0 : 1);
   }
   ::close(fds[1]);
   char buffer[1 << 16];
@@ -456,8 +499,8 @@ namespace {
 /// A child process, forked once, that runs node inference requests: one
 /// fork (about 10 ms for a 500 MB process) instead of one per node, which
 /// for ViT-B/16's 400 nodes refined after import cost 4.7 s. Messages are
-/// an 8-byte length and the bytes, on a socket pair (send with
-/// MSG_NOSIGNAL: a dead child is an error, not SIGPIPE). A child that dies
+/// messages (sendMessage) on a socket pair: a dead child is an error, not
+/// SIGPIPE. A child that dies
 /// or hangs is reaped and the next request forks a new one.
 class NodeInferenceServer {
 public:
@@ -523,59 +566,6 @@ private:
       return "ONNX type inference crashed (signal " +
              std::to_string(WTERMSIG(status)) + ")";
     return "ONNX type inference did not finish in 60 s";
-  }
-
-  static bool waitReadable(int fd) {
-    for (;;) {
-      struct pollfd pfd = {fd, POLLIN, 0};
-      int ready = ::poll(&pfd, 1, /*timeout=*/60000);
-      if (ready < 0 && errno == EINTR)
-        continue;
-      return ready > 0;
-    }
-  }
-
-  static bool sendAll(int fd, const char *data, size_t size) {
-    while (size) {
-      ssize_t n = ::send(fd, data, size, MSG_NOSIGNAL);
-      if (n < 0 && errno == EINTR)
-        continue;
-      if (n <= 0)
-        return false;
-      data += n;
-      size -= size_t(n);
-    }
-    return true;
-  }
-
-  static bool receiveAll(int fd, char *data, size_t size) {
-    while (size) {
-      if (!waitReadable(fd))
-        return false;
-      ssize_t n = ::recv(fd, data, size, 0);
-      if (n < 0 && errno == EINTR)
-        continue;
-      if (n <= 0)
-        return false;
-      data += n;
-      size -= size_t(n);
-    }
-    return true;
-  }
-
-  static bool sendMessage(int fd, const std::string &message) {
-    uint64_t size = message.size();
-    return sendAll(fd, reinterpret_cast<const char *>(&size), sizeof(size)) &&
-           sendAll(fd, message.data(), message.size());
-  }
-
-  static bool receiveMessage(int fd, std::string &message) {
-    uint64_t size = 0;
-    if (!receiveAll(fd, reinterpret_cast<char *>(&size), sizeof(size)) ||
-        size > (uint64_t(1) << 31))
-      return false;
-    message.resize(size);
-    return receiveAll(fd, message.data(), size);
   }
 
   std::mutex mutex;
