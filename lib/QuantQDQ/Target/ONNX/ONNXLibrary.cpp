@@ -548,24 +548,28 @@ private:
     return true;
   }
 
-  /// Ends the child; returns how it ended when it had died on its own.
+  /// Ends the child; returns how it ended.
   std::string stop() {
     if (pid <= 0)
       return {};
+    // A child that died has closed its end (there is an end of file to
+    // read); one that did not answer is hung, and killed.
+    struct pollfd pfd = {fd, POLLIN, 0};
+    bool hung = ::poll(&pfd, 1, 0) == 0;
     ::close(fd);
     fd = -1;
-    int status = 0;
-    // A hung child sees its socket closed only when it next reads.
-    if (::waitpid(pid, &status, WNOHANG) == 0) {
+    if (hung)
       ::kill(pid, SIGKILL);
-      while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-      }
+    int status = 0;
+    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
     }
     pid = -1;
-    if (WIFSIGNALED(status) && WTERMSIG(status) != SIGKILL)
+    if (hung)
+      return "ONNX type inference did not finish in 60 s";
+    if (WIFSIGNALED(status))
       return "ONNX type inference crashed (signal " +
              std::to_string(WTERMSIG(status)) + ")";
-    return "ONNX type inference did not finish in 60 s";
+    return "ONNX type inference failed";
   }
 
   std::mutex mutex;
