@@ -38,6 +38,7 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 
@@ -290,6 +291,18 @@ static std::unique_ptr<ModuleHandle> importModel(py::bytes data,
   return std::make_unique<ModuleHandle>(context, std::move(module));
 }
 
+static std::unique_ptr<ModuleHandle> importModelFile(const std::string &path) {
+  registerPassesOnce();
+  auto context = std::make_shared<ContextHandle>();
+  ModuleHandle holder(context, {});
+  OwningOpRef<ModuleOp> module;
+  runCaptured(holder, "ONNX import", [&](DiagnosticCapture &) {
+    module = importONNXFile(path, &context->context);
+    return success(bool(module));
+  });
+  return std::make_unique<ModuleHandle>(context, std::move(module));
+}
+
 static py::str printModule(ModuleHandle &module, bool debugInfo, bool generic,
                            int64_t largeElementsLimit) {
   std::string text;
@@ -330,6 +343,22 @@ static py::bytes exportModel(ModuleHandle &module, bool integerWeights,
     return exportONNX(module.get(), os, options);
   });
   return py::bytes(bytes);
+}
+
+static void saveModel(ModuleHandle &module, const std::string &path,
+                      bool integerWeights, double activationAmax,
+                      const std::string &externalData) {
+  runCaptured(module, "ONNX export", [&](DiagnosticCapture &) {
+    ONNXExportOptions options;
+    options.integerWeights = integerWeights;
+    options.activationAmax = activationAmax;
+    options.externalData =
+        llvm::StringSwitch<ONNXExternalData>(externalData)
+            .Case("always", ONNXExternalData::Always)
+            .Case("never", ONNXExternalData::Never)
+            .Default(ONNXExternalData::Auto);
+    return exportONNXFile(module.get(), path, options);
+  });
 }
 
 static std::unique_ptr<ModuleHandle> cloneModule(ModuleHandle &module) {
@@ -665,6 +694,11 @@ PYBIND11_MODULE(_quant_qdq, m) {
            "Runs a textual pass pipeline in place.")
       .def("export_onnx", &exportModel, py::arg("integer_weights") = true,
            py::arg("activation_amax") = 6.0, "Serialized QDQ ONNX ModelProto.")
+      .def("save_onnx", &saveModel, py::arg("path"),
+           py::arg("integer_weights") = true,
+           py::arg("activation_amax") = 6.0,
+           py::arg("external_data") = "auto",
+           "Writes QDQ ONNX to `path` (and `path`.data, with external data).")
       .def("quantize", &quantize, py::arg("cases"), py::arg("spec_path"),
            py::arg("spec_name"), py::arg("mode"), py::arg("report_path"),
            py::arg("propagate"), py::arg("activation_bits"),
@@ -685,6 +719,7 @@ PYBIND11_MODULE(_quant_qdq, m) {
         py::arg("name") = "<string>");
   m.def("import_onnx", &importModel, py::arg("data"),
         py::arg("name") = "model.onnx");
+  m.def("import_onnx_file", &importModelFile, py::arg("path"));
   m.def("insertion_cases", &listCases);
   m.def("read_calibration_table", &readTable, py::arg("path"));
   m.def("write_calibration_table", &writeTable, py::arg("path"),

@@ -25,7 +25,7 @@ from .custom_qdq_cases import (BNQDQCase, CustomQDQInsertionCase,
                                insertion_cases)
 from .graph import Graph, Layer
 from .ir import (Module, export_onnx, import_onnx, load_module, parse_module,
-                 run_pipeline)
+                 run_pipeline, save_onnx)
 from .quantize import insert_qdq, quantize_model
 from .spec import LayerConfig, QuantizationSpec
 
@@ -39,6 +39,6 @@ __all__ = [
     "insertion_cases", "Graph", "Layer", "calibrate",
     "collect_calibration_table", "apply_calibration_table",
     "CalibrationTable", "TensorRange", "CALIBRATION_METHODS", "Module",
-    "parse_module", "import_onnx", "export_onnx", "run_pipeline",
+    "parse_module", "import_onnx", "export_onnx", "save_onnx", "run_pipeline",
     "load_module", "QuantQDQError", "QuantQDQWarning",
 ]

@@ -10,6 +10,7 @@ QuantQDQWarning.
 >>> run_pipeline(m, "canonicalize")
 """
 
+import errno
 import os
 import sys
 
@@ -17,7 +18,8 @@ from . import _quant_qdq
 from ._quant_qdq import Module, QuantQDQError, QuantQDQWarning
 
 __all__ = ["Module", "QuantQDQError", "QuantQDQWarning", "parse_module",
-           "import_onnx", "export_onnx", "run_pipeline", "load_module"]
+           "import_onnx", "export_onnx", "save_onnx", "run_pipeline",
+           "load_module"]
 
 
 def parse_module(source, name: str = "<string>") -> Module:
@@ -28,13 +30,10 @@ def parse_module(source, name: str = "<string>") -> Module:
 
 
 def _onnx_bytes(model):
-    """(serialized ModelProto, name for diagnostics) of `model`."""
+    """(serialized ModelProto, name for diagnostics) of an in-memory
+    `model`."""
     if isinstance(model, (bytes, bytearray, memoryview)):
         return bytes(model), "model.onnx"
-    if isinstance(model, (str, os.PathLike)):
-        path = os.fspath(model)
-        with open(path, "rb") as f:
-            return f.read(), path
     onnx = sys.modules.get("onnx")
     if onnx is not None and isinstance(model, onnx.ModelProto):
         name = (model.graph.name or "model") + ".onnx"
@@ -45,7 +44,16 @@ def _onnx_bytes(model):
 
 def import_onnx(model) -> Module:
     """Imports an ONNX model (file path, serialized bytes or
-    onnx.ModelProto) into a module of quant_qdq layer ops."""
+    onnx.ModelProto) into a module of quant_qdq layer ops. Tensors kept in
+    external data are read from the model file's folder (the current
+    folder for bytes and ModelProtos)."""
+    if isinstance(model, (str, os.PathLike)):
+        path = os.fspath(model)
+        if not os.path.exists(path):
+            raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT),
+                                    path)
+        # Read by the importer itself: the weights are in memory once.
+        return _quant_qdq.import_onnx_file(path)
     data, name = _onnx_bytes(model)
     return _quant_qdq.import_onnx(data, name)
 
@@ -62,6 +70,24 @@ def export_onnx(module: Module, *, integer_weights: bool = True,
     import onnx
     return onnx.load_from_string(
         module.export_onnx(integer_weights, float(activation_amax)))
+
+
+_EXTERNAL_DATA = ("auto", "always", "never")
+
+
+def save_onnx(module: Module, path, *, integer_weights: bool = True,
+              activation_amax: float = 6.0, external_data: str = "auto"):
+    """Exports `module` as export_onnx does, to the file `path`.
+    `external_data` keeps tensors of 1 KiB or more in ``<path>.data``:
+    "auto" (default) when the imported model kept external data or the
+    model is over protobuf's 2 GiB, "always", or "never". Returns `path`."""
+    if external_data not in _EXTERNAL_DATA:
+        raise ValueError("external_data must be one of %s, got %r"
+                         % (", ".join(_EXTERNAL_DATA), external_data))
+    path = os.fspath(path)
+    module.save_onnx(path, integer_weights, float(activation_amax),
+                     external_data)
+    return path
 
 
 def run_pipeline(module: Module, pipeline: str) -> Module:

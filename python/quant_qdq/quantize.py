@@ -15,7 +15,7 @@ from .calibration import (CalibrationTable, _check_settings, _data_paths,
                           apply_table)
 from .custom_qdq_cases import CustomQDQInsertionCase, applies_by_name
 from .graph import Graph
-from .ir import Module, export_onnx, load_module
+from .ir import Module, export_onnx, load_module, save_onnx
 from .spec import QuantizationSpec
 
 __all__ = ["quantize_model", "insert_qdq"]
@@ -144,8 +144,11 @@ def quantize_model(model, quantization_mode: str = "full",
                    percentile: float = 99.99, batch_size: int = 32,
                    integer_weights: bool = True,
                    activation_amax: float = 6.0,
-                   report: Optional[str] = None):
-    """Inserts Q/DQ nodes in `model` and returns an onnx.ModelProto.
+                   report: Optional[str] = None,
+                   output: Optional[str] = None,
+                   external_data: str = "auto"):
+    """Inserts Q/DQ nodes in `model` and returns an onnx.ModelProto, or,
+    with `output`, writes it to that file and returns the path.
 
     Args:
       model: an ONNX file path, an onnx.ModelProto, serialized ONNX bytes, a
@@ -171,6 +174,11 @@ def quantize_model(model, quantization_mode: str = "full",
         False, as float initializers + QuantizeLinear.
       activation_amax: the range assumed by activations left uncalibrated.
       report: a path to write insert-qdq's per-layer report to.
+      output: a path to write the model to instead of returning it: the
+        way for models over protobuf's 2 GiB, whose tensors then go to
+        ``<output>.data``.
+      external_data: with `output`: "auto" (external data when the input
+        model had it, or the model is over 2 GiB), "always" or "never".
     """
     if calibration_data is not None and calibration_table is not None:
         raise ValueError("give calibration_data or calibration_table, "
@@ -190,5 +198,9 @@ def quantize_model(model, quantization_mode: str = "full",
             f.write(text)
     if calibration_table is not None:
         apply_table(module, calibration_table)
+    if output is not None:
+        return save_onnx(module, output, integer_weights=integer_weights,
+                         activation_amax=activation_amax,
+                         external_data=external_data)
     return export_onnx(module, integer_weights=integer_weights,
                        activation_amax=activation_amax)

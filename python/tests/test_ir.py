@@ -103,6 +103,60 @@ def test_import_export(block_model):
     assert op_counts(exported) == op_counts(block_model)
 
 
+def _external_tensors(model):
+    """Names of the initializers of `model` (a ModelProto, or a path read
+    without its data) kept in external data."""
+    if isinstance(model, str):
+        model = onnx.load(model, load_external_data=False)
+    return [t.name for t in model.graph.initializer
+            if t.data_location == onnx.TensorProto.EXTERNAL]
+
+
+def test_external_data_round_trip(tmp_path, block_model):
+    """A model that keeps its tensors in a data file imports from its own
+    folder, and writes its output the same way (auto)."""
+    source = tmp_path / "in" / "block.onnx"
+    source.parent.mkdir()
+    onnx.save_model(block_model, str(source), save_as_external_data=True,
+                    location="block.weights", size_threshold=0)
+    module = quant_qdq.load_module(str(source))
+    quant_qdq.insert_qdq(module, custom_qdq_cases=["resnet-v1"])
+    out = tmp_path / "out" / "block.qdq.onnx"
+    out.parent.mkdir()
+    # Float weights: the int8 ones of this small model are under 1 KiB.
+    assert quant_qdq.save_onnx(module, out, integer_weights=False) == str(out)
+    assert _external_tensors(str(out)) == ["w2", "w3"]
+    assert (tmp_path / "out" / "block.qdq.onnx.data").exists()
+    onnx.checker.check_model(str(out), full_check=True)
+    inline = quant_qdq.export_onnx(module, integer_weights=False)
+    assert not _external_tensors(inline)
+    assert op_counts(onnx.load(str(out))) == op_counts(inline)
+
+    # The same through quantize_model, and `never`.
+    never = tmp_path / "out" / "never.onnx"
+    assert quant_qdq.quantize_model(
+        str(source), output=str(never), external_data="never") == str(never)
+    assert not _external_tensors(str(never))
+    assert not (tmp_path / "out" / "never.onnx.data").exists()
+    with pytest.raises(ValueError, match="external_data must be one of"):
+        quant_qdq.save_onnx(module, out, external_data="yes")
+
+
+def test_external_data_outside_the_folder(tmp_path, block_model):
+    source = tmp_path / "in" / "block.onnx"
+    source.parent.mkdir()
+    onnx.save_model(block_model, str(source), save_as_external_data=True,
+                    location="block.weights", size_threshold=0)
+    model = onnx.load(str(source), load_external_data=False)
+    for t in model.graph.initializer:
+        for entry in t.external_data:
+            if entry.key == "location":
+                entry.value = "../block.weights"
+    onnx.save(model, str(source))
+    with pytest.raises(QuantQDQError, match="leaves the model's folder"):
+        quant_qdq.import_onnx(str(source))
+
+
 def test_export_error():
     module = parse_module(TIMES_ONE)
     with pytest.raises(QuantQDQError, match="error"):

@@ -113,6 +113,11 @@ static LogicalResult runWithONNX(StringRef inputFilename,
 
   TimingScope outputTiming = timing.nest(
       quant_qdq::isONNXFilename(outputFilename) ? "Export ONNX" : "Output");
+  // ONNX export writes its files itself: the model, and beside it the
+  // external data when there is some.
+  if (quant_qdq::isONNXFilename(outputFilename))
+    return quant_qdq::exportONNXFile(*module, outputFilename,
+                                     quant_qdq::getONNXExportOptionsFromCL());
   std::string errorMessage;
   std::unique_ptr<llvm::ToolOutputFile> output =
       openOutputFile(outputFilename, &errorMessage);
@@ -120,11 +125,7 @@ static LogicalResult runWithONNX(StringRef inputFilename,
     llvm::errs() << errorMessage << "\n";
     return failure();
   }
-  if (quant_qdq::isONNXFilename(outputFilename)) {
-    if (failed(quant_qdq::exportONNX(*module, output->os(),
-                                     quant_qdq::getONNXExportOptionsFromCL())))
-      return failure();
-  } else if (config.shouldEmitBytecode()) {
+  if (config.shouldEmitBytecode()) {
     BytecodeWriterConfig writerConfig;
     if (std::optional<int64_t> version = config.bytecodeVersionToEmit())
       writerConfig.setDesiredBytecodeVersion(*version);

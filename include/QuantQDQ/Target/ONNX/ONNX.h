@@ -35,7 +35,9 @@ struct ONNXImportOptions {
 
 /// Reads the serialized ModelProto in `buffer` into a new module. Every
 /// diagnostic names `buffer`'s identifier as its file; on failure the
-/// diagnostics have been emitted and the result is null.
+/// diagnostics have been emitted and the result is null. Tensors kept in
+/// external data are read from the identifier's folder (the current one
+/// for a bare name or stdin); their locations may not leave that folder.
 OwningOpRef<ModuleOp> importONNX(llvm::MemoryBufferRef buffer,
                                  MLIRContext *context,
                                  const ONNXImportOptions &options = {});
@@ -47,6 +49,17 @@ OwningOpRef<ModuleOp> importONNXFile(llvm::StringRef path,
                                      MLIRContext *context,
                                      const ONNXImportOptions &options = {});
 
+/// Whether export keeps large tensors in a data file beside the model.
+enum class ONNXExternalData {
+  /// A file export does when the imported model did, or when the model
+  /// would not fit protobuf's 2 GiB; a stream export never does.
+  Auto,
+  /// Every tensor of 1 KiB or more (a file export only).
+  Always,
+  /// Never: a model over 2 GiB cannot be written.
+  Never,
+};
+
 /// How export writes weights and fills in missing quantization scales.
 struct ONNXExportOptions {
   /// Write 8-bit quantized weights as an integer initializer +
@@ -57,13 +70,22 @@ struct ONNXExportOptions {
   /// The range an uncalibrated activation quantizer assumes: the toolkit's
   /// initial amax of 6.0, scale = amax / qmax.
   double activationAmax = 6.0;
+  ONNXExternalData externalData = ONNXExternalData::Auto;
 };
 
 /// Writes the function `@main` of `module` (or its only function) as a
-/// serialized ModelProto. Fails with a diagnostic on an op ONNX cannot
-/// express; nothing is written to `os` then.
+/// serialized ModelProto, every tensor inside it. Fails with a diagnostic on
+/// an op ONNX cannot express, on a model over 2 GiB, or when
+/// `options.externalData` is Always; nothing is written to `os` then.
 LogicalResult exportONNX(ModuleOp module, llvm::raw_ostream &os,
                          const ONNXExportOptions &options = {});
+
+/// Writes the model to the file `path`; with external data (see
+/// ONNXExternalData), tensors of 1 KiB or more go to `<path>.data`, written
+/// from the weights' blobs as the model is serialized, and the model names
+/// that file by its base name. On failure neither file is left behind.
+LogicalResult exportONNXFile(ModuleOp module, llvm::StringRef path,
+                             const ONNXExportOptions &options = {});
 
 /// Dialects that an imported module, or a module to export, may contain.
 void registerONNXDialects(DialectRegistry &registry);
@@ -72,8 +94,9 @@ void registerONNXDialects(DialectRegistry &registry);
 /// mlir-translate style tools.
 void registerONNXTranslations();
 
-/// Registers the export flags `--onnx-weights=float|int8` and
-/// `--onnx-activation-amax=<amax>`; call before parsing the command line.
+/// Registers the export flags `--onnx-weights=float|int8`,
+/// `--onnx-activation-amax=<amax>` and `--onnx-external-data=auto|always|
+/// never`; call before parsing the command line.
 void registerONNXExportCLOptions();
 
 /// The export options the command line chose.

@@ -35,6 +35,10 @@ inline constexpr llvm::StringLiteral kMetadataProps =
 inline constexpr llvm::StringLiteral kGraphName = "quant_qdq.onnx.graph_name";
 inline constexpr llvm::StringLiteral kGraphDocString =
     "quant_qdq.onnx.graph_doc_string";
+/// A unit attribute: the model kept tensors in external data files, so a
+/// file export keeps them outside too.
+inline constexpr llvm::StringLiteral kExternalData =
+    "quant_qdq.onnx.external_data";
 
 // Function argument and result attributes: the graph input/output name and
 // the names of its symbolic dimensions ("" for a static one).

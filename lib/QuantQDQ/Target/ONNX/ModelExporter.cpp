@@ -14,6 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ExternalData.h"
 #include "ONNXCommon.h"
 #include "QuantQDQ/Conversion/ONNXToQuantQDQ.h"
 #include "QuantQDQ/Conversion/Passes.h"
@@ -27,7 +28,10 @@
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Pass/PassManager.h"
+#include "mlir/Support/FileUtilities.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/ToolOutputFile.h"
 
 #include <google/protobuf/io/coded_stream.h>
 #include <google/protobuf/io/zero_copy_stream_impl_lite.h>
@@ -42,7 +46,8 @@ namespace {
 struct StreamedTensor {
   onnx::TensorProto header;
   ArrayRef<char> data;
-  std::string owned;
+  /// The data went to the external data file; the header says where.
+  bool external = false;
 };
 
 /// Feeds protobuf's serializer into an llvm::raw_ostream.
@@ -63,7 +68,12 @@ public:
   explicit ModelExporter(ModuleOp module) : module(module) {}
 
   LogicalResult exportFunction(func::FuncOp func);
-  LogicalResult write(llvm::raw_ostream &os);
+  /// The model's size on the wire with every tensor inside (to a few bytes
+  /// per tensor).
+  uint64_t getInlineSize();
+  /// Serializes the model to `os`; with `external`, tensors of
+  /// kExternalDataThreshold bytes or more go there instead.
+  LogicalResult write(llvm::raw_ostream &os, ExternalDataWriter *external);
 
 private:
   //===------------------------------------------------------------------===//
@@ -474,9 +484,35 @@ LogicalResult ModelExporter::exportFunction(func::FuncOp func) {
   return success();
 }
 
-LogicalResult ModelExporter::write(llvm::raw_ostream &os) {
+uint64_t ModelExporter::getInlineSize() {
+  uint64_t size = model.ByteSizeLong();
+  for (const StreamedTensor &t : streamed)
+    size += t.header.ByteSizeLong() + t.data.size() + 32;
+  return size;
+}
+
+LogicalResult ModelExporter::write(llvm::raw_ostream &os,
+                                   ExternalDataWriter *external) {
   namespace io = google::protobuf::io;
   using WireFormat = google::protobuf::internal::WireFormatLite;
+
+  if (external) {
+    // Large tensors go to the data file; their headers, which now say
+    // where, are ordinary initializers.
+    for (onnx::TensorProto &init : *graph->mutable_initializer())
+      if (init.raw_data().size() >= kExternalDataThreshold) {
+        external->write(ArrayRef<char>(init.raw_data().data(),
+                                       init.raw_data().size()),
+                        init);
+        init.clear_raw_data();
+      }
+    for (StreamedTensor &t : streamed)
+      if (t.data.size() >= kExternalDataThreshold) {
+        external->write(t.data, t.header);
+        *graph->add_initializer() = t.header;
+        t.external = true;
+      }
+  }
 
   // The model without its graph is serialized as usual; the graph is
   // written by hand around the streamed tensors. ByteSizeLong caches the
@@ -494,6 +530,10 @@ LogicalResult ModelExporter::write(llvm::raw_ostream &os) {
   uint64_t graphSize = graphBody.ByteSizeLong();
   std::vector<size_t> headerSizes;
   for (StreamedTensor &t : streamed) {
+    if (t.external) {
+      headerSizes.push_back(0);
+      continue;
+    }
     size_t header = t.header.ByteSizeLong();
     headerSizes.push_back(header);
     graphSize += fieldSize(header + fieldSize(t.data.size()));
@@ -502,7 +542,9 @@ LogicalResult ModelExporter::write(llvm::raw_ostream &os) {
   if (total > uint64_t(std::numeric_limits<int>::max()))
     return emitError(module.getLoc())
            << "the model is " << total
-           << " bytes; protobuf limits a model to 2 GiB";
+           << " bytes; protobuf limits a model to 2 GiB: keep its tensors "
+              "in external data (a file export does, unless "
+              "--onnx-external-data=never)";
 
   RawOstreamAdaptor adaptor(os);
   io::CopyingOutputStreamAdaptor zeroCopy(&adaptor);
@@ -514,6 +556,8 @@ LogicalResult ModelExporter::write(llvm::raw_ostream &os) {
     out.WriteVarint64(graphSize);
     graphBody.SerializeWithCachedSizes(&out);
     for (auto [t, header] : llvm::zip(streamed, headerSizes)) {
+      if (t.external)
+        continue;
       out.WriteTag(
           WireFormat::MakeTag(onnx::GraphProto::kInitializerFieldNumber,
                               WireFormat::WIRETYPE_LENGTH_DELIMITED));
@@ -535,9 +579,19 @@ LogicalResult ModelExporter::write(llvm::raw_ostream &os) {
 // Entry point
 //===----------------------------------------------------------------------===//
 
-LogicalResult mlir::quant_qdq::exportONNX(ModuleOp module,
-                                          llvm::raw_ostream &os,
-                                          const ONNXExportOptions &options) {
+namespace {
+/// A module made ready for ONNX: a prepared copy and its translation.
+struct PreparedExport {
+  OwningOpRef<ModuleOp> copy;
+  std::unique_ptr<ModelExporter> exporter;
+};
+} // namespace
+
+/// Runs the passes that prepare `module` for ONNX, on a copy (export does
+/// not change its input; the copy shares the weights' resource blobs), and
+/// translates the copy. Every check happens here, before a byte is written.
+static FailureOr<PreparedExport>
+prepareExport(ModuleOp module, const ONNXExportOptions &options) {
   func::FuncOp func = module.lookupSymbol<func::FuncOp>("main");
   if (!func || func.isExternal()) {
     SmallVector<func::FuncOp> defined;
@@ -550,24 +604,96 @@ LogicalResult mlir::quant_qdq::exportONNX(ModuleOp module,
     func = defined.front();
   }
 
-  // The passes that prepare a module for ONNX run on a copy: export does
-  // not change its input. The copy shares the weights' resource blobs.
   // Names first, so that a weight stored quantized keeps its tensor's name.
-  OwningOpRef<ModuleOp> copy = module.clone();
-  func::FuncOp copyFunc = copy->lookupSymbol<func::FuncOp>(func.getName());
+  PreparedExport prepared;
+  prepared.copy = module.clone();
+  func::FuncOp copyFunc =
+      prepared.copy->lookupSymbol<func::FuncOp>(func.getName());
   PassManager pm(module.getContext());
   pm.addPass(createNameTensors());
   pm.addPass(createWeightScales(WeightScalesOptions{options.activationAmax}));
   if (options.integerWeights)
     pm.addPass(createQuantizeWeights());
   pm.addPass(createConvertQuantQDQToONNX());
-  if (failed(pm.run(*copy)))
+  if (failed(pm.run(*prepared.copy)))
     return failure();
 
-  // Every check happens before the first byte is written: on failure `os`
-  // is untouched.
-  ModelExporter exporter(*copy);
-  if (failed(exporter.exportFunction(copyFunc)))
+  prepared.exporter = std::make_unique<ModelExporter>(*prepared.copy);
+  if (failed(prepared.exporter->exportFunction(copyFunc)))
     return failure();
-  return exporter.write(os);
+  return prepared;
+}
+
+LogicalResult mlir::quant_qdq::exportONNX(ModuleOp module,
+                                          llvm::raw_ostream &os,
+                                          const ONNXExportOptions &options) {
+  if (options.externalData == ONNXExternalData::Always)
+    return module.emitError("external data needs the model written to a "
+                            "file, next to which the data goes");
+  FailureOr<PreparedExport> prepared = prepareExport(module, options);
+  if (failed(prepared))
+    return failure();
+  return prepared->exporter->write(os, /*external=*/nullptr);
+}
+
+/// Flushes `file`'s stream, failing with a diagnostic at `loc` when a write
+/// failed (a full disk); the file is then deleted, not kept.
+static LogicalResult finishFile(llvm::ToolOutputFile &file, Location loc) {
+  file.os().flush();
+  if (!file.os().has_error())
+    return success();
+  std::error_code ec = file.os().error();
+  file.os().clear_error();
+  return emitError(loc) << "cannot write '" << file.getFilename()
+                        << "': " << ec.message();
+}
+
+LogicalResult mlir::quant_qdq::exportONNXFile(
+    ModuleOp module, StringRef path, const ONNXExportOptions &options) {
+  FailureOr<PreparedExport> prepared = prepareExport(module, options);
+  if (failed(prepared))
+    return failure();
+  ModelExporter &exporter = *prepared->exporter;
+  bool external = false;
+  switch (options.externalData) {
+  case ONNXExternalData::Always:
+    external = true;
+    break;
+  case ONNXExternalData::Never:
+    break;
+  case ONNXExternalData::Auto:
+    external = module->hasAttr(kExternalData) ||
+               exporter.getInlineSize() >
+                   uint64_t(std::numeric_limits<int>::max());
+    break;
+  }
+  Location loc = module.getLoc();
+  if (external && path == "-")
+    return emitError(loc) << "external data needs the model written to a "
+                             "file, not to stdout";
+
+  std::string errorMessage;
+  std::unique_ptr<llvm::ToolOutputFile> modelFile =
+      openOutputFile(path, &errorMessage);
+  if (!modelFile)
+    return emitError(loc) << errorMessage;
+  std::unique_ptr<llvm::ToolOutputFile> dataFile;
+  std::optional<ExternalDataWriter> writer;
+  if (external) {
+    std::string dataPath = (path + ".data").str();
+    dataFile = openOutputFile(dataPath, &errorMessage);
+    if (!dataFile)
+      return emitError(loc) << errorMessage;
+    writer.emplace(dataFile->os(),
+                   (llvm::sys::path::filename(path) + ".data").str());
+  }
+  if (failed(exporter.write(modelFile->os(), writer ? &*writer : nullptr)) ||
+      failed(finishFile(*modelFile, loc)) ||
+      (dataFile && failed(finishFile(*dataFile, loc))))
+    return failure();
+  modelFile->keep();
+  // No tensor was large enough: no empty data file beside the model.
+  if (dataFile && writer->size() != 0)
+    dataFile->keep();
+  return success();
 }

@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ModelImporter.h"
+#include "ExternalData.h"
 #include "QuantQDQ/Conversion/ONNXToQuantQDQ.h"
 #include "QuantQDQ/IR/QuantQDQOps.h"
 #include "QuantQDQ/Target/ONNX/ONNX.h"
@@ -20,6 +21,7 @@
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
 
 #include <google/protobuf/io/coded_stream.h>
@@ -612,8 +614,8 @@ parseAndImport(google::protobuf::io::ZeroCopyInputStream &stream, uint64_t size,
            nullptr;
   if (size > uint64_t(std::numeric_limits<int>::max()))
     return emitError(fileLoc) << "the file is larger than 2 GiB, the limit "
-                                 "of a protobuf message; models with "
-                                 "external data are not supported",
+                                 "of a protobuf message: save the model "
+                                 "with its weights in external data",
            nullptr;
 
   onnx::ModelProto model;
@@ -631,8 +633,15 @@ parseAndImport(google::protobuf::io::ZeroCopyInputStream &stream, uint64_t size,
     return emitError(fileLoc) << "not an ONNX model: the file is not a valid "
                                  "ModelProto (truncated or not protobuf)",
            nullptr;
+  // External tensors are read first: everything after sees their bytes.
+  bool externalData = false;
+  StringRef modelDir = llvm::sys::path::parent_path(fileName);
+  if (failed(loadExternalData(model, modelDir, fileLoc, externalData)))
+    return nullptr;
   ModelImporter importer(context, fileName);
   OwningOpRef<ModuleOp> module = importer.importModel(model);
+  if (module && externalData)
+    (*module)->setAttr(kExternalData, UnitAttr::get(context));
   if (module && options.convertNodes &&
       failed(convertNodes(*module, importer.canRefineTypesByNode())))
     return nullptr;

@@ -201,11 +201,13 @@ static FailureOr<std::string> packTypedData(const TensorProto &tensor,
 /// data whose size matches the dimensions. Returns the element count.
 FailureOr<int64_t> onnx_io::checkTensor(const TensorProto &tensor,
                                         Location loc) {
+  // Import reads external data first (loadExternalData); a tensor that
+  // still points outside was not reached by it.
   if (tensor.data_location() == TensorProto::EXTERNAL ||
       tensor.external_data_size() != 0)
     return emitError(loc) << "tensor '" << tensor.name()
-                          << "' keeps its data in an external file, which "
-                             "is not supported";
+                          << "' keeps its data in an external file that "
+                             "was not read";
   if (tensor.has_segment())
     return emitError(loc) << "tensor '" << tensor.name()
                           << "' is segmented, which is not supported";

@@ -35,6 +35,18 @@ struct ExportCLOptions {
       llvm::cl::desc("Range ONNX export assumes for uncalibrated activation "
                      "Q/DQ (scale = amax / 127)"),
       llvm::cl::init(6.0)};
+  llvm::cl::opt<ONNXExternalData> externalData{
+      "onnx-external-data",
+      llvm::cl::desc("Whether an ONNX model written to a file keeps tensors "
+                     "of 1 KiB or more in <file>.data"),
+      llvm::cl::values(
+          clEnumValN(ONNXExternalData::Auto, "auto",
+                     "when the input model did, or the model is over 2 GiB "
+                     "(default)"),
+          clEnumValN(ONNXExternalData::Always, "always", "always"),
+          clEnumValN(ONNXExternalData::Never, "never",
+                     "never (a model over 2 GiB is an error)")),
+      llvm::cl::init(ONNXExternalData::Auto)};
 };
 } // namespace
 
@@ -49,6 +61,7 @@ ONNXExportOptions mlir::quant_qdq::getONNXExportOptionsFromCL() {
   ONNXExportOptions options;
   options.integerWeights = getCLOptions().weights == WeightForm::Int8;
   options.activationAmax = getCLOptions().activationAmax;
+  options.externalData = getCLOptions().externalData;
   return options;
 }
 

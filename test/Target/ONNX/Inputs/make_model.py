@@ -520,15 +520,6 @@ def wrong_attribute_type():
                  [tensor("w", weights(2, 2, 1, 1))])
 
 
-def external_data():
-    w = onnx.TensorProto(name="w", data_type=FLOAT, dims=[2])
-    w.data_location = TensorProto.EXTERNAL
-    entry = w.external_data.add()
-    entry.key, entry.value = "location", "weights.bin"
-    nodes = [helper.make_node("Add", ["x", "w"], ["y"], name="add")]
-    return model(nodes, [value("x", [2])], [value("y", [2])], [w])
-
-
 def duplicate_initializer():
     nodes = [helper.make_node("Add", ["x", "w"], ["y"], name="add")]
     return model(nodes, [value("x", [2])], [value("y", [2])],
@@ -694,7 +685,7 @@ MODELS = {f.__name__: f for f in [
     qdq_uint8_weight,
     metadata, cycle, undefined_input, duplicate_output, bad_initializer_size,
     huge_dimension, huge_input_dimension, overflowing_dimension, missing_attribute,
-    wrong_attribute_type, extra_output, short_pads, zero_stride, external_data, no_graph,
+    wrong_attribute_type, extra_output, short_pads, zero_stride, no_graph,
     reduce_axis, gather_axis, transpose_conv_pads, depth_to_space_block,
     reduce_mean_opset18, duplicate_initializer, ir_version_zero,
     ir_version_newest, ir_version_beyond, opset_huge, conv_int32_weight,
