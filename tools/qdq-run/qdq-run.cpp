@@ -13,6 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "QuantQDQ/Calibration/Comparison.h"
 #include "QuantQDQ/Execution/JITExecutor.h"
 #include "QuantQDQ/InitQuantQDQ.h"
 #include "QuantQDQ/Target/ONNX/ONNX.h"
@@ -74,6 +75,20 @@ static cl::opt<Device> probeDevice(
     cl::cat(runnerCategory));
 
 /// The function to run: --entry, else the only public one with a body.
+static cl::opt<std::string> compareWith(
+    "compare", cl::ValueOptional,
+    cl::desc("Compare the model with a float reference on the inputs: "
+             "SQNR, max error and top-1 agreement per output, and the "
+             "layers adding the most error. --compare=<model>: that model "
+             "(tensors matched by name); --compare alone: this model with "
+             "its Q/DQ removed"),
+    cl::value_desc("reference model"), cl::cat(runnerCategory));
+static cl::opt<unsigned> compareLayers(
+    "compare-layers",
+    cl::desc("With --compare: how many of the worst layers to list (0: "
+             "compare outputs only)"),
+    cl::init(10), cl::cat(runnerCategory));
+
 static FailureOr<std::string> pickEntry(ModuleOp module) {
   if (!entryName.empty())
     return entryName.getValue();
@@ -143,6 +158,16 @@ static void printSummary(llvm::raw_ostream &os, unsigned index,
   os << (array.getNumElements() > count ? ", ...]\n" : "]\n");
 }
 
+/// An ONNX model (read by the importer, so that its weights are in memory
+/// once, and its external data found beside it), or MLIR text or bytecode.
+static OwningOpRef<ModuleOp> loadModel(StringRef path,
+                                       llvm::SourceMgr &sourceMgr,
+                                       MLIRContext &context) {
+  if (isONNXFilename(path))
+    return importONNXFile(path, &context);
+  return parseSourceFile<ModuleOp>(path, sourceMgr, ParserConfig(&context));
+}
+
 /// Errors read as every other diagnostic of the tools: "error:" first.
 static int fail(const Twine &message) {
   llvm::errs() << "qdq-run: error: " << message << "\n";
@@ -195,18 +220,7 @@ int main(int argc, char **argv) {
   applyDefaultTimingManagerCLOptions(timingManager);
   TimingScope timing = timingManager.getRootScope();
   TimingScope loadTimer = timing.nest("load the model");
-  OwningOpRef<ModuleOp> module;
-  if (isONNXFilename(modelPath)) {
-    auto buffer = llvm::MemoryBuffer::getFile(modelPath, /*IsText=*/false,
-                                              /*RequiresNullTerminator=*/false);
-    if (!buffer)
-      return fail("cannot read '" + modelPath + "': " +
-                  buffer.getError().message());
-    module = importONNX((*buffer)->getMemBufferRef(), &context);
-  } else {
-    module = parseSourceFile<ModuleOp>(modelPath, sourceMgr,
-                                       ParserConfig(&context));
-  }
+  OwningOpRef<ModuleOp> module = loadModel(modelPath, sourceMgr, context);
   if (!module)
     return 1;
   loadTimer.stop();
@@ -240,6 +254,31 @@ int main(int argc, char **argv) {
   ExecutorOptions options;
   options.device = device;
   options.optLevel = optLevel;
+  if (compareWith.getNumOccurrences()) {
+    if (!outputPaths.empty() || repeat.getNumOccurrences())
+      return fail("--compare prints a comparison: it takes no --output or "
+                  "--repeat");
+    OwningOpRef<ModuleOp> reference;
+    if (!compareWith.empty() &&
+        !(reference = loadModel(compareWith, sourceMgr, context)))
+      return 1;
+    ComparisonOptions compareOptions;
+    compareOptions.entry = *entry;
+    compareOptions.layers = compareLayers != 0;
+    compareOptions.executor = options;
+    FailureOr<ComparisonResult> result = compareNetworks(
+        std::move(module), std::move(reference), inputs, compareOptions);
+    if (failed(result))
+      return 1;
+    llvm::outs() << "compared with "
+                 << (compareWith.empty()
+                         ? "the model without its Q/DQ (weights stored "
+                           "quantized stay so)"
+                         : "'" + compareWith + "'")
+                 << "\n";
+    printComparison(llvm::outs(), *result, compareLayers);
+    return 0;
+  }
   options.timing = &timing;
   auto executor =
       JITExecutor::create(std::move(module), *entry, shapes, options);

@@ -13,6 +13,7 @@
 
 #include "QuantQDQ/Calibration/TensorStatistics.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/MapVector.h"
 #include <array>
@@ -81,6 +82,12 @@ struct CalibrationTable {
 /// Whether a Q/DQ input is a weight (a constant), scaled from its values
 /// rather than from calibration data.
 bool isCalibrationWeight(Value value);
+
+/// Turns `func` into its float version, the network calibration observes:
+/// every dequantize(quantize(x)) and fake_quant(x) becomes x. A quantize
+/// whose result stays integer (a QDQ model's int8 weights read by a lone
+/// dequantize) keeps running, with a placeholder scale where it has none.
+void removeQuantization(func::FuncOp func);
 
 /// Runs the float version of `module` on the arrays in `dataPaths` (.npy
 /// files, or folders of them; each file holds a batch of samples along its

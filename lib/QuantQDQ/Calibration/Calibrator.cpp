@@ -89,14 +89,7 @@ static SmallVector<ObservedTensor> collectObserved(func::FuncOp func,
   return observed;
 }
 
-/// Turns `func` into its float version that also returns `observed`: every
-/// dequantize(quantize(x)) and fake_quant(x) becomes x. A quantize whose
-/// result stays integer keeps running with a placeholder scale. With
-/// `rangesOnly`, each observed tensor is returned as three scalars computed
-/// where it is produced, ReduceMin, ReduceMax and Size (which folds to a
-/// constant), instead of the whole tensor.
-static void makeObservingFunction(func::FuncOp func, ArrayRef<Value> observed,
-                                  bool rangesOnly) {
+void mlir::quant_qdq::removeQuantization(func::FuncOp func) {
   SmallVector<Operation *> dead;
   func.walk([&](Operation *op) {
     if (auto fake = dyn_cast<FakeQuantOp>(op)) {
@@ -131,6 +124,15 @@ static void makeObservingFunction(func::FuncOp func, ArrayRef<Value> observed,
       setPlaceholder(dq);
     }
   });
+}
+
+/// Turns `func` into its float version (removeQuantization) that also
+/// returns `observed`. With `rangesOnly`, each observed tensor is returned
+/// as three scalars computed where it is produced, ReduceMin, ReduceMax and
+/// Size (which folds to a constant), instead of the whole tensor.
+static void makeObservingFunction(func::FuncOp func, ArrayRef<Value> observed,
+                                  bool rangesOnly) {
+  removeQuantization(func);
   auto ret = cast<func::ReturnOp>(func.getBody().front().getTerminator());
   SmallVector<Value> results(ret.getOperands());
   if (rangesOnly) {
