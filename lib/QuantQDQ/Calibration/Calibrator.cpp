@@ -1,6 +1,7 @@
 //===- Calibrator.cpp - ranges of activations from calibration data -------===//
 
 #include "QuantQDQ/Calibration/Calibration.h"
+#include "CalibrationProgress.h"
 #include "QuantQDQ/Conversion/ONNXToQuantQDQ.h"
 #include "QuantQDQ/Execution/JITExecutor.h"
 #include "QuantQDQ/IR/QuantQDQOps.h"
@@ -13,7 +14,6 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
-#include <chrono>
 #include <cmath>
 #include <limits>
 
@@ -219,84 +219,6 @@ expandDataPaths(ArrayRef<std::string> paths, Location loc) {
   return files;
 }
 
-namespace {
-/// Progress on stderr: on a terminal, one line redrawn after every batch;
-/// in a log or a pipe, one line when the model first compiles (seconds in
-/// which nothing else would show), then a line every kLogInterval seconds,
-/// so a long calibration shows it is alive and a short one adds one line.
-/// The rate (and the ETA) is measured from the end of the first batch,
-/// which also compiles the model.
-class Progress {
-public:
-  static constexpr double kLogInterval = 10;
-
-  Progress(bool enabled, int64_t total)
-      : enabled(enabled), terminal(llvm::errs().is_displayed()),
-        total(total), start(Clock::now()), lastLine(start) {}
-
-  /// Before the first batch: compiling takes seconds.
-  void compiling(StringRef what, ArrayRef<int64_t> shape) {
-    if (!enabled || (!terminal && compiledOnce))
-      return;
-    compiledOnce = true;
-    llvm::errs() << (terminal ? "\r" : "") << what
-                 << ": compiling the model for input "
-                 << llvm::join(llvm::map_range(shape,
-                                               [](int64_t d) {
-                                                 return std::to_string(d);
-                                               }),
-                               "x")
-                 << (terminal ? "...   " : "...\n");
-  }
-
-  void update(StringRef what, int64_t done) {
-    if (!enabled)
-      return;
-    Clock::time_point now = Clock::now();
-    if (!firstDone) {
-      firstDone = done;
-      firstTime = now;
-    }
-    double seconds = std::chrono::duration<double>(now - firstTime).count();
-    double rate = seconds > 0 ? (done - firstDone) / seconds : 0;
-    std::string text =
-        rate > 0
-            ? llvm::formatv("{0}: {1}/{2} samples, {3:F1} samples/s, ETA "
-                            "{4:F0} s",
-                            what, done, total, rate, (total - done) / rate)
-                  .str()
-            : llvm::formatv("{0}: {1}/{2} samples, the first batch (with "
-                            "compiling) in {3:F1} s",
-                            what, done, total,
-                            std::chrono::duration<double>(now - start)
-                                .count())
-                  .str();
-    if (terminal) {
-      llvm::errs() << "\r" << text << "   ";
-      if (done == total)
-        llvm::errs() << "\n";
-      return;
-    }
-    bool due = std::chrono::duration<double>(now - lastLine).count() >=
-               kLogInterval;
-    // The last line only where earlier ones said the run was long.
-    if (due || (done == total && logged)) {
-      llvm::errs() << text << "\n";
-      lastLine = now;
-      logged = true;
-    }
-  }
-
-private:
-  using Clock = std::chrono::steady_clock;
-  bool enabled, terminal;
-  int64_t total;
-  Clock::time_point start, lastLine, firstTime;
-  int64_t firstDone = 0;
-  bool logged = false, compiledOnce = false;
-};
-} // namespace
-
 LogicalResult mlir::quant_qdq::collectCalibrationTable(
     ModuleOp module, ArrayRef<std::string> dataPaths,
     const CalibrationOptions &options, CalibrationTable &table,
@@ -412,8 +334,11 @@ LogicalResult mlir::quant_qdq::collectCalibrationTable(
   std::vector<TensorStatistics> stats(observed.size());
   for (TensorStatistics &stat : stats)
     stat.setMovingAverageDecay(options.movingAverageDecay);
-  for (int pass = 0; pass < (histogram ? 2 : 1); ++pass) {
-    Progress progress(options.progress, totalSamples);
+  int passes = histogram ? 2 : 1;
+  CalibrationProgress progress(llvm::errs(), options.progress,
+                               llvm::errs().is_displayed(), totalSamples,
+                               passes);
+  for (int pass = 0; pass < passes; ++pass) {
     int64_t done = 0;
     std::string what =
         histogram ? (pass ? "calibration (histograms)" : "calibration (ranges)")
@@ -466,7 +391,7 @@ LogicalResult mlir::quant_qdq::collectCalibrationTable(
             stats[i].observeHistogram(values, options.bins);
         }
         done += count;
-        progress.update(what, done);
+        progress.update(what, pass, done);
       }
     }
   }
