@@ -31,14 +31,16 @@ FailureOr<SmallVector<float>> computeWeightScales(ElementsAttr weight,
                                                   std::optional<int64_t> axis,
                                                   int64_t qmax);
 
-/// The storage bytes (one per element) of the float constant `value`
-/// quantized with the 8-bit quantizer `q`, `scales` and `zeroPoints` (empty:
-/// all 0): clamp(round_half_to_even(w / s) + zp, qmin, qmax) per slice along
-/// the quantizer's axis. Fails for other bit widths and for values that are
-/// not a floating-point constant of static shape.
-FailureOr<std::string> quantizeConstant(ElementsAttr value, QuantizerAttr q,
-                                        ArrayRef<float> scales,
-                                        ArrayRef<int32_t> zeroPoints);
+/// Writes to `out` the storage bytes (one per element) of the float
+/// constant `value` quantized with the 8-bit quantizer `q`, `scales` and
+/// `zeroPoints` (empty: all 0): clamp(round_half_to_even(w / s) + zp, qmin,
+/// qmax) per slice along the quantizer's axis, on the context's threads.
+/// Fails for other bit widths, for values that are not a floating-point
+/// constant of static shape, and when `out` has not one byte per element.
+LogicalResult quantizeConstant(ElementsAttr value, QuantizerAttr q,
+                               ArrayRef<float> scales,
+                               ArrayRef<int32_t> zeroPoints,
+                               MutableArrayRef<char> out);
 
 /// A scale and zero point.
 struct QuantParams {

@@ -78,13 +78,29 @@ getSliceRanges(ElementsAttr value, std::optional<int64_t> axis) {
       inner *= type.getDimSize(d);
   SmallVector<float> lo(slices, 0.0f), hi(slices, 0.0f);
   LogicalResult ok = readFloatConstant(value, [&](ArrayRef<float> data) {
-    for (size_t i = 0; i < data.size(); ++i) {
-      int64_t s = slices == 1 ? 0 : (int64_t(i) / inner) % slices;
-      float v = data[i];
-      if (std::isnan(v))
-        continue;
-      lo[s] = std::min(lo[s], v);
-      hi[s] = std::max(hi[s], v);
+    // NaN compares false both ways: it changes neither bound.
+    if (axis && inner == 1) {
+      // The axis is the last dimension (a MatMul's output channels): rows
+      // of one element per slice, taken a row at a time.
+      for (size_t row = 0; row < data.size(); row += slices)
+        for (int64_t s = 0; s < slices; ++s) {
+          float v = data[row + s];
+          lo[s] = v < lo[s] ? v : lo[s];
+          hi[s] = v > hi[s] ? v : hi[s];
+        }
+      return;
+    }
+    // Runs of `inner` elements share a slice: no division per element.
+    int64_t run = axis ? inner : int64_t(data.size());
+    for (int64_t begin = 0, s = 0; begin < int64_t(data.size());
+         begin += run, s = (s + 1) % slices) {
+      float l = lo[s], h = hi[s];
+      for (float v : data.slice(begin, run)) {
+        l = v < l ? v : l;
+        h = v > h ? v : h;
+      }
+      lo[s] = l;
+      hi[s] = h;
     }
   });
   if (failed(ok))
