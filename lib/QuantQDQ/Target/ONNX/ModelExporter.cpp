@@ -628,8 +628,9 @@ LogicalResult mlir::quant_qdq::exportONNX(ModuleOp module,
                                           llvm::raw_ostream &os,
                                           const ONNXExportOptions &options) {
   if (options.externalData == ONNXExternalData::Always)
-    return module.emitError("external data needs the model written to a "
-                            "file, next to which the data goes");
+    return emitError(module.getLoc())
+           << "external data needs the model written to a file, next to "
+              "which the data goes";
   FailureOr<PreparedExport> prepared = prepareExport(module, options);
   if (failed(prepared))
     return failure();
