@@ -16,6 +16,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "QuantQDQ/Calibration/Calibration.h"
+#include "QuantQDQ/Calibration/Comparison.h"
 #include "QuantQDQ/Driver/QuantizePipeline.h"
 #include "QuantQDQ/IR/QuantQDQOps.h"
 #include "QuantQDQ/InitQuantQDQ.h"
@@ -614,6 +615,87 @@ static py::tuple collectTable(ModuleHandle &module,
   return tableToPython(table);
 }
 
+/// One row of a comparison, for Python.
+static py::dict comparisonRow(const TensorComparison &row, bool layer) {
+  py::dict d;
+  d["name"] = toPyStr(row.name);
+  d["layer"] = toPyStr(row.layer);
+  d["op"] = toPyStr(row.op);
+  d["shape"] = py::tuple(py::cast(std::vector<int64_t>(row.shape.begin(),
+                                                       row.shape.end())));
+  d["sqnr_db"] = row.sqnr;
+  d["own_sqnr_db"] = layer ? py::cast(row.ownSqnr) : py::none();
+  d["max_error"] = row.maxError;
+  d["reference_range"] = py::make_tuple(row.referenceMin, row.referenceMax);
+  d["top1_agreeing"] =
+      row.top1Agreeing ? py::cast(*row.top1Agreeing) : py::none();
+  d["rows"] = row.rows;
+  return d;
+}
+
+/// qdq-run --compare: `quantized` against `reference` (or against itself
+/// without Q/DQ) on the arrays in `inputPaths`. Returns (outputs, layers,
+/// skipped outputs, report text).
+static py::tuple compareModules(ModuleHandle &quantized,
+                                ModuleHandle *reference,
+                                const std::vector<std::string> &inputPaths,
+                                unsigned worstLayers,
+                                const std::string &entry) {
+  ComparisonResult result;
+  std::string text;
+  runCaptured(quantized, "comparison",
+              [&](DiagnosticCapture &) -> LogicalResult {
+    MLIRContext *context = quantized.get().getContext();
+    Location loc = quantized.get().getLoc();
+    OwningOpRef<ModuleOp> ref;
+    if (reference) {
+      std::unique_lock<std::mutex> lock(reference->getMutex(),
+                                        std::defer_lock);
+      if (&reference->getMutex() != &quantized.getMutex())
+        lock.lock();
+      if (reference->get().getContext() == context) {
+        ref = cast<ModuleOp>(reference->get()->clone());
+      } else {
+        // Both networks run on arrays typed in one context: the reference
+        // moves into the quantized network's through bytecode.
+        std::string bytes;
+        llvm::raw_string_ostream os(bytes);
+        if (failed(writeBytecodeToFile(reference->get(), os)))
+          return emitError(loc) << "cannot copy the reference model";
+        ref = parseSourceString<ModuleOp>(bytes, ParserConfig(context));
+        if (!ref)
+          return failure();
+      }
+    }
+    std::vector<NpyArray> inputs;
+    for (const std::string &path : inputPaths) {
+      auto array = readNpy(path, context);
+      if (!array)
+        return emitError(loc) << llvm::toString(array.takeError());
+      inputs.push_back(std::move(*array));
+    }
+    ComparisonOptions options;
+    options.entry = entry;
+    options.layers = worstLayers != 0;
+    FailureOr<ComparisonResult> compared =
+        compareNetworks(cast<ModuleOp>(quantized.get()->clone()),
+                        std::move(ref), inputs, options);
+    if (failed(compared))
+      return failure();
+    result = std::move(*compared);
+    llvm::raw_string_ostream os(text);
+    printComparison(os, result, worstLayers);
+    return success();
+  });
+  py::list outputs, layers;
+  for (const TensorComparison &row : result.outputs)
+    outputs.append(comparisonRow(row, /*layer=*/false));
+  for (const TensorComparison &row : result.layers)
+    layers.append(comparisonRow(row, /*layer=*/true));
+  return py::make_tuple(outputs, layers, toPyStrList(result.skippedOutputs),
+                        toPyStr(text));
+}
+
 static void applyTable(ModuleHandle &module, const std::string &method,
                        const TableEntries &entries) {
   CalibrationTable table = makeTable(method, entries);
@@ -712,6 +794,8 @@ PYBIND11_MODULE(_quant_qdq, m) {
       .def("collect_calibration_table", &collectTable, py::arg("paths"),
            py::arg("method"), py::arg("percentile"), py::arg("bins"),
            py::arg("batch_size"), py::arg("entry"), py::arg("progress"))
+      .def("compare", &compareModules, py::arg("reference").none(true),
+           py::arg("paths"), py::arg("worst_layers"), py::arg("entry"))
       .def("apply_calibration_table", &applyTable, py::arg("method"),
            py::arg("entries"));
 

@@ -15,6 +15,7 @@ from ._quant_qdq import QuantQDQError, QuantQDQWarning
 from .calibration import (CALIBRATION_METHODS, CalibrationTable, TensorRange,
                           apply_calibration_table, calibrate,
                           collect_calibration_table)
+from .compare import Comparison, TensorComparison, compare
 from .custom_qdq_cases import (BNQDQCase, CustomQDQInsertionCase,
                                EfficientNetQDQCase, InceptionQDQCase,
                                MaxPoolQDQCase, MobileNetQDQCase,
@@ -40,5 +41,6 @@ __all__ = [
     "collect_calibration_table", "apply_calibration_table",
     "CalibrationTable", "TensorRange", "CALIBRATION_METHODS", "Module",
     "parse_module", "import_onnx", "export_onnx", "save_onnx", "run_pipeline",
-    "load_module", "QuantQDQError", "QuantQDQWarning",
+    "load_module", "compare", "Comparison", "TensorComparison",
+    "QuantQDQError", "QuantQDQWarning",
 ]
