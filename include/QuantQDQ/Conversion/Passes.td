@@ -53,6 +53,44 @@ def ConvertQuantQDQToONNX : Pass<"convert-quant-qdq-to-onnx",
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
+def QDQToQuant : Pass<"qdq-to-quant"> {
+  let summary = "Rewrite Q/DQ ops as upstream quant casts with "
+                "!quant.uniform types";
+  let description = [{
+    For stacks that speak upstream MLIR's `quant` dialect (its
+    `lower-quant-ops`, StableHLO, IREE, torch-mlir): each
+    `quant_qdq.quantize` becomes `quant.qcast` to a `!quant.uniform` type
+    that carries its scales, zero points, storage type and range (per
+    tensor, or per axis), followed by `quant.scast` to the storage
+    integers; each `quant_qdq.dequantize` the reverse, `quant.scast` then
+    `quant.dcast`; each `fake_quant` `dcast(qcast(x))`. A storage cast
+    pair between a quantize and its dequantize cancels, so a Q/DQ pair
+    reads `quant.dcast(quant.qcast(x))`. The narrow range is the storage
+    range `i8<-127:127>`.
+
+    The upstream dialect's semantics differ: canonicalization folds
+    `dcast(qcast(x))` to `x` (the fake quantization disappears), and
+    `lower-quant-ops` truncates toward zero instead of rounding half to
+    even. An op without scales (uncalibrated) is an error at that op.
+  }];
+  let dependentDialects = ["::mlir::quant::QuantDialect"];
+}
+
+def QuantToQDQ : Pass<"quant-to-qdq"> {
+  let summary = "Rewrite upstream quant casts as quant_qdq Q/DQ ops";
+  let description = [{
+    The inverse of `qdq-to-quant`: `quant.qcast` to a `!quant.uniform`
+    type (per tensor or per axis) becomes `quant_qdq.quantize` to its
+    storage integers, `quant.dcast` becomes `quant_qdq.dequantize`, and
+    storage casts disappear; quantizers take the type's bits, signedness,
+    narrow range (a storage range one above the type's minimum) and
+    zero points (symmetric when all are 0). Casts whose quantized values
+    other ops read are kept for them. Sub-channel (blocked) types and
+    storage ranges other than full or narrow are errors at the cast.
+  }];
+  let dependentDialects = ["::mlir::quant_qdq::QuantQDQDialect"];
+}
+
 def ConvertQuantQDQToLinalg : Pass<"convert-quant-qdq-to-linalg"> {
   let summary = "Lower layer and Q/DQ ops to linalg, tensor, arith and math";
   let description = [{
