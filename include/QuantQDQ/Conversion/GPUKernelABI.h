@@ -68,6 +68,10 @@ inline StringRef getKernelArgRoleName(KernelArgRole role) {
 constexpr llvm::StringLiteral kKernelModuleName = "qdq_kernels";
 /// On each kernel: the role names of its arguments.
 constexpr llvm::StringLiteral kKernelArgsAttr = "quant_qdq.kernel_args";
+/// On each kernel: how many elements one thread moves (the grid covers the
+/// tensor with grid x block x this many).
+constexpr llvm::StringLiteral kKernelElementsPerThreadAttr =
+    "quant_qdq.elements_per_thread";
 /// On each launcher declaration: the kernel it launches.
 constexpr llvm::StringLiteral kLauncherAttr = "quant_qdq.gpu_launcher";
 

@@ -464,6 +464,8 @@ ConvertQuantQDQToGPUPass::getOrCreateKernel(const KernelSpec &spec) {
   for (KernelArgRole role : getKernelArgRoles(grad))
     roles.push_back(b.getStringAttr(getKernelArgRoleName(role)));
   func->setAttr(kKernelArgsAttr, b.getArrayAttr(roles));
+  func->setAttr(kKernelElementsPerThreadAttr,
+                b.getI64IntegerAttr(spec.vectorsPerThread * spec.vectorWidth));
   // Inputs are only read and no two arguments alias: lets NVPTX use the
   // read-only data cache.
   for (unsigned i = 0, e = argTypes.size(); i < e; ++i) {

@@ -1,0 +1,271 @@
+//===- ExportGPUKernels.cpp - --export-gpu-kernels ------------------------===//
+//
+// Two copies of the module go through the GPU lowering: one only through
+// convert-quant-qdq-to-gpu, where each Q/DQ op's launcher call names its
+// kernel and the kernel states its launch size and argument roles; one
+// through the whole qdq-gpu-pipeline, whose gpu.binary holds the compiled
+// kernels. The conversion is deterministic, so both name the kernels alike.
+//
+//===----------------------------------------------------------------------===//
+
+#include "QuantQDQ/Target/GPUKernels.h"
+#include "QuantQDQ/Conversion/GPUKernelABI.h"
+#include "QuantQDQ/Conversion/Passes.h"
+#include "QuantQDQ/Conversion/Pipelines.h"
+#include "QuantQDQ/IR/QuantQDQOps.h"
+#include "QuantQDQ/InitQuantQDQ.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Tools/mlir-translate/Translation.h"
+#include "llvm/Support/Base64.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/JSON.h"
+
+using namespace mlir;
+using namespace mlir::quant_qdq;
+
+namespace {
+struct GPUKernelsCLOptions {
+  llvm::cl::opt<std::string> chip{
+      "gpu-chip", llvm::cl::desc("With --export-gpu-kernels: the NVIDIA "
+                                 "target, e.g. sm_80, sm_90"),
+      llvm::cl::init("sm_90")};
+  llvm::cl::opt<std::string> features{
+      "gpu-features",
+      llvm::cl::desc("With --export-gpu-kernels: PTX features (sm_90 needs "
+                     "+ptx78 or later)"),
+      llvm::cl::init("+ptx80")};
+  llvm::cl::opt<std::string> format{
+      "gpu-format",
+      llvm::cl::desc("With --export-gpu-kernels: isa (PTX text), bin "
+                     "(cubin, runs ptxas) or fatbin"),
+      llvm::cl::init("bin")};
+};
+
+/// One Q/DQ op of the module, as the manifest describes it.
+struct KernelUse {
+  std::string function, op, kernel;
+  QuantizerAttr quantizer;
+  RankedTensorType input, output;
+  /// The op's constants, when it has them: per channel, as the kernel
+  /// reads them (reciprocal = RN(1 / scale), zero points as f32).
+  SmallVector<float> scales, reciprocals, zeroPoints;
+};
+} // namespace
+
+static GPUKernelsCLOptions &getCLOptions() {
+  static GPUKernelsCLOptions options;
+  return options;
+}
+
+/// The manifest's dtype of `type`; integers are storage, signed or not as
+/// the quantizer says.
+static StringRef getDtype(Type type, bool isSigned) {
+  if (type.isInteger(8))
+    return isSigned ? "int8" : "uint8";
+  if (type.isF32())
+    return "float32";
+  if (type.isF16())
+    return "float16";
+  if (type.isBF16())
+    return "bfloat16";
+  return "";
+}
+
+/// The Q/DQ ops of static shape in program order, each with its function.
+static std::vector<KernelUse> collectOps(ModuleOp module) {
+  std::vector<KernelUse> uses;
+  module.walk([&](func::FuncOp func) {
+    func.walk([&](Operation *op) {
+      if (!isa<QuantizeOp, DequantizeOp, FakeQuantOp, FakeQuantGradOp>(op))
+        return;
+      auto input = dyn_cast<RankedTensorType>(op->getOperand(0).getType());
+      auto output = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+      if (!input || !output || !input.hasStaticShape())
+        return;
+      KernelUse &use = uses.emplace_back();
+      use.function = func.getName().str();
+      use.op = op->getName().stripDialect().str();
+      use.quantizer = op->getAttrOfType<QuantizerAttr>("quantizer");
+      use.input = input;
+      use.output = output;
+      if (auto scale = op->getAttrOfType<DenseF32ArrayAttr>("scale")) {
+        auto zeroPoint = op->getAttrOfType<DenseI32ArrayAttr>("zero_point");
+        for (auto [i, s] : llvm::enumerate(scale.asArrayRef())) {
+          use.scales.push_back(s);
+          use.reciprocals.push_back(1.0f / s);
+          use.zeroPoints.push_back(zeroPoint ? float(zeroPoint[i]) : 0.0f);
+        }
+      }
+    });
+  });
+  return uses;
+}
+
+static LogicalResult exportGPUKernels(ModuleOp module, llvm::raw_ostream &os) {
+  const GPUKernelsCLOptions &cl = getCLOptions();
+  Location loc = module.getLoc();
+  if (cl.format != "isa" && cl.format != "bin" && cl.format != "fatbin")
+    return emitError(loc) << "--gpu-format must be isa, bin or fatbin, not '"
+                          << cl.format << "'";
+  std::vector<KernelUse> uses = collectOps(module);
+  if (uses.empty())
+    return emitError(loc) << "no quantize, dequantize, fake_quant or "
+                             "fake_quant_grad op of static shape to export";
+
+  // The kernels' names, launch sizes and argument roles.
+  OwningOpRef<ModuleOp> converted = module.clone();
+  PassManager convert(module.getContext());
+  convert.addPass(createConvertQuantQDQToGPU());
+  if (failed(convert.run(*converted)))
+    return failure();
+  SmallVector<func::CallOp> calls;
+  converted->walk([&](func::CallOp call) {
+    auto callee = converted->lookupSymbol<func::FuncOp>(call.getCallee());
+    if (callee && callee->hasAttr(kLauncherAttr))
+      calls.push_back(call);
+  });
+  if (calls.size() != uses.size())
+    return emitError(loc) << "the conversion made " << calls.size()
+                          << " kernel launches for " << uses.size()
+                          << " Q/DQ ops";
+  auto kernels =
+      converted->lookupSymbol<gpu::GPUModuleOp>(kKernelModuleName);
+  for (auto [use, call] : llvm::zip(uses, calls)) {
+    auto callee = converted->lookupSymbol<func::FuncOp>(call.getCallee());
+    auto ref = callee->getAttrOfType<SymbolRefAttr>(kLauncherAttr);
+    use.kernel = ref.getLeafReference().str();
+  }
+
+  // The compiled kernels.
+  OwningOpRef<ModuleOp> compiled = module.clone();
+  PassManager lower(module.getContext());
+  GPUPipelineOptions pipeline;
+  pipeline.chip = cl.chip.getValue();
+  pipeline.features = cl.features.getValue();
+  pipeline.format = cl.format.getValue();
+  buildGPUPipeline(lower, pipeline);
+  if (failed(lower.run(*compiled)))
+    return failure();
+  auto binary = compiled->lookupSymbol<gpu::BinaryOp>(kKernelModuleName);
+  if (!binary || binary.getObjects().empty())
+    return emitError(loc) << "the GPU pipeline produced no kernel binary";
+  auto object = cast<gpu::ObjectAttr>(binary.getObjects()[0]);
+
+  llvm::json::OStream json(os, 2);
+  json.object([&] {
+    json.attribute("chip", cl.chip);
+    json.attribute("format", cl.format);
+    json.attributeArray("objects", [&] {
+      json.object([&] {
+        json.attribute("module", kKernelModuleName);
+        json.attribute("data",
+                       llvm::encodeBase64(object.getObject().getValue()));
+      });
+    });
+    json.attributeArray("kernels", [&] {
+      for (const KernelUse &use : uses) {
+        auto kernel = kernels.lookupSymbol<gpu::GPUFuncOp>(use.kernel);
+        json.object([&] {
+          json.attribute("function", use.function);
+          json.attribute("op", use.op);
+          json.attribute("module", kKernelModuleName);
+          json.attribute("kernel", use.kernel);
+          auto dims = [&](DenseI32ArrayAttr attr) {
+            json.array([&] {
+              for (int64_t i = 0; i < 3; ++i)
+                json.value(attr && i < attr.size() ? int64_t(attr[i])
+                                                   : int64_t(1));
+            });
+          };
+          json.attributeBegin("grid");
+          dims(kernel.getKnownGridSizeAttr());
+          json.attributeEnd();
+          json.attributeBegin("block");
+          dims(kernel.getKnownBlockSizeAttr());
+          json.attributeEnd();
+          // Shared memory is static (workgroup attributions): none to ask
+          // for at launch.
+          json.attribute("shared_bytes", int64_t(0));
+          if (auto perThread = kernel->getAttrOfType<IntegerAttr>(
+                  kKernelElementsPerThreadAttr))
+            json.attribute("elements_per_thread", perThread.getInt());
+          QuantizerAttr q = use.quantizer;
+          int64_t channels =
+              q.getAxis() ? use.input.getDimSize(*q.getAxis()) : 1;
+          auto roles = kernel->getAttrOfType<ArrayAttr>(kKernelArgsAttr);
+          json.attributeArray("args", [&] {
+            for (Attribute role : roles) {
+              StringRef name = cast<StringAttr>(role).getValue();
+              json.object([&] {
+                json.attribute("role", name);
+                bool tensor =
+                    name == "input" || name == "grad" || name == "output";
+                RankedTensorType type =
+                    name == "output" ? use.output : use.input;
+                json.attribute("dtype",
+                               tensor ? getDtype(type.getElementType(),
+                                                 q.getIsSigned())
+                                      : StringRef("float32"));
+                json.attributeArray("shape", [&] {
+                  if (tensor)
+                    for (int64_t d : type.getShape())
+                      json.value(d);
+                  else
+                    json.value(channels);
+                });
+                ArrayRef<float> values = name == "scale" ? use.scales
+                                         : name == "reciprocal"
+                                             ? use.reciprocals
+                                         : name == "zero_point"
+                                             ? use.zeroPoints
+                                             : ArrayRef<float>();
+                if (!values.empty())
+                  json.attributeArray("values", [&] {
+                    for (float v : values)
+                      json.value(double(v));
+                  });
+              });
+            }
+          });
+          json.attributeObject("quantizer", [&] {
+            json.attribute("bits", int64_t(q.getBits()));
+            json.attribute("signed", q.getIsSigned());
+            json.attribute("narrow_range", q.getNarrowRange());
+            if (q.getAxis())
+              json.attribute("axis", *q.getAxis());
+            else
+              json.attribute("axis", nullptr);
+            json.attribute("qmin", q.getQMin());
+            json.attribute("qmax", q.getQMax());
+          });
+        });
+      }
+    });
+  });
+  os << "\n";
+  return success();
+}
+
+void mlir::quant_qdq::registerGPUKernelsExport() {
+  (void)getCLOptions();
+  TranslateFromMLIRRegistration registration(
+      "export-gpu-kernels",
+      "Compile a module's Q/DQ ops to GPU kernels and describe them in a "
+      "JSON manifest",
+      [](Operation *op, llvm::raw_ostream &os) -> LogicalResult {
+        auto module = dyn_cast<ModuleOp>(op);
+        if (!module)
+          return op->emitError("expected a module");
+        return exportGPUKernels(module, os);
+      },
+      [](DialectRegistry &registry) {
+        registerAllDialects(registry);
+        registerAllExtensions(registry);
+        registerQuantQDQDialects(registry);
+      });
+}
