@@ -13,7 +13,7 @@
 // CHECK: bufferization.to_tensor %{{.*}} restrict writable
 // CHECK: gpu.module @qdq_kernels
 // CHECK: gpu.func @fake_quant_f32_f32_n262144_qm127_127_rcp(%[[X:.*]]: memref<262144xf32> {llvm.noalias, llvm.readonly}, %[[Y:.*]]: memref<262144xf32> {llvm.noalias}
-// CHECK-SAME: kernel attributes {known_block_size = array<i32: 256, 1, 1>, known_grid_size = array<i32: 64, 1, 1>, quant_qdq.kernel_args = ["input", "output", "scale", "reciprocal", "zero_point"]}
+// CHECK-SAME: kernel attributes {known_block_size = array<i32: 256, 1, 1>, known_grid_size = array<i32: 64, 1, 1>, quant_qdq.elements_per_thread = 16 : i64, quant_qdq.kernel_args = ["input", "output", "scale", "reciprocal", "zero_point"]}
 // CHECK-NOT: scf.if
 // CHECK-COUNT-4: vector.load %[[X]][%{{.*}}] {alignment = 16 : i64} : memref<262144xf32>, vector<4xf32>
 // CHECK-NOT: arith.divf
