@@ -83,6 +83,11 @@ struct CalibrationTable {
 /// rather than from calibration data.
 bool isCalibrationWeight(Value value);
 
+/// The function calibration and comparison run: the one named `name`, or,
+/// when `name` is empty, the only public function with a body. Null when
+/// there is none, or several.
+func::FuncOp findEntryFunction(ModuleOp module, StringRef name);
+
 /// Turns `func` into its float version, the network calibration observes:
 /// every dequantize(quantize(x)) and fake_quant(x) becomes x. A quantize
 /// whose result stays integer (a QDQ model's int8 weights read by a lone

@@ -71,6 +71,10 @@ struct GPUPipelineOptions : public PassPipelineOptions<GPUPipelineOptions> {
 /// path; kernels are compiled to `options.format` in a `gpu.binary`, and the
 /// host code calls the mgpu* runtime ABI (see Execution/CUDARuntime.h).
 void buildGPUPipeline(OpPassManager &pm, const GPUPipelineOptions &options);
+/// The same after convert-quant-qdq-to-gpu: for a module whose kernels are
+/// to be read before they are compiled (qdq-translate --export-gpu-kernels).
+void buildGPULoweringPipeline(OpPassManager &pm,
+                              const GPUPipelineOptions &options);
 /// Registers `qdq-gpu-pipeline`.
 void registerGPUPipeline();
 

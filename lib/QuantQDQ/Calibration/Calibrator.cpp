@@ -89,6 +89,20 @@ static SmallVector<ObservedTensor> collectObserved(func::FuncOp func,
   return observed;
 }
 
+func::FuncOp mlir::quant_qdq::findEntryFunction(ModuleOp module,
+                                                StringRef name) {
+  func::FuncOp entry;
+  bool unique = true;
+  module.walk([&](func::FuncOp func) {
+    if (func.isExternal() ||
+        (!name.empty() ? func.getName() != name : !func.isPublic()))
+      return;
+    unique = unique && !entry;
+    entry = func;
+  });
+  return unique ? entry : func::FuncOp();
+}
+
 void mlir::quant_qdq::removeQuantization(func::FuncOp func) {
   SmallVector<Operation *> dead;
   func.walk([&](Operation *op) {
@@ -225,15 +239,7 @@ LogicalResult mlir::quant_qdq::collectCalibrationTable(
     SmallVectorImpl<MethodComparison> *comparisons) {
   MLIRContext *context = module.getContext();
   Location loc = module.getLoc();
-  // The entry function: named, or the only public one with a body.
-  func::FuncOp entry;
-  module.walk([&](func::FuncOp func) {
-    if (func.isExternal() || (!options.entry.empty()
-                                  ? func.getName() != options.entry
-                                  : !func.isPublic()))
-      return;
-    entry = entry ? func::FuncOp() : func;
-  });
+  func::FuncOp entry = findEntryFunction(module, options.entry);
   if (!entry)
     return emitError(loc) << "calibration needs one public function with a "
                              "body, or --entry";

@@ -3,6 +3,7 @@
 #include "QuantQDQ/Calibration/Comparison.h"
 #include "QuantQDQ/Calibration/Calibration.h"
 #include "QuantQDQ/IR/QuantQDQOps.h"
+#include "QuantQDQ/Transforms/LayerGraph.h"
 #include "QuantQDQ/Transforms/TensorNames.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -17,18 +18,10 @@
 using namespace mlir;
 using namespace mlir::quant_qdq;
 
-/// The entry function: `name`, or the only public one with a body.
+/// The entry function (findEntryFunction), or an error.
 static func::FuncOp findEntry(ModuleOp module, StringRef name) {
-  func::FuncOp entry;
-  bool unique = true;
-  module.walk([&](func::FuncOp func) {
-    if (func.isExternal() ||
-        (!name.empty() ? func.getName() != name : !func.isPublic()))
-      return;
-    unique = !entry;
-    entry = func;
-  });
-  if (!entry || !unique) {
+  func::FuncOp entry = findEntryFunction(module, name);
+  if (!entry) {
     emitError(module.getLoc())
         << (name.empty() ? "comparison needs one public function with a "
                            "body, or an entry name"
@@ -40,16 +33,6 @@ static func::FuncOp findEntry(ModuleOp module, StringRef name) {
 
 static bool isQuantizationOp(Operation *op) {
   return isa<QuantizeOp, DequantizeOp, FakeQuantOp>(op);
-}
-
-/// Where `value` comes from, looking through Q/DQ ops.
-static Value getSource(Value value) {
-  while (Operation *def = value.getDefiningOp()) {
-    if (!isQuantizationOp(def))
-      break;
-    value = def->getOperand(0);
-  }
-  return value;
 }
 
 namespace {
@@ -187,7 +170,7 @@ mlir::quant_qdq::compareNetworks(OwningOpRef<ModuleOp> quantized,
         layer.op = op->getName().getStringRef().str();
       }
       for (Value operand : op->getOperands()) {
-        auto it = index.find(getSource(operand));
+        auto it = index.find(lookThroughQDQ(operand));
         if (it != index.end())
           layer.inputs.push_back(it->second);
       }

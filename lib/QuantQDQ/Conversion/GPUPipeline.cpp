@@ -22,6 +22,11 @@ using namespace mlir::quant_qdq;
 void mlir::quant_qdq::buildGPUPipeline(OpPassManager &pm,
                                        const GPUPipelineOptions &options) {
   pm.addPass(createConvertQuantQDQToGPU());
+  buildGPULoweringPipeline(pm, options);
+}
+
+void mlir::quant_qdq::buildGPULoweringPipeline(
+    OpPassManager &pm, const GPUPipelineOptions &options) {
   buildCPUTensorPipeline(pm);
   buildCPUBufferPipeline(pm);
   pm.addPass(createGPULaunchers());

@@ -1,10 +1,9 @@
 //===- ExportGPUKernels.cpp - --export-gpu-kernels ------------------------===//
 //
-// Two copies of the module go through the GPU lowering: one only through
-// convert-quant-qdq-to-gpu, where each Q/DQ op's launcher call names its
-// kernel and the kernel states its launch size and argument roles; one
-// through the whole qdq-gpu-pipeline, whose gpu.binary holds the compiled
-// kernels. The conversion is deterministic, so both name the kernels alike.
+// A copy of the module goes through qdq-gpu-pipeline in two steps: after
+// convert-quant-qdq-to-gpu, each Q/DQ op's launcher call names its kernel,
+// and the kernel states its launch size and argument roles; the rest of the
+// pipeline compiles the kernels into a gpu.binary.
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,6 +23,9 @@
 #include "llvm/Support/Base64.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/JSON.h"
+
+#include <array>
+#include <optional>
 
 using namespace mlir;
 using namespace mlir::quant_qdq;
@@ -54,6 +56,10 @@ struct KernelUse {
   /// The op's constants, when it has them: per channel, as the kernel
   /// reads them (reciprocal = RN(1 / scale), zero points as f32).
   SmallVector<float> scales, reciprocals, zeroPoints;
+  /// The kernel's launch and arguments, read before it is compiled.
+  std::array<int64_t, 3> grid = {1, 1, 1}, block = {1, 1, 1};
+  std::optional<int64_t> elementsPerThread;
+  SmallVector<std::string> roles;
 };
 } // namespace
 
@@ -117,38 +123,50 @@ static LogicalResult exportGPUKernels(ModuleOp module, llvm::raw_ostream &os) {
     return emitError(loc) << "no quantize, dequantize, fake_quant or "
                              "fake_quant_grad op of static shape to export";
 
-  // The kernels' names, launch sizes and argument roles.
-  OwningOpRef<ModuleOp> converted = module.clone();
+  // Each op's launcher call names its kernel, which states its launch size
+  // and argument roles until it is compiled.
+  OwningOpRef<ModuleOp> compiled = module.clone();
   PassManager convert(module.getContext());
   convert.addPass(createConvertQuantQDQToGPU());
-  if (failed(convert.run(*converted)))
+  if (failed(convert.run(*compiled)))
     return failure();
-  SmallVector<func::CallOp> calls;
-  converted->walk([&](func::CallOp call) {
-    auto callee = converted->lookupSymbol<func::FuncOp>(call.getCallee());
-    if (callee && callee->hasAttr(kLauncherAttr))
-      calls.push_back(call);
+  SmallVector<StringRef> launched;
+  compiled->walk([&](func::CallOp call) {
+    auto callee = compiled->lookupSymbol<func::FuncOp>(call.getCallee());
+    if (auto ref = callee ? callee->getAttrOfType<SymbolRefAttr>(kLauncherAttr)
+                          : SymbolRefAttr())
+      launched.push_back(ref.getLeafReference().getValue());
   });
-  if (calls.size() != uses.size())
-    return emitError(loc) << "the conversion made " << calls.size()
+  if (launched.size() != uses.size())
+    return emitError(loc) << "the conversion made " << launched.size()
                           << " kernel launches for " << uses.size()
                           << " Q/DQ ops";
-  auto kernels =
-      converted->lookupSymbol<gpu::GPUModuleOp>(kKernelModuleName);
-  for (auto [use, call] : llvm::zip(uses, calls)) {
-    auto callee = converted->lookupSymbol<func::FuncOp>(call.getCallee());
-    auto ref = callee->getAttrOfType<SymbolRefAttr>(kLauncherAttr);
-    use.kernel = ref.getLeafReference().str();
+  auto kernels = compiled->lookupSymbol<gpu::GPUModuleOp>(kKernelModuleName);
+  for (auto [use, name] : llvm::zip(uses, launched)) {
+    use.kernel = name.str();
+    auto kernel = kernels.lookupSymbol<gpu::GPUFuncOp>(name);
+    auto copyDims = [](DenseI32ArrayAttr attr, std::array<int64_t, 3> &dims) {
+      for (auto [i, d] : llvm::enumerate(attr ? attr.asArrayRef()
+                                              : ArrayRef<int32_t>()))
+        if (i < 3)
+          dims[i] = d;
+    };
+    copyDims(kernel.getKnownGridSizeAttr(), use.grid);
+    copyDims(kernel.getKnownBlockSizeAttr(), use.block);
+    if (auto perThread =
+            kernel->getAttrOfType<IntegerAttr>(kKernelElementsPerThreadAttr))
+      use.elementsPerThread = perThread.getInt();
+    for (Attribute role : kernel->getAttrOfType<ArrayAttr>(kKernelArgsAttr))
+      use.roles.push_back(cast<StringAttr>(role).str());
   }
 
-  // The compiled kernels.
-  OwningOpRef<ModuleOp> compiled = module.clone();
+  // The rest of qdq-gpu-pipeline compiles them into a gpu.binary.
   PassManager lower(module.getContext());
   GPUPipelineOptions pipeline;
   pipeline.chip = cl.chip.getValue();
   pipeline.features = cl.features.getValue();
   pipeline.format = cl.format.getValue();
-  buildGPUPipeline(lower, pipeline);
+  buildGPULoweringPipeline(lower, pipeline);
   if (failed(lower.run(*compiled)))
     return failure();
   auto binary = compiled->lookupSymbol<gpu::BinaryOp>(kKernelModuleName);
@@ -169,38 +187,29 @@ static LogicalResult exportGPUKernels(ModuleOp module, llvm::raw_ostream &os) {
     });
     json.attributeArray("kernels", [&] {
       for (const KernelUse &use : uses) {
-        auto kernel = kernels.lookupSymbol<gpu::GPUFuncOp>(use.kernel);
         json.object([&] {
           json.attribute("function", use.function);
           json.attribute("op", use.op);
           json.attribute("module", kKernelModuleName);
           json.attribute("kernel", use.kernel);
-          auto dims = [&](DenseI32ArrayAttr attr) {
-            json.array([&] {
-              for (int64_t i = 0; i < 3; ++i)
-                json.value(attr && i < attr.size() ? int64_t(attr[i])
-                                                   : int64_t(1));
+          auto dims = [&](StringRef key, ArrayRef<int64_t> values) {
+            json.attributeArray(key, [&] {
+              for (int64_t d : values)
+                json.value(d);
             });
           };
-          json.attributeBegin("grid");
-          dims(kernel.getKnownGridSizeAttr());
-          json.attributeEnd();
-          json.attributeBegin("block");
-          dims(kernel.getKnownBlockSizeAttr());
-          json.attributeEnd();
+          dims("grid", use.grid);
+          dims("block", use.block);
           // Shared memory is static (workgroup attributions): none to ask
           // for at launch.
           json.attribute("shared_bytes", int64_t(0));
-          if (auto perThread = kernel->getAttrOfType<IntegerAttr>(
-                  kKernelElementsPerThreadAttr))
-            json.attribute("elements_per_thread", perThread.getInt());
+          if (use.elementsPerThread)
+            json.attribute("elements_per_thread", *use.elementsPerThread);
           QuantizerAttr q = use.quantizer;
           int64_t channels =
               q.getAxis() ? use.input.getDimSize(*q.getAxis()) : 1;
-          auto roles = kernel->getAttrOfType<ArrayAttr>(kKernelArgsAttr);
           json.attributeArray("args", [&] {
-            for (Attribute role : roles) {
-              StringRef name = cast<StringAttr>(role).getValue();
+            for (StringRef name : use.roles) {
               json.object([&] {
                 json.attribute("role", name);
                 bool tensor =

@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ExternalData.h"
 #include "ONNXCommon.h"
 
 #include "mlir/IR/AsmState.h"
@@ -203,8 +204,7 @@ FailureOr<int64_t> onnx_io::checkTensor(const TensorProto &tensor,
                                         Location loc) {
   // Import reads external data first (loadExternalData); a tensor that
   // still points outside was not reached by it.
-  if (tensor.data_location() == TensorProto::EXTERNAL ||
-      tensor.external_data_size() != 0)
+  if (hasExternalData(tensor))
     return emitError(loc) << "tensor '" << tensor.name()
                           << "' keeps its data in an external file that "
                              "was not read";
