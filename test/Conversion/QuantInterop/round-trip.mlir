@@ -56,3 +56,20 @@ func.func @weight_and_fake(%x: tensor<4xf16>) -> (tensor<4xf32>, tensor<4xf16>) 
   %f = quant_qdq.fake_quant %x <bits = 4> scale [1.0] : tensor<4xf16>
   return %w, %f : tensor<4xf32>, tensor<4xf16>
 }
+
+// -----
+
+// Layers and constants are left as they are; only the Q/DQ ops change.
+// QUANT-LABEL: func.func @layers_untouched
+// QUANT: quant.qcast
+// QUANT: quant.dcast
+// QUANT: quant_qdq.dense "fc"
+// BACK-LABEL: func.func @layers_untouched
+// BACK: quant_qdq.dense "fc"
+func.func @layers_untouched(%x: tensor<2x4xf32>) -> tensor<2x3xf32> {
+  %w = arith.constant dense<0.5> : tensor<4x3xf32>
+  %q = quant_qdq.quantize %x <bits = 8> scale [0.5] : tensor<2x4xf32> -> tensor<2x4xi8>
+  %d = quant_qdq.dequantize %q <bits = 8> scale [0.5] : tensor<2x4xi8> -> tensor<2x4xf32>
+  %y = quant_qdq.dense "fc" %d, %w : (tensor<2x4xf32>, tensor<4x3xf32>) -> tensor<2x3xf32>
+  return %y : tensor<2x3xf32>
+}

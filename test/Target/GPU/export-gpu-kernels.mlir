@@ -81,6 +81,9 @@
 // CHECK: "role": "grad",
 // CHECK: "role": "output",
 
+// An op of dynamic shape stays on the CPU: no kernel, no entry.
+// CHECK-NOT: "function": "dynamic"
+
 // DRY: dry run: the manifest is valid; nothing was run
 // BENCH: dry run: the manifest is valid; nothing was run
 // FORMAT: error: --gpu-format must be isa, bin or fatbin, not 'elf'
@@ -100,4 +103,9 @@ func.func @qdq_u8(%x: tensor<1024xf32>) -> tensor<1024xf32> {
 func.func @fq_grad(%x: tensor<1024xf32>, %g: tensor<1024xf32>) -> tensor<1024xf32> {
   %y = quant_qdq.fake_quant_grad %x, %g <bits = 8> scale [0.5] : tensor<1024xf32>
   return %y : tensor<1024xf32>
+}
+
+func.func @dynamic(%x: tensor<?xf32>) -> tensor<?xf32> {
+  %y = quant_qdq.fake_quant %x <bits = 8> scale [0.5] : tensor<?xf32>
+  return %y : tensor<?xf32>
 }
