@@ -28,7 +28,9 @@
 #include "QuantQDQ/Transforms/TensorNames.h"
 
 #include "mlir/Bytecode/BytecodeWriter.h"
+#include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/Verifier.h"
@@ -46,6 +48,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <cstddef>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -260,9 +263,69 @@ static void runCaptured(ModuleHandle &module, StringRef what, Fn &&fn) {
 // Modules: parse, print, import, export, pipelines
 //===----------------------------------------------------------------------===//
 
+/// Gives each `dense_resource<key>` of `module` the bytes `resources` holds
+/// for `key` (one copy, into a blob the context owns). Every key must be
+/// used, and every used key given, with the size its type asks for. Without
+/// resources, nothing is checked: text may elide its weights
+/// (`dense_resource<__elided__>`) when only the graph matters.
+static LogicalResult
+attachResources(ModuleOp module,
+                const std::vector<std::pair<std::string, py::buffer_info>>
+                    &resources) {
+  MLIRContext *ctx = module.getContext();
+  auto &blobs = DenseResourceElementsHandle::getManagerInterface(ctx)
+                    .getBlobManager();
+  for (const auto &[key, info] : resources) {
+    if (!blobs.lookup(key))
+      return emitError(module.getLoc())
+             << "resource '" << key << "' is not used by the module";
+    size_t size = static_cast<size_t>(info.size) * info.itemsize;
+    blobs.update(key, HeapAsmResourceBlob::allocateAndCopyWithAlign(
+                          ArrayRef<char>(static_cast<const char *>(info.ptr),
+                                         size),
+                          alignof(std::max_align_t)));
+  }
+  if (resources.empty())
+    return success();
+  WalkResult walk = module.walk([&](Operation *op) {
+    for (NamedAttribute attr : op->getAttrs()) {
+      auto value = dyn_cast<DenseResourceElementsAttr>(attr.getValue());
+      if (!value)
+        continue;
+      AsmResourceBlob *blob = value.getRawHandle().getBlob();
+      auto type = cast<ShapedType>(value.getType());
+      uint64_t want = type.getNumElements() *
+                      ((type.getElementTypeBitWidth() + 7) / 8);
+      if (!blob || blob->getData().size() != want) {
+        op->emitError() << "resource '" << value.getRawHandle().getKey()
+                        << "' holds " << (blob ? blob->getData().size() : 0)
+                        << " bytes; its type " << type << " needs " << want;
+        return WalkResult::interrupt();
+      }
+    }
+    return WalkResult::advance();
+  });
+  return failure(walk.wasInterrupted());
+}
+
 static std::unique_ptr<ModuleHandle> parseModule(const std::string &source,
-                                                 const std::string &name) {
+                                                 const std::string &name,
+                                                 py::dict resources) {
   registerPassesOnce();
+  // Buffers are read under the GIL, before the parse releases it.
+  std::vector<std::pair<std::string, py::buffer_info>> buffers;
+  for (auto [key, value] : resources)
+    buffers.emplace_back(py::cast<std::string>(key),
+                         py::cast<py::buffer>(value).request());
+  for (auto &[key, info] : buffers) {
+    py::ssize_t stride = info.itemsize;
+    for (py::ssize_t i = info.ndim - 1; i >= 0; --i) {
+      if (info.shape[i] > 1 && info.strides[i] != stride)
+        throw py::value_error("resource '" + key +
+                              "' is not a contiguous array");
+      stride *= info.shape[i];
+    }
+  }
   auto context = std::make_shared<ContextHandle>();
   ModuleHandle holder(context, {});
   OwningOpRef<ModuleOp> module;
@@ -272,7 +335,8 @@ static std::unique_ptr<ModuleHandle> parseModule(const std::string &source,
         llvm::MemoryBuffer::getMemBufferCopy(source, name), llvm::SMLoc());
     ParserConfig config(&context->context);
     module = parseSourceFile<ModuleOp>(sourceMgr, config);
-    return success(module && succeeded(verify(*module)));
+    return success(module && succeeded(attachResources(*module, buffers)) &&
+                   succeeded(verify(*module)));
   });
   return std::make_unique<ModuleHandle>(context, std::move(module));
 }
@@ -800,7 +864,7 @@ PYBIND11_MODULE(_quant_qdq, m) {
            py::arg("entries"));
 
   m.def("parse_module", &parseModule, py::arg("source"),
-        py::arg("name") = "<string>");
+        py::arg("name") = "<string>", py::arg("resources") = py::dict());
   m.def("import_onnx", &importModel, py::arg("data"),
         py::arg("name") = "model.onnx");
   m.def("import_onnx_file", &importModelFile, py::arg("path"));

@@ -25,6 +25,8 @@ packages=(
   python3-dev pybind11-dev python3-pybind11 python3-pytest
   # The environment of requirements.txt (ONNX Runtime, the peers).
   python3-venv
+  # What TensorFlow needs that Debian packages (requirements.txt says why).
+  python3-requests python3-six python3-astunparse python3-attr
   # Graph pictures: make demo's placement, the docs' figures.
   graphviz
 )

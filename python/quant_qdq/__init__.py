@@ -5,11 +5,27 @@
     q_model = quantize_model("model.onnx",
                              custom_qdq_cases=[ResNetV1QDQCase()])
 
-Models are ONNX (paths or onnx.ModelProto) or torch.nn.Module (exported to
-ONNX on the way); results are onnx.ModelProto. The work is done by the
+Models are ONNX (paths or onnx.ModelProto), Keras (a keras.Model of Keras 3
+or tf.keras, or a .keras/.h5 file or SavedModel folder; layers keep their
+Keras names and classes) or torch.nn.Module (exported to ONNX on the way);
+results are onnx.ModelProto. The work is done by the
 quant-qdq C++ libraries (MLIR) through the _quant_qdq extension; see
 docs/Python.md.
 """
+
+import os as _os
+import sys as _sys
+
+# TensorFlow makes its bundled protobuf global (RTLD_GLOBAL); the extension's
+# ONNX and protobuf libraries must bind to their own, or a model built after
+# `import tensorflow` crashes in protobuf. Deep binding puts the extension's
+# own dependencies first.
+_flags = _sys.getdlopenflags()
+_sys.setdlopenflags(_flags | getattr(_os, "RTLD_DEEPBIND", 0))
+try:
+    from . import _quant_qdq
+finally:
+    _sys.setdlopenflags(_flags)
 
 from ._quant_qdq import QuantQDQError, QuantQDQWarning
 from .calibration import (CALIBRATION_METHODS, CalibrationTable, TensorRange,
@@ -25,6 +41,7 @@ from .custom_qdq_cases import (BNQDQCase, CustomQDQInsertionCase,
                                check_is_quantizable_by_layer_name,
                                insertion_cases)
 from .graph import Graph, Layer
+from .keras_import import import_keras, load_keras_model
 from .ir import (Module, export_onnx, import_onnx, load_module, parse_module,
                  run_pipeline, save_onnx)
 from .quantize import insert_qdq, quantize_model
@@ -40,7 +57,8 @@ __all__ = [
     "insertion_cases", "Graph", "Layer", "calibrate",
     "collect_calibration_table", "apply_calibration_table",
     "CalibrationTable", "TensorRange", "CALIBRATION_METHODS", "Module",
-    "parse_module", "import_onnx", "export_onnx", "save_onnx", "run_pipeline",
+    "parse_module", "import_onnx", "import_keras", "load_keras_model",
+    "export_onnx", "save_onnx", "run_pipeline",
     "load_module", "compare", "Comparison", "TensorComparison",
     "QuantQDQError", "QuantQDQWarning",
 ]

@@ -130,9 +130,11 @@ def _export_torch(model, example_input, opset_version):
 
 def load_module(model, example_input=None, opset_version: int = 13) -> Module:
     """A new Module holding `model`: an ONNX file path, a .mlir/.mlirbc
-    path, serialized ONNX bytes, an onnx.ModelProto, a Module (copied), or
-    a torch.nn.Module with `example_input` (exported with
+    path, serialized ONNX bytes, an onnx.ModelProto, a Module (copied), a
+    keras.Model or Keras file (.keras, .h5, SavedModel folder; see
+    keras_import), or a torch.nn.Module with `example_input` (exported with
     torch.onnx.export at `opset_version`)."""
+    from .keras_import import import_keras, is_keras_model
     if isinstance(model, Module):
         return model.clone()
     if isinstance(model, (str, os.PathLike)):
@@ -140,6 +142,10 @@ def load_module(model, example_input=None, opset_version: int = 13) -> Module:
         if path.endswith((".mlir", ".mlirbc")):
             with open(path, "rb") as f:
                 return _quant_qdq.parse_module(f.read(), path)
+        if path.endswith((".keras", ".h5", ".hdf5")) or os.path.isdir(path):
+            return import_keras(path)
+    if is_keras_model(model):
+        return import_keras(model)
     if _is_torch_module(model):
         data, name = _export_torch(model, example_input, opset_version)
         return _quant_qdq.import_onnx(data, name)

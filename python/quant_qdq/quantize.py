@@ -72,7 +72,8 @@ def _quantize(module: Module, quantization_mode: str,
               quantization_spec: Optional[QuantizationSpec],
               custom_qdq_cases: Optional[List], *, propagate: bool,
               calibration_data=None, calibration_method: str = "max",
-              percentile: float = 99.99, batch_size: int = 32) -> str:
+              percentile: float = 99.99, batch_size: int = 32,
+              weight_bits: int = 8, activation_bits: int = 8) -> str:
     """Python cases record their choices, then the qdq-quantize pipeline
     (the one qdq-opt runs) places Q/DQ and, given data, calibrates."""
     if quantization_mode not in _MODES:
@@ -126,7 +127,8 @@ def _quantize(module: Module, quantization_mode: str,
         report_path = os.path.join(folder, "report.txt")
         # Messages about the spec name it as the user knows it.
         module.quantize(names, spec_path, "QuantizationSpec",
-                        quantization_mode, report_path, bool(propagate), 8, 8,
+                        quantization_mode, report_path, bool(propagate),
+                        int(activation_bits), int(weight_bits),
                         _attention_max_sequence(custom_qdq_cases), data,
                         calibration_method, float(percentile), bins,
                         int(batch_size))
@@ -146,13 +148,19 @@ def quantize_model(model, quantization_mode: str = "full",
                    activation_amax: float = 6.0,
                    report: Optional[str] = None,
                    output: Optional[str] = None,
-                   external_data: str = "auto"):
+                   external_data: str = "auto",
+                   weight_bits: int = 8, activation_bits: int = 8,
+                   qat: bool = False, range_tracking: str = "last_value"):
     """Inserts Q/DQ nodes in `model` and returns an onnx.ModelProto, or,
-    with `output`, writes it to that file and returns the path.
+    with `output`, writes it to that file and returns the path. With
+    `qat=True` (Keras 3 models), returns a keras.Model to train instead,
+    with fake quantization at the same places (keras_qat.py);
+    keras_qat.export_qat_model exports it once trained.
 
     Args:
       model: an ONNX file path, an onnx.ModelProto, serialized ONNX bytes, a
-        quant_qdq Module, or a torch.nn.Module with `example_input`.
+        quant_qdq Module, a keras.Model or Keras file (.keras, .h5,
+        SavedModel folder), or a torch.nn.Module with `example_input`.
       quantization_mode: "full" (default table, overridden by the spec) or
         "partial" (only the layers the spec, or the cases, name).
       quantization_spec: a QuantizationSpec; it always wins over the cases.
@@ -179,7 +187,17 @@ def quantize_model(model, quantization_mode: str = "full",
         ``<output>.data``.
       external_data: with `output`: "auto" (external data when the input
         model had it, or the model is over 2 GiB), "always" or "never".
+      weight_bits, activation_bits: quantizer widths (8: TensorRT's INT8).
+      qat: return a Keras model for quantization-aware training.
+      range_tracking: with `qat`, how activation ranges follow training:
+        "last_value" (the toolkit's) or "moving_average" (TFMOT's).
     """
+    if qat:
+        from .keras_qat import quantize_keras_model
+        return quantize_keras_model(
+            model, quantization_mode, quantization_spec, custom_qdq_cases,
+            weight_bits=weight_bits, activation_bits=activation_bits,
+            range_tracking=range_tracking)
     if calibration_data is not None and calibration_table is not None:
         raise ValueError("give calibration_data or calibration_table, "
                          "not both")
@@ -192,7 +210,9 @@ def quantize_model(model, quantization_mode: str = "full",
                      custom_qdq_cases, propagate=propagate,
                      calibration_data=calibration_data,
                      calibration_method=calibration_method,
-                     percentile=percentile, batch_size=batch_size)
+                     percentile=percentile, batch_size=batch_size,
+                     weight_bits=weight_bits,
+                     activation_bits=activation_bits)
     if report is not None:
         with open(report, "w") as f:
             f.write(text)

@@ -2,6 +2,7 @@
 
 import collections
 import os
+import re
 
 import numpy as np
 import onnx
@@ -103,3 +104,38 @@ def parse_report(text):
 
 def initializers(model):
     return {t.name: numpy_helper.to_array(t) for t in model.graph.initializer}
+
+
+def guide_blocks(path):
+    """The ```python blocks of a Markdown guide, in order."""
+    with open(path) as f:
+        return re.findall(r"^```python\n(.*?)^```$", f.read(), re.S | re.M)
+
+
+def run_guide(path):
+    """Runs every ```python block of the guide at `path`, in order, in one
+    namespace (as a reader would type them); a failing block fails the
+    test with its number and text. Returns the number of blocks."""
+    import pytest
+    blocks = guide_blocks(path)
+    namespace = {"__name__": "__guide__"}
+    for i, block in enumerate(blocks):
+        try:
+            exec(compile(block, "%s[block %d]" % (path, i), "exec"),
+                 namespace)
+        except Exception as error:
+            pytest.fail("%s block %d failed: %r\n%s"
+                        % (os.path.relpath(path, REPO_ROOT), i, error, block))
+    return len(blocks)
+
+
+def run_onnx(model, x):
+    """The first output of `model` (an onnx.ModelProto) on `x`, by ONNX
+    Runtime with its graph rewrites off (the model's own numbers)."""
+    import onnxruntime as ort
+    options = ort.SessionOptions()
+    options.graph_optimization_level = \
+        ort.GraphOptimizationLevel.ORT_DISABLE_ALL
+    session = ort.InferenceSession(model.SerializeToString(), options,
+                                   providers=["CPUExecutionProvider"])
+    return session.run(None, {session.get_inputs()[0].name: x})[0]

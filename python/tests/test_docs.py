@@ -3,7 +3,6 @@ the guide runs, in order, in one namespace (as a reader would type them);
 every example script runs to completion."""
 
 import os
-import re
 import subprocess
 import sys
 import warnings
@@ -11,36 +10,23 @@ import warnings
 import pytest
 
 import quant_qdq
-from qdq_helpers import REPO_ROOT
+from qdq_helpers import REPO_ROOT, guide_blocks, run_guide
 
 GUIDE = os.path.join(REPO_ROOT, "docs", "Python.md")
 EXAMPLES = os.path.join(REPO_ROOT, "python", "examples")
 
 
-def guide_blocks():
-    with open(GUIDE) as f:
-        text = f.read()
-    return re.findall(r"^```python\n(.*?)^```$", text, re.S | re.M)
-
-
 def test_guide_has_examples():
-    assert len(guide_blocks()) >= 10
+    assert len(guide_blocks(GUIDE)) >= 10
 
 
 def test_guide_examples_run(tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)
-    namespace = {"__name__": "__guide__"}
     with warnings.catch_warnings():
         # The layer names the guide uses must exist (the block showing the
         # warning records it itself).
         warnings.filterwarnings("error", message=".*no layer named")
-        for i, block in enumerate(guide_blocks()):
-            try:
-                exec(compile(block, "%s[block %d]" % (GUIDE, i), "exec"),
-                     namespace)
-            except Exception as error:
-                pytest.fail("docs/Python.md block %d failed: %r\n%s"
-                            % (i, error, block))
+        run_guide(GUIDE)
     assert os.path.exists("model.qdq.onnx")
     assert os.path.exists("model.cache")
 

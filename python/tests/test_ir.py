@@ -1,5 +1,6 @@
 """Lower-level access: parse/print, pipelines, import/export, errors."""
 
+import numpy as np
 import onnx
 import pytest
 
@@ -193,3 +194,25 @@ def test_modules_outlive_each_other():
     copy = modules[0].clone()
     del modules
     assert 'quant_qdq.add "add"' in str(copy)
+
+
+def test_parse_module_with_resources():
+    """Weights given beside the text, as the Keras import gives them: one
+    copy into the module; every key used, every size right."""
+    from quant_qdq import _quant_qdq
+    text = ("func.func @f() -> tensor<2x3xf32> {\n"
+            "  %w = arith.constant dense_resource<w> : tensor<2x3xf32>\n"
+            "  return %w : tensor<2x3xf32>\n}")
+    w = np.arange(6, dtype=np.float32).reshape(2, 3)
+    # The printed blob: its alignment (4 bytes), then the data.
+    blob = w.tobytes().hex().upper() + '"'
+    module = _quant_qdq.parse_module(text, "weights.mlir", {"w": w})
+    w[0, 0] = 100  # the module holds its own copy
+    assert blob in str(module)
+    with pytest.raises(QuantQDQError, match="resource 'v' is not used"):
+        _quant_qdq.parse_module(text, "weights.mlir", {"w": w, "v": w})
+    with pytest.raises(QuantQDQError, match="holds 8 bytes.*needs 24"):
+        _quant_qdq.parse_module(text, "weights.mlir",
+                                {"w": np.zeros(2, np.float32)})
+    with pytest.raises(ValueError, match="not a contiguous array"):
+        _quant_qdq.parse_module(text, "weights.mlir", {"w": w.T})

@@ -2,8 +2,9 @@
 //
 // mlir-opt with the quant_qdq dialect and its passes, beside every upstream
 // dialect and pass a lowering pipeline may need. It also reads and writes
-// ONNX: an input ending in `.onnx` is imported on the fly, and an output
-// ending in `.onnx` is exported from the pipeline's result, so that
+// ONNX: an input ending in `.onnx` is imported on the fly (as is a Keras
+// model: .keras, .h5, a SavedModel folder), and an output ending in `.onnx`
+// is exported from the pipeline's result, so that
 //
 //   qdq-opt model.onnx --insert-qdq=resnet-v1 -o model.qdq.onnx
 //
@@ -15,6 +16,7 @@
 
 #include "QuantQDQ/Driver/DriverFlags.h"
 #include "QuantQDQ/InitQuantQDQ.h"
+#include "QuantQDQ/Target/Keras/Keras.h"
 #include "QuantQDQ/Target/ONNX/ONNX.h"
 #include "QuantQDQ/Target/ONNX/ONNXDiagnostics.h"
 
@@ -45,13 +47,22 @@ static bool isReadableToEnd(StringRef path) {
          llvm::sys::fs::is_regular_file(status);
 }
 
-/// Reads the input: an ONNX model imported, or MLIR (text or bytecode).
+/// Whether the input is a model to import: ONNX or Keras.
+static bool isModelInput(StringRef inputFilename) {
+  return quant_qdq::isONNXFilename(inputFilename) ||
+         quant_qdq::isKerasPath(inputFilename);
+}
+
+/// Reads the input: an ONNX or Keras model imported, or MLIR (text or
+/// bytecode).
 static OwningOpRef<ModuleOp>
 readInput(StringRef inputFilename,
           const std::shared_ptr<llvm::SourceMgr> &sourceMgr,
           MLIRContext &context) {
   if (quant_qdq::isONNXFilename(inputFilename))
     return quant_qdq::importONNXFile(inputFilename, &context);
+  if (quant_qdq::isKerasPath(inputFilename))
+    return quant_qdq::importKerasFile(inputFilename, &context, *sourceMgr);
   std::string errorMessage;
   std::unique_ptr<llvm::MemoryBuffer> file =
       openInputFile(inputFilename, &errorMessage);
@@ -97,7 +108,9 @@ static LogicalResult runWithONNX(StringRef inputFilename,
   TimingScope timing = timingManager.getRootScope();
 
   TimingScope readTiming = timing.nest(
-      quant_qdq::isONNXFilename(inputFilename) ? "Import ONNX" : "Parser");
+      quant_qdq::isONNXFilename(inputFilename)  ? "Import ONNX"
+      : quant_qdq::isKerasPath(inputFilename) ? "Import Keras"
+                                              : "Parser");
   OwningOpRef<ModuleOp> module = readInput(inputFilename, sourceMgr, context);
   readTiming.stop();
   if (!module)
@@ -173,11 +186,12 @@ int main(int argc, char **argv) {
 
   auto [inputFilename, outputFilename] = registerAndParseCLIOptions(
       argc, argv, "quant-qdq optimizer driver\n", registry);
-  if (!isReadableToEnd(inputFilename)) {
+  if (!isReadableToEnd(inputFilename) &&
+      !quant_qdq::isKerasPath(inputFilename)) {
     llvm::errs() << inputFilename << ": error: not a regular file\n";
     return EXIT_FAILURE;
   }
-  if (!quant_qdq::isONNXFilename(inputFilename) &&
+  if (!isModelInput(inputFilename) &&
       !quant_qdq::isONNXFilename(outputFilename))
     return asMainReturnCode(
         MlirOptMain(argc, argv, inputFilename, outputFilename, registry));

@@ -16,6 +16,7 @@
 #include "QuantQDQ/Calibration/Comparison.h"
 #include "QuantQDQ/Execution/JITExecutor.h"
 #include "QuantQDQ/InitQuantQDQ.h"
+#include "QuantQDQ/Target/Keras/Keras.h"
 #include "QuantQDQ/Target/ONNX/ONNX.h"
 #include "QuantQDQ/Target/ONNX/ONNXDiagnostics.h"
 
@@ -159,12 +160,15 @@ static void printSummary(llvm::raw_ostream &os, unsigned index,
 }
 
 /// An ONNX model (read by the importer, so that its weights are in memory
-/// once, and its external data found beside it), or MLIR text or bytecode.
+/// once, and its external data found beside it), a Keras model, or MLIR
+/// text or bytecode.
 static OwningOpRef<ModuleOp> loadModel(StringRef path,
                                        llvm::SourceMgr &sourceMgr,
                                        MLIRContext &context) {
   if (isONNXFilename(path))
     return importONNXFile(path, &context);
+  if (isKerasPath(path))
+    return importKerasFile(path, &context, sourceMgr);
   return parseSourceFile<ModuleOp>(path, sourceMgr, ParserConfig(&context));
 }
 

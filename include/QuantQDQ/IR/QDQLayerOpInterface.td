@@ -26,10 +26,14 @@ def QDQLayerOpInterface : OpInterface<"QDQLayerOpInterface"> {
     InterfaceMethod<[{
         The layer's class as the Keras-based toolkits name it (`Conv2D`,
         `Dense`, `Add`, ...). QuantizationSpec entries with
-        `is_keras_class` match against it.
+        `is_keras_class` match against it. A `quant_qdq.layer_class`
+        attribute, set by a front end, names it instead.
       }],
-      "::llvm::StringRef", "getLayerClass", (ins), "",
-      [{ return ConcreteOp::getDefaultLayerClass(); }]>,
+      "::llvm::StringRef", "getLayerClass", (ins), "", [{
+        if (auto own = ::mlir::quant_qdq::getFrontEndLayerClass($_op))
+          return *own;
+        return ConcreteOp::getDefaultLayerClass();
+      }]>,
     InterfaceMethod<[{
         The layer's name, or an empty string for an unnamed layer.
       }],

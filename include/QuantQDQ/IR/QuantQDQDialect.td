@@ -25,7 +25,10 @@ def QuantQDQ_Dialect : Dialect {
     `QDQLayerOpInterface`: its Keras class name (`Conv2D`, `Add`, ...), which
     of its operands are activations and which is a weight with its channel
     axis, and whether the default insertion table quantizes it. Layers that no
-    op models are carried untouched by `quant_qdq.generic`, in float.
+    op models are carried untouched by `quant_qdq.generic`, in float. A front
+    end whose layer class differs from its op's (Keras's `ReLU` imports as an
+    `activation`) says so with the discardable attribute
+    `quant_qdq.layer_class = "ReLU"`.
 
     Q/DQ ops carry a `#quant_qdq.quantizer` (bit width, signedness, narrow
     range, symmetric, per-channel axis) and, once known, their scales and zero

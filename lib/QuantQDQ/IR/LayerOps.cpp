@@ -23,6 +23,8 @@ bool Conv2DOp::isDepthwise() {
 }
 
 StringRef Conv2DOp::getLayerClass() {
+  if (auto own = getFrontEndLayerClass(*this))
+    return *own;
   return isDepthwise() ? StringRef("DepthwiseConv2D") : getDefaultLayerClass();
 }
 
@@ -226,7 +228,9 @@ LogicalResult DropoutOp::verify() {
   return success();
 }
 
-StringRef GenericOp::getLayerClass() { return getOpType(); }
+StringRef GenericOp::getLayerClass() {
+  return getFrontEndLayerClass(*this).value_or(getOpType());
+}
 
 LogicalResult GenericOp::verify() {
   if (getOpType().empty())

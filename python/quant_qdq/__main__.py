@@ -1,0 +1,64 @@
+"""Command line of the package: python -m quant_qdq COMMAND ...
+
+    import-keras MODEL -o OUT.mlirbc [--batch-size N]
+        The Keras model (.keras, .h5, SavedModel folder) as quant_qdq layer
+        ops in MLIR bytecode: how qdq-opt and qdq-run read Keras models.
+"""
+
+import argparse
+import sys
+import warnings
+
+from ._quant_qdq import QuantQDQError
+from .keras_import import import_keras
+
+
+def import_keras_main(argv) -> int:
+    """python -m quant_qdq import-keras MODEL -o OUT.mlirbc: what qdq-opt
+    and qdq-run run to read a Keras model. Diagnostics name the model file;
+    exit status 1 on failure, and no output file."""
+    parser = argparse.ArgumentParser(
+        prog="python -m quant_qdq import-keras",
+        description="Imports a Keras model (.keras, .h5, SavedModel folder) "
+                    "as quant_qdq layer ops, in MLIR bytecode.")
+    parser.add_argument("model")
+    parser.add_argument("-o", "--output", required=True)
+    parser.add_argument("--batch-size", type=int, default=None)
+    args = parser.parse_args(argv)
+
+    def show_warning(message, category, filename, lineno, file=None,
+                     line=None):
+        sys.stderr.write("%s: warning: %s\n" % (args.model, message))
+
+    warnings.showwarning = show_warning
+    try:
+        module = import_keras(args.model, batch_size=args.batch_size)
+        data = module.to_bytecode()
+    except (QuantQDQError, ValueError, TypeError, OSError) as error:
+        if isinstance(error, OSError) and error.strerror:
+            text = error.strerror.lower()
+        else:
+            text = str(error)
+            if text.startswith(args.model + ": "):
+                text = text[len(args.model) + 2:]
+        sys.stderr.write("%s: error: %s\n" % (args.model, text.rstrip()))
+        return 1
+    with open(args.output, "wb") as f:
+        f.write(data)
+    return 0
+
+
+COMMANDS = {"import-keras": import_keras_main}
+
+
+def main(argv=None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if not argv or argv[0] not in COMMANDS:
+        sys.stderr.write("usage: python -m quant_qdq {%s} ...\n"
+                         % ",".join(COMMANDS))
+        return 2
+    return COMMANDS[argv[0]](argv[1:])
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

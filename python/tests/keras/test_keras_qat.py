@@ -1,0 +1,145 @@
+"""Quantization-aware training of Keras models (keras_qat): fake
+quantization at insert-qdq's placements, the seed's quantizer semantics,
+and the export of the trained model with its learned ranges."""
+
+import os
+
+os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+
+import keras
+import numpy as np
+import pytest
+import tensorflow as tf
+
+import quant_qdq as qq
+from qdq_helpers import run_onnx
+from quant_qdq.keras_qat import (FakeQuantize, QuantizeWeights,
+                                 export_qat_model, fake_quantize)
+
+
+def residual_net():
+    inputs = keras.Input((8, 8, 3), name="image")
+    x = keras.layers.Conv2D(8, 3, padding="same", name="stem")(inputs)
+    x = keras.layers.BatchNormalization(name="stem_bn")(x)
+    x = keras.layers.ReLU(name="stem_relu")(x)
+    y = keras.layers.Conv2D(8, 3, padding="same", name="conv1")(x)
+    y = keras.layers.BatchNormalization(name="bn1")(y)
+    x = keras.layers.Add(name="add")([x, y])
+    x = keras.layers.MaxPooling2D(name="pool")(x)
+    x = keras.layers.DepthwiseConv2D(3, padding="same", name="dw")(x)
+    x = keras.layers.GlobalAveragePooling2D(name="gap")(x)
+    return keras.Model(inputs, keras.layers.Dense(4, name="fc")(x))
+
+
+def test_fake_quantize_forward_and_gradient():
+    """Narrow symmetric 8-bit, round half to even, clamped; the gradient
+    passes inside the range and stops outside."""
+    scale = 1.0 / 127
+    x = tf.constant([0.5 * scale, 1.5 * scale, 2.5 * scale, -0.9, 1.0,
+                     1.5, -2.0], tf.float32)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = fake_quantize(x, 1.0)
+    want = np.round(np.clip(x.numpy(), -1, 1) / scale) * scale
+    np.testing.assert_allclose(y.numpy(), want, rtol=0, atol=1e-7)
+    assert y.numpy()[0] == 0.0 and y.numpy()[2] == np.float32(2 * scale)
+    np.testing.assert_array_equal(tape.gradient(y, x).numpy(),
+                                  [1, 1, 1, 1, 1, 0, 0])
+    four = fake_quantize(tf.constant([0.3, -1.0]), 1.0, num_bits=4)
+    np.testing.assert_allclose(four.numpy(), [2 / 7, -1.0], atol=1e-7)
+
+
+def test_ranges_follow_training():
+    last = FakeQuantize(name="last")
+    ema = FakeQuantize(range_tracking="moving_average", ema_decay=0.9,
+                       name="ema")
+    x = tf.constant([[0.5, -3.0]])
+    last(x, training=True)
+    ema(x, training=True)
+    assert float(last.amax.numpy()) == 3.0
+    assert float(ema.amax.numpy()) == pytest.approx(0.9 * 6 + 0.1 * 3)
+    last(tf.constant([[100.0]]), training=False)  # inference: unchanged
+    assert float(last.amax.numpy()) == 3.0
+    with pytest.raises(ValueError, match="range_tracking"):
+        FakeQuantize(range_tracking="max")
+
+
+def test_placement_is_insert_qdqs():
+    """Activation fake quantization on exactly the tensors insert-qdq
+    quantizes (one FakeQuantize per tensor), QuantizeWeights around the
+    layers whose weights it quantizes."""
+    model = residual_net()
+    qat = qq.quantize_model(model, custom_qdq_cases=[qq.ResNetV1QDQCase()],
+                            qat=True)
+    wrapped = sorted(l.layer.name for l in qat.layers
+                     if isinstance(l, QuantizeWeights))
+    assert wrapped == ["conv1", "dw", "fc", "stem"]
+    # What each FakeQuantize feeds.
+    fed = {}
+    for layer in qat.layers:
+        for node in layer._inbound_nodes:
+            for t in node.input_tensors:
+                src = t._keras_history[0]
+                if isinstance(src, FakeQuantize):
+                    target = getattr(layer, "layer", layer).name
+                    fed.setdefault(src.name, set()).add(target)
+    assert fed == {"image_quantize": {"stem"},
+                   "stem_relu_quantize": {"conv1", "add"},
+                   "pool_quantize": {"dw"}, "dw_quantize": {"gap"},
+                   "gap_quantize": {"fc"}}
+    # The original is untouched; the copy starts from its weights.
+    assert not any(isinstance(l, (FakeQuantize, QuantizeWeights))
+                   for l in model.layers)
+    np.testing.assert_array_equal(qat.get_layer("quant_stem").layer.kernel,
+                                  model.get_layer("stem").kernel)
+
+
+def test_trained_model_exports_with_its_ranges(tmp_path):
+    """A few steps of fit, then export: the Q/DQ scales are the tracked
+    ranges / 127, weights int8 per channel, and ONNX Runtime computes what
+    the Keras model computes."""
+    keras.utils.set_random_seed(0)
+    model = residual_net()
+    qat = qq.quantize_model(model, custom_qdq_cases=[qq.ResNetV1QDQCase()],
+                            qat=True)
+    rs = np.random.RandomState(0)
+    x = rs.randn(64, 8, 8, 3).astype("f")
+    y = rs.randint(0, 4, 64)
+    qat.compile(optimizer="adam", loss=keras.losses.
+                SparseCategoricalCrossentropy(from_logits=True))
+    qat.fit(x, y, epochs=2, batch_size=16, verbose=0)
+    amax = float(qat.get_layer("image_quantize").amax.numpy())
+    assert amax != 6.0  # tracked in training
+    onnx_model = export_qat_model(qat)
+    scales = {}
+    inits = {t.name: t for t in onnx_model.graph.initializer}
+    from onnx import numpy_helper
+    for node in onnx_model.graph.node:
+        if node.op_type == "QuantizeLinear":
+            scales[node.input[0]] = numpy_helper.to_array(
+                inits[node.input[1]])
+    assert any(np.isclose(float(s), amax / 127, rtol=1e-6)
+               for s in scales.values())
+    int8_weights = [t for t in onnx_model.graph.initializer
+                    if t.data_type == 3 and len(t.dims) > 1]
+    assert len(int8_weights) == 4
+    want = qat.predict(x[:16], verbose=0)
+    got = run_onnx(onnx_model, x[:16])
+    step = np.abs(want).max() / 127
+    assert np.abs(got - want).max() < 2 * step
+    assert (np.argmax(got, 1) == np.argmax(want, 1)).all()
+    # Saved and loaded by Keras (its layers registered), and read by
+    # quant_qdq from the file.
+    path = str(tmp_path / "qat.keras")
+    qat.save(path)
+    again = qq.load_module(path)
+    np.testing.assert_allclose(run_onnx(qq.export_onnx(again), x[:16]), got,
+                               rtol=0, atol=1e-6)
+
+
+def test_qat_takes_keras_3_models():
+    import tf_keras
+    inputs = tf_keras.Input((4, 4, 1))
+    legacy = tf_keras.Model(inputs, tf_keras.layers.Conv2D(2, 3)(inputs))
+    with pytest.raises(TypeError, match="Keras 3 keras.Model"):
+        qq.quantize_model(legacy, qat=True)
