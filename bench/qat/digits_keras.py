@@ -29,7 +29,7 @@ import keras
 import numpy as np
 
 import quant_qdq as qq
-from quant_qdq.keras_qat import FakeQuantize, export_qat_model
+from quant_qdq.keras_qat import export_qat_model
 
 
 def digits(seed=0):
@@ -77,16 +77,6 @@ def train(model, x, y, epochs, lr):
     model.fit(x, y, batch_size=64, epochs=epochs, shuffle=True, verbose=0)
 
 
-def set_ranges(qat, x):
-    """PTQ's ranges: each FakeQuantize's amax from one pass over the
-    calibration images (the max method), before any training."""
-    probes = [layer for layer in qat.layers if isinstance(layer, FakeQuantize)]
-    reader = keras.Model(qat.inputs, [p.input for p in probes])
-    seen = reader.predict(x, batch_size=256, verbose=0)
-    for probe, values in zip(probes, seen):
-        probe.amax.assign(float(np.abs(values).max()))
-
-
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--epochs", type=int, default=10)
@@ -106,8 +96,8 @@ def main():
 
     qat = qq.quantize_model(model, custom_qdq_cases=[qq.ResNetV1QDQCase()],
                             qat=True, weight_bits=args.weight_bits,
-                            activation_bits=8)
-    set_ranges(qat, x_train[:256])
+                            activation_bits=8,
+                            calibration_data=x_train[:256])
     ptq = top1(qat, x_test, y_test)
     start = time.time()
     train(qat, x_train, y_train, epochs=args.epochs, lr=1e-3)

@@ -69,10 +69,10 @@ def load_keras_model(path):
     for name in loaders:
         try:
             module = __import__(name)
-            if name == "keras":
-                # Models saved after quantization-aware training hold
-                # keras_qat's layers.
-                from . import keras_qat  # noqa: F401
+            # Models saved after quantization-aware training hold
+            # keras_qat's layers: registered with this Keras first.
+            from .keras_qat import layers_of
+            layers_of(name)
             return module.models.load_model(path, compile=False)
         except ImportError as e:
             errors.append("%s: %s" % (name, e))

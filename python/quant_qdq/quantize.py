@@ -153,7 +153,7 @@ def quantize_model(model, quantization_mode: str = "full",
                    qat: bool = False, range_tracking: str = "last_value"):
     """Inserts Q/DQ nodes in `model` and returns an onnx.ModelProto, or,
     with `output`, writes it to that file and returns the path. With
-    `qat=True` (Keras 3 models), returns a keras.Model to train instead,
+    `qat=True` (Keras models), returns a keras.Model to train instead,
     with fake quantization at the same places (keras_qat.py);
     keras_qat.export_qat_model exports it once trained.
 
@@ -188,16 +188,23 @@ def quantize_model(model, quantization_mode: str = "full",
       external_data: with `output`: "auto" (external data when the input
         model had it, or the model is over 2 GiB), "always" or "never".
       weight_bits, activation_bits: quantizer widths (8: TensorRT's INT8).
-      qat: return a Keras model for quantization-aware training.
+      qat: return a Keras model for quantization-aware training; its
+        ranges start at the maximum seen on `calibration_data` when given.
       range_tracking: with `qat`, how activation ranges follow training:
         "last_value" (the toolkit's) or "moving_average" (TFMOT's).
     """
     if qat:
         from .keras_qat import quantize_keras_model
+        if calibration_method != "max" or calibration_table is not None:
+            raise ValueError("with qat=True, calibration_data sets the "
+                             "starting ranges by their maximum; "
+                             "calibration_method and calibration_table do "
+                             "not apply")
         return quantize_keras_model(
             model, quantization_mode, quantization_spec, custom_qdq_cases,
             weight_bits=weight_bits, activation_bits=activation_bits,
-            range_tracking=range_tracking)
+            range_tracking=range_tracking, calibration_data=calibration_data,
+            batch_size=batch_size)
     if calibration_data is not None and calibration_table is not None:
         raise ValueError("give calibration_data or calibration_table, "
                          "not both")

@@ -137,9 +137,54 @@ def test_trained_model_exports_with_its_ranges(tmp_path):
                                rtol=0, atol=1e-6)
 
 
-def test_qat_takes_keras_3_models():
+def test_tf_keras_models_train_too(tmp_path):
+    """A tf.keras model gets tf.keras layers (TensorFlow's ops), trains,
+    and exports as a Keras 3 one does."""
     import tf_keras
-    inputs = tf_keras.Input((4, 4, 1))
-    legacy = tf_keras.Model(inputs, tf_keras.layers.Conv2D(2, 3)(inputs))
-    with pytest.raises(TypeError, match="Keras 3 keras.Model"):
-        qq.quantize_model(legacy, qat=True)
+    layers = tf_keras.layers
+    inputs = tf_keras.Input((8, 8, 3), name="image")
+    x = layers.Conv2D(8, 3, padding="same", name="stem")(inputs)
+    x = layers.BatchNormalization(name="bn")(x)
+    x = layers.ReLU(name="relu")(x)
+    x = layers.DepthwiseConv2D(3, padding="same", name="dw")(x)
+    x = layers.GlobalAveragePooling2D(name="gap")(x)
+    model = tf_keras.Model(inputs, layers.Dense(4, name="fc")(x))
+    x = np.random.RandomState(0).randn(32, 8, 8, 3).astype("f")
+    qat = qq.quantize_model(model, qat=True, calibration_data=x)
+    assert isinstance(qat, tf_keras.Model)
+    assert sorted(l.layer.name for l in qat.layers
+                  if type(l).__name__ == "QuantizeWeights") == \
+        ["dw", "fc", "stem"]
+    assert float(qat.get_layer("image_quantize").amax.numpy()) == \
+        pytest.approx(float(np.abs(x).max()))
+    qat.compile(optimizer="adam", loss=tf_keras.losses.
+                SparseCategoricalCrossentropy(from_logits=True))
+    qat.fit(x, np.arange(32) % 4, epochs=1, batch_size=8, verbose=0)
+    want = qat.predict(x[:8], verbose=0)
+    got = run_onnx(export_qat_model(qat), x[:8])
+    assert np.abs(got - want).max() < 2 * np.abs(want).max() / 127
+    assert (np.argmax(got, 1) == np.argmax(want, 1)).all()
+    # Saved by tf.keras and read back by quant_qdq.
+    path = str(tmp_path / "qat.h5")
+    qat.save(path)
+    np.testing.assert_allclose(
+        run_onnx(qq.export_onnx(qq.load_module(path)), x[:8]), got,
+        rtol=0, atol=1e-6)
+    with pytest.raises(TypeError, match="keras.Model"):
+        qq.quantize_model(object(), qat=True)
+
+
+def test_ranges_start_from_calibration_data():
+    model = residual_net()
+    x = np.random.RandomState(1).randn(40, 8, 8, 3).astype("f")
+    qat = qq.quantize_model(model, custom_qdq_cases=[qq.ResNetV1QDQCase()],
+                            qat=True, calibration_data=x, batch_size=16)
+    assert float(qat.get_layer("image_quantize").amax.numpy()) == \
+        pytest.approx(float(np.abs(x).max()))
+    relu = keras.Model(model.inputs, model.get_layer("stem_relu").output)
+    assert float(qat.get_layer("stem_relu_quantize").amax.numpy()) == \
+        pytest.approx(float(np.abs(relu.predict(x, verbose=0)).max()),
+                      rel=1e-5)
+    with pytest.raises(ValueError, match="calibration_method"):
+        qq.quantize_model(model, qat=True, calibration_data=x,
+                          calibration_method="entropy")
