@@ -6,14 +6,16 @@ import onnxruntime as ort
 
 
 def session(path, optimize=True, threads=0):
-    """An ORT CPU session. With `optimize`, ORT fuses QDQ into its integer
-    kernels, as a deployment would; without, it runs every node as written
-    (float Q/DQ), the reference for bit-level comparisons."""
+    """An ORT CPU session of a model file (or serialized bytes). With
+    `optimize`, ORT fuses QDQ into its integer kernels, as a deployment
+    would; without, it runs every node as written (float Q/DQ), the
+    reference for bit-level comparisons."""
     options = ort.SessionOptions()
     options.intra_op_num_threads = threads
     if not optimize:
         options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
-    return ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+    model = path if isinstance(path, bytes) else str(path)
+    return ort.InferenceSession(model, options, providers=["CPUExecutionProvider"])
 
 
 def outputs(path, inputs, optimize=True):

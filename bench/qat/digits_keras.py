@@ -18,10 +18,10 @@ usage: bench/qat/digits_keras.py [--epochs N] [--weight-bits B]
                                  [--fp32-epochs N]
 """
 
-import argparse
 import os
 import sys
 import time
+from pathlib import Path
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
 
@@ -31,14 +31,8 @@ import numpy as np
 import quant_qdq as qq
 from quant_qdq.keras_qat import export_qat_model
 
-
-def digits(seed=0):
-    from sklearn.datasets import load_digits
-    from sklearn.model_selection import train_test_split
-    data = load_digits()
-    x = (data.images.astype(np.float32) / 16.0 - 0.5)[..., None]  # NHWC
-    return train_test_split(x, data.target.astype(np.int64), test_size=0.3,
-                            random_state=seed, stratify=data.target)
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from common import digits_qat  # noqa: E402
 
 
 def conv_bn_relu(x, filters, name, relu=True):
@@ -78,14 +72,10 @@ def train(model, x, y, epochs, lr):
 
 
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--epochs", type=int, default=10)
-    parser.add_argument("--weight-bits", type=int, default=4)
-    parser.add_argument("--fp32-epochs", type=int, default=30)
-    parser.add_argument("--seed", type=int, default=0)
-    args = parser.parse_args()
+    args = digits_qat.arguments()
     keras.utils.set_random_seed(args.seed)
-    x_train, x_test, y_train, y_test = digits(args.seed)
+    x_train, x_test, y_train, y_test = digits_qat.split(
+        args.seed, channels_last=True)
 
     start = time.time()
     model = digits_net()
@@ -102,25 +92,12 @@ def main():
     start = time.time()
     train(qat, x_train, y_train, epochs=args.epochs, lr=1e-3)
     trained = top1(qat, x_test, y_test)
-    print(f"W{args.weight_bits}A8 PTQ  top-1 {ptq:.2f}% ({ptq - fp32:+.2f})")
-    print(f"W{args.weight_bits}A8 QAT  top-1 {trained:.2f}% "
-          f"({trained - fp32:+.2f}) after {args.epochs} epochs "
-          f"({time.time() - start:.1f} s)")
+    digits_qat.report(args.weight_bits, fp32, ptq, trained, args.epochs,
+                      time.time() - start)
     if args.weight_bits == 8:
-        import onnxruntime as ort
-        onnx_model = export_qat_model(qat)
-        options = ort.SessionOptions()
-        options.graph_optimization_level = \
-            ort.GraphOptimizationLevel.ORT_DISABLE_ALL
-        session = ort.InferenceSession(onnx_model.SerializeToString(),
-                                       options,
-                                       providers=["CPUExecutionProvider"])
-        logits = session.run(None, {"image": x_test})[0]
-        onnx_top1 = 100.0 * float(np.mean(np.argmax(logits, 1) == y_test))
-        agree = float(np.mean(np.argmax(logits, 1) == np.argmax(
-            qat.predict(x_test, verbose=0), 1)))
-        print(f"W8A8 QAT exported, ONNX Runtime top-1 {onnx_top1:.2f}%, "
-              f"agreeing with Keras on {100 * agree:.2f}% of the digits")
+        digits_qat.report_export(export_qat_model(qat), x_test, y_test,
+                                 qat.predict(x_test, verbose=0),
+                                 "Keras")
 
 
 if __name__ == "__main__":

@@ -9,7 +9,6 @@ import argparse
 import sys
 import warnings
 
-from ._quant_qdq import QuantQDQError
 from .keras_import import import_keras
 
 
@@ -34,7 +33,7 @@ def import_keras_main(argv) -> int:
     try:
         module = import_keras(args.model, batch_size=args.batch_size)
         data = module.to_bytecode()
-    except (QuantQDQError, ValueError, TypeError, OSError) as error:
+    except Exception as error:  # Keras raises many kinds on a bad file.
         if isinstance(error, OSError) and error.strerror:
             text = error.strerror.lower()
         else:

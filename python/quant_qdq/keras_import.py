@@ -530,7 +530,18 @@ class _Translator:
         name = self.unique_name(layer.name)
         if name != layer.name:
             layer = _Renamed(layer, name)
-        results = self.translate(layer, config, inputs, out_shapes)
+        try:
+            results = self.translate(layer, config, inputs, out_shapes)
+        except KerasImportError:
+            raise
+        except (KeyError, AttributeError, TypeError, IndexError,
+                ValueError) as error:
+            # A configuration this translation did not foresee: say which
+            # layer, rather than where in the translator.
+            raise KerasImportError(
+                "layer '%s' (%s): cannot translate its configuration: "
+                "%s: %s" % (name, cls, type(error).__name__, error)) \
+                from error
         if results is None:
             self.unknown.setdefault(cls, []).append(name)
             results = self.generic(layer, inputs, out_shapes, cls,
@@ -945,7 +956,9 @@ def import_keras(model, *, batch_size: Optional[int] = None,
                         % type(model).__name__)
     flavour = "tf_keras" if type(model).__module__.startswith("tf_keras") \
         else "keras"
-    t = _Translator(source or model.name + ".keras", batch_size, flavour)
+    # Diagnostics name the file, or say that the model was a live one.
+    t = _Translator(source or "%s (keras.Model)" % model.name, batch_size,
+                    flavour)
     _graph_outputs(model)
     args = []
     arg_texts = []

@@ -241,19 +241,6 @@ def layers_for(model):
         "tf_keras") else "keras")
 
 
-def _placement(report: str):
-    """{layer: (quantized input positions, weight quantized)} from
-    insert-qdq's report."""
-    rows = {}
-    for line in report.splitlines()[1:]:
-        if line.startswith("#") or not line.strip():
-            continue
-        name, _, inputs, weight, _ = line.split(None, 4)
-        positions = [int(i) for i in inputs.strip("[]").split(",") if i]
-        rows[name] = (positions, weight == "yes")
-    return rows
-
-
 def _clone(layer):
     """A new layer with `layer`'s configuration (weights copied once it is
     built)."""
@@ -316,7 +303,7 @@ def quantize_keras_model(model, quantization_mode: str = "full",
     left untouched; the copy starts from its weights, and from ranges
     calibrated on `calibration_data` when given (calibrate_ranges)."""
     from .keras_import import import_keras, is_keras_model, walk_graph
-    from .quantize import _quantize
+    from .quantize import _qat_placement
 
     if not is_keras_model(model):
         raise TypeError("quantization-aware training takes a keras.Model "
@@ -324,10 +311,9 @@ def quantize_keras_model(model, quantization_mode: str = "full",
                         % (type(model).__module__, type(model).__name__))
     k, fake_quantize_layer, quantize_weights_layer, _ = layers_for(model)
     module = import_keras(model)
-    placement = _placement(_quantize(
-        module, quantization_mode, quantization_spec, custom_qdq_cases,
-        propagate=False, weight_bits=weight_bits,
-        activation_bits=activation_bits))
+    placement = _qat_placement(module, quantization_mode, quantization_spec,
+                               custom_qdq_cases, weight_bits,
+                               activation_bits)
     # One FakeQuantize per quantized tensor, made when first read.
     quantized = {}
 

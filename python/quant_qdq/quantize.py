@@ -136,6 +136,26 @@ def _quantize(module: Module, quantization_mode: str,
             return f.read()
 
 
+def _qat_placement(module: Module, quantization_mode, quantization_spec,
+                   custom_qdq_cases, weight_bits: int,
+                   activation_bits: int):
+    """Where quantization-aware training puts fake quantization:
+    {layer: (quantized input positions, weight quantized)}, as insert-qdq
+    places Q/DQ with propagation off (each pair where its reader is)."""
+    report = _quantize(module, quantization_mode, quantization_spec,
+                       custom_qdq_cases, propagate=False,
+                       weight_bits=weight_bits,
+                       activation_bits=activation_bits)
+    rows = {}
+    for line in report.splitlines()[1:]:
+        if line.startswith("#") or not line.strip():
+            continue
+        name, _, inputs, weight, _ = line.split(None, 4)
+        rows[name] = ([int(i) for i in inputs.strip("[]").split(",") if i],
+                      weight == "yes")
+    return rows
+
+
 def quantize_model(model, quantization_mode: str = "full",
                    quantization_spec: Optional[QuantizationSpec] = None,
                    custom_qdq_cases: Optional[List] = None, *,
@@ -153,9 +173,10 @@ def quantize_model(model, quantization_mode: str = "full",
                    qat: bool = False, range_tracking: str = "last_value"):
     """Inserts Q/DQ nodes in `model` and returns an onnx.ModelProto, or,
     with `output`, writes it to that file and returns the path. With
-    `qat=True` (Keras models), returns a keras.Model to train instead,
-    with fake quantization at the same places (keras_qat.py);
-    keras_qat.export_qat_model exports it once trained.
+    `qat=True` (Keras models and torch modules), returns a model of the
+    same framework to train instead, with fake quantization at the same
+    places (keras_qat.py, torch_qat.py); export_qat_model /
+    export_qat_module export it once trained.
 
     Args:
       model: an ONNX file path, an onnx.ModelProto, serialized ONNX bytes, a
@@ -194,12 +215,25 @@ def quantize_model(model, quantization_mode: str = "full",
         "last_value" (the toolkit's) or "moving_average" (TFMOT's).
     """
     if qat:
-        from .keras_qat import quantize_keras_model
         if calibration_method != "max" or calibration_table is not None:
             raise ValueError("with qat=True, calibration_data sets the "
                              "starting ranges by their maximum; "
                              "calibration_method and calibration_table do "
                              "not apply")
+        from .ir import _is_torch_module
+        if _is_torch_module(model):
+            from .torch_qat import quantize_torch_model
+            if example_input is None:
+                raise ValueError("a torch.nn.Module is traced and exported "
+                                 "on the way: give example_input")
+            return quantize_torch_model(
+                model, example_input, quantization_mode, quantization_spec,
+                custom_qdq_cases, weight_bits=weight_bits,
+                activation_bits=activation_bits,
+                range_tracking=range_tracking,
+                calibration_data=calibration_data,
+                opset_version=opset_version, batch_size=batch_size)
+        from .keras_qat import quantize_keras_model
         return quantize_keras_model(
             model, quantization_mode, quantization_spec, custom_qdq_cases,
             weight_bits=weight_bits, activation_bits=activation_bits,

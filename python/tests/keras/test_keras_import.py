@@ -330,3 +330,18 @@ def test_errors():
         quant_qdq.load_keras_model(__file__)
     with pytest.raises(TypeError, match="keras.Model"):
         import_keras(object())
+
+
+def test_unforeseen_configuration_names_the_layer(monkeypatch):
+    from quant_qdq import keras_import
+
+    def broken(self, layer, config, inputs, out):
+        return config["no such key"]
+
+    monkeypatch.setitem(keras_import._TRANSLATIONS, "Dense", broken)
+    inputs = keras.Input((4,), name="x")
+    model = keras.Model(inputs, keras.layers.Dense(2, name="fc")(inputs))
+    with pytest.raises(KerasImportError,
+                       match=r"layer 'fc' \(Dense\): cannot translate its "
+                             r"configuration: KeyError"):
+        import_keras(model)
