@@ -107,6 +107,15 @@ def _tensor_type(shape) -> str:
     return "tensor<%sf32>" % dims
 
 
+def _attr_dict(entries, layer_class: Optional[str] = None) -> str:
+    """` {a = 1, ...}` of the non-empty `entries`, with the Keras class when
+    it differs from the op's; empty when there is nothing to say."""
+    entries = [e for e in entries if e]
+    if layer_class:
+        entries.append("quant_qdq.layer_class = %s" % _mlir_string(layer_class))
+    return " {%s}" % ", ".join(entries) if entries else ""
+
+
 def _pair(value):
     return tuple(value) if isinstance(value, (tuple, list)) else (value,) * 2
 
@@ -218,17 +227,37 @@ class _Translator:
 
     def emit(self, op: str, name: str, operands: Sequence[str],
              operand_types: Sequence[str], result: _Value, attrs: str = "",
-             layer_class: Optional[str] = None, prefix: str = "") -> _Value:
+             layer_class: Optional[str] = None) -> _Value:
         """Appends `%r = op "name" operands {attrs} : (types) -> type`."""
-        attr_list = [a for a in (attrs,) if a]
-        if layer_class:
-            attr_list.append("quant_qdq.layer_class = %s"
-                             % _mlir_string(layer_class))
-        attr_text = (" {%s}" % ", ".join(attr_list)) if attr_list else ""
-        self.lines.append("%s = %s %s%s %s%s : (%s) -> %s %s" % (
-            result.ssa, op, prefix, _mlir_string(name), ", ".join(operands),
-            attr_text, ", ".join(operand_types), result.type, self.loc(name)))
+        self.lines.append("%s = %s %s %s%s : (%s) -> %s %s" % (
+            result.ssa, op, _mlir_string(name), ", ".join(operands),
+            _attr_dict([attrs], layer_class), ", ".join(operand_types),
+            result.type, self.loc(name)))
         return result
+
+    def emit_activation(self, kind: str, name: str, x: _Value, attrs: dict,
+                        layer_class: Optional[str] = None) -> _Value:
+        """Appends `%r = quant_qdq.activation kind "name" %x {attrs}`."""
+        result = self.new_value(x.shape, x.nchw)
+        entries = ["%s = %s" % (k, _f32(v)) for k, v in attrs.items()]
+        self.lines.append("%s = quant_qdq.activation %s %s %s%s : %s %s" % (
+            result.ssa, kind, _mlir_string(name), x.ssa,
+            _attr_dict(entries, layer_class), x.type, self.loc(name)))
+        return result
+
+    def emit_generic(self, op_type: str, name: str, operands: List[_Value],
+                     results: List[_Value], layer_class: Optional[str] = None,
+                     domain: Optional[str] = None) -> List[_Value]:
+        """Appends `%r... = quant_qdq.generic "op_type" "name" operands`."""
+        entries = ["domain = %s" % _mlir_string(domain) if domain else ""]
+        self.lines.append(
+            "%s = quant_qdq.generic %s %s %s%s : (%s) -> (%s) %s" % (
+                ", ".join(r.ssa for r in results), _mlir_string(op_type),
+                _mlir_string(name), ", ".join(v.ssa for v in operands),
+                _attr_dict(entries, layer_class),
+                ", ".join(v.type for v in operands),
+                ", ".join(r.type for r in results), self.loc(name)))
+        return results
 
     def new_value(self, shape, nchw: bool) -> _Value:
         return _Value(self.fresh(), shape, nchw and len(shape) == 4)
@@ -251,10 +280,8 @@ class _Translator:
             else:
                 op, attr = "transpose", "perm = %s" % _i64s(
                     _NCHW if nchw else _NHWC)
-            self.lines.append(
-                "%s = quant_qdq.%s %s %s {%s} : (%s) -> %s %s"
-                % (result.ssa, op, _mlir_string(name), value.ssa, attr,
-                   value.type, result.type, self.loc(name)))
+            self.emit("quant_qdq." + op, name, [value.ssa], [value.type],
+                      result, attr)
             result.other_layout = value
             value.other_layout = result
         return value.other_layout
@@ -280,10 +307,10 @@ class _Translator:
         """Keras activation `kind` (a name) applied to `value`."""
         if kind in (None, "linear"):
             return value
-        result = self.new_value(value.shape, value.nchw)
         if kind == "softmax":
             return self.emit("quant_qdq.softmax", name, [value.ssa],
-                             [value.type], result,
+                             [value.type],
+                             self.new_value(value.shape, value.nchw),
                              "axis = %d : i64" % value.axis(-1), layer_class)
         attrs = {}
         if kind in ("swish", "silu"):
@@ -300,17 +327,7 @@ class _Translator:
         elif kind not in ("relu", "relu6", "sigmoid", "tanh", "gelu",
                           "softplus"):
             return None
-        attr_text = ", ".join("%s = %s" % (k, _f32(v))
-                              for k, v in attrs.items())
-        if layer_class:
-            attr_text = ", ".join(
-                a for a in (attr_text, "quant_qdq.layer_class = %s"
-                            % _mlir_string(layer_class)) if a)
-        self.lines.append("%s = quant_qdq.activation %s %s %s%s : %s %s" % (
-            result.ssa, kind, _mlir_string(name), value.ssa,
-            (" {%s}" % attr_text) if attr_text else "", value.type,
-            self.loc(name)))
-        return result
+        return self.emit_activation(kind, name, value, attrs, layer_class)
 
     def fused_activation(self, layer, config, value: _Value) -> _Value:
         kind = config.get("activation")
@@ -321,7 +338,7 @@ class _Translator:
         if out is None:
             raise KerasImportError(
                 "layer '%s' (%s): activation %r has no quant_qdq equivalent"
-                % (layer.name, type(layer).__name__, kind))
+                % (layer.name, _class_of(layer), kind))
         return out
 
     def same_pads(self, value: _Value, kernel, strides, dilations, name):
@@ -355,7 +372,7 @@ class _Translator:
         if fmt != "channels_last":
             raise KerasImportError(
                 "layer '%s' (%s): data_format %r; only channels_last is "
-                "supported" % (layer.name, type(layer).__name__, fmt))
+                "supported" % (layer.name, _class_of(layer), fmt))
 
     def conv(self, layer, config, inputs, out_shape, depthwise=False):
         self.check_channels_last(layer, config)
@@ -476,29 +493,14 @@ class _Translator:
                          [v.type for v in inputs],
                          self.new_value(out_shape, inputs[0].nchw))
 
-    def generic(self, layer_or_op, inputs, out_shapes, op_type,
-                layer_class=None, attrs=None, domain=None) -> List[_Value]:
-        inputs = [self.keras_layout(v) for v in inputs]
-        results = [self.new_value(s, False) for s in out_shapes]
-        attr_list = []
-        if domain:
-            attr_list.append("domain = %s" % _mlir_string(domain))
-        if attrs:
-            attr_list.append("layer_attributes = {%s}" % attrs)
-        if layer_class:
-            attr_list.append("quant_qdq.layer_class = %s"
-                             % _mlir_string(layer_class))
-        lhs = ", ".join(r.ssa for r in results)
-        self.lines.append("%s = quant_qdq.generic %s %s %s%s : (%s) -> (%s) %s"
-                          % (lhs, _mlir_string(op_type),
-                             _mlir_string(layer_or_op.name),
-                             ", ".join(v.ssa for v in inputs),
-                             (" {%s}" % ", ".join(attr_list))
-                             if attr_list else "",
-                             ", ".join(v.type for v in inputs),
-                             ", ".join(r.type for r in results),
-                             self.loc(layer_or_op.name)))
-        return results
+    def unknown_layer(self, cls: str, name: str, inputs,
+                      out_shapes) -> List[_Value]:
+        """A layer with no equivalent, kept as a generic op of its class in
+        domain `keras`, on tensors in the Keras layout."""
+        return self.emit_generic(
+            cls, name,
+            [self.keras_layout(v) for v in inputs],
+            [self.new_value(s, False) for s in out_shapes], domain="keras")
 
     def with_constant(self, name, x, array, op_type, layer_class, out_shape):
         """`x op_type array`, the array broadcast along the last Keras axis
@@ -506,15 +508,11 @@ class _Translator:
         array = np.asarray(array, np.float32)
         if array.size > 1 and x.rank == 4 and x.nchw:
             array = array.reshape(1, -1, 1, 1)
-        const = self.constant(array, name + "_" + op_type.lower())
-        result = self.new_value(out_shape, x.nchw)
-        self.lines.append(
-            "%s = quant_qdq.generic \"%s\" %s %s, %s {quant_qdq.layer_class "
-            "= %s} : (%s, %s) -> %s %s" % (
-                result.ssa, op_type, _mlir_string(name), x.ssa, const,
-                _mlir_string(layer_class), x.type, _tensor_type(array.shape),
-                result.type, self.loc(name)))
-        return result
+        const = _Value(self.constant(array, name + "_" + op_type.lower()),
+                       array.shape)
+        return self.emit_generic(op_type, name, [x, const],
+                                 [self.new_value(out_shape, x.nchw)],
+                                 layer_class)[0]
 
     def visit(self, layer, node, inputs: List[_Value]) -> List[_Value]:
         """The values of one layer call (walk_graph's visitor)."""
@@ -544,8 +542,7 @@ class _Translator:
                 from error
         if results is None:
             self.unknown.setdefault(cls, []).append(name)
-            results = self.generic(layer, inputs, out_shapes, cls,
-                                   domain="keras")
+            results = self.unknown_layer(cls, name, inputs, out_shapes)
         for value in results:
             value.origin = value.origin or name
         return results
@@ -556,7 +553,7 @@ class _Translator:
         models it."""
         if _is_own(layer, "FakeQuantize"):
             return [self.fake_quantize(layer, inputs[0])]
-        handler = _TRANSLATIONS.get(type(layer).__name__)
+        handler = _TRANSLATIONS.get(_class_of(layer))
         if handler is None:
             return None
         out = out_shapes[0] if out_shapes else None
@@ -648,23 +645,17 @@ class _Translator:
     @_translates("Add", "Multiply")
     def _add_multiply(self, layer, config, inputs, out):
         return self.elementwise(layer, inputs, out,
-                                "quant_qdq." + type(layer).__name__.lower())
+                                "quant_qdq." + _class_of(layer).lower())
 
     @_translates("Subtract", "Maximum", "Minimum", "Average")
     def _binary_generic(self, layer, config, inputs, out):
-        cls = type(layer).__name__
+        cls = _class_of(layer)
         op_type = {"Subtract": "Sub", "Maximum": "Max", "Minimum": "Min",
                    "Average": "Mean"}[cls]
         inputs = self.common_layout(inputs)
-        result = self.new_value(out, inputs[0].nchw)
-        self.lines.append(
-            "%s = quant_qdq.generic \"%s\" %s %s {quant_qdq.layer_class"
-            " = %s} : (%s) -> %s %s" % (
-                result.ssa, op_type, _mlir_string(layer.name),
-                ", ".join(v.ssa for v in inputs), _mlir_string(cls),
-                ", ".join(v.type for v in inputs), result.type,
-                self.loc(layer.name)))
-        return result
+        return self.emit_generic(op_type, layer.name, inputs,
+                                 [self.new_value(out, inputs[0].nchw)],
+                                 cls)
 
     @_translates("Concatenate")
     def _concatenate(self, layer, config, inputs, out):
@@ -679,7 +670,7 @@ class _Translator:
                  "SpatialDropout3D")
     def _dropout(self, layer, config, inputs, out):
         x = inputs[0]
-        cls = type(layer).__name__
+        cls = _class_of(layer)
         return self.emit("quant_qdq.dropout", layer.name, [x.ssa], [x.type],
                          self.new_value(out, x.nchw),
                          "rate = %s" % _f32(config.get("rate", 0.5)),
@@ -804,14 +795,9 @@ class _Translator:
                                       {"min": 0.0, "max": max_value})
 
     def custom_activation(self, layer, x, kind, attrs):
-        result = self.new_value(x.shape, x.nchw)
-        attr_list = ["%s = %s" % (k, _f32(v)) for k, v in attrs.items()]
-        attr_list.append("quant_qdq.layer_class = %s"
-                         % _mlir_string(type(layer).__name__))
-        self.lines.append("%s = quant_qdq.activation %s %s %s {%s} : %s %s" % (
-            result.ssa, kind, _mlir_string(layer.name), x.ssa,
-            ", ".join(attr_list), x.type, self.loc(layer.name)))
-        return result
+        """An activation layer of its own class (ReLU, LeakyReLU, ELU)."""
+        return self.emit_activation(kind, layer.name, x, attrs,
+                                    _class_of(layer))
 
     def normalization(self, layer, config, x, out):
         """Keras's Normalization: (x - mean) / max(sqrt(variance), eps)."""
@@ -830,10 +816,15 @@ class _Translator:
                                   "Normalization", out)
 
 
+def _class_of(layer) -> str:
+    """The Keras class of `layer`, seen through a renaming."""
+    return type(getattr(layer, "_layer", layer)).__name__
+
+
 def _is_own(layer, class_name: str) -> bool:
     """Whether `layer` is keras_qat's `class_name`."""
-    return (type(layer).__name__ == class_name
-            and type(layer).__module__.startswith("quant_qdq"))
+    return (_class_of(layer) == class_name and type(
+        getattr(layer, "_layer", layer)).__module__.startswith("quant_qdq"))
 
 
 def _node_inputs(node):
@@ -931,7 +922,8 @@ def walk_graph(model, bound_inputs: list, visit) -> list:
 
 
 class _Renamed:
-    """A layer seen under another name (a nested model used twice)."""
+    """A layer seen under another name (a layer, or a nested model's,
+    called more than once); _class_of sees its class."""
 
     def __init__(self, layer, name):
         self._layer = layer

@@ -31,11 +31,11 @@ over the few tensor operations they need, for each Keras's own ops.
 
 import keras
 
+from .quantize import RANGE_TRACKING, _check_range_tracking
+
 __all__ = ["FakeQuantize", "QuantizeWeights", "fake_quantize",
            "quantize_keras_model", "calibrate_ranges", "export_qat_model",
            "RANGE_TRACKING"]
-
-RANGE_TRACKING = ("last_value", "moving_average")
 
 
 def _storage_max(num_bits: int) -> int:
@@ -104,10 +104,7 @@ def _define_layers(k, ops):
                      ema_decay: float = 0.999, initial_amax: float = 6.0,
                      **kwargs):
             super().__init__(**kwargs)
-            if range_tracking not in RANGE_TRACKING:
-                raise ValueError("range_tracking must be one of %s, got %r"
-                                 % (", ".join(RANGE_TRACKING),
-                                    range_tracking))
+            _check_range_tracking(range_tracking)
             if not 2 <= int(num_bits) <= 16:
                 raise ValueError("num_bits must be 2 to 16, got %r"
                                  % num_bits)

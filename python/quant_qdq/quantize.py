@@ -136,6 +136,17 @@ def _quantize(module: Module, quantization_mode: str,
             return f.read()
 
 
+# How quantization-aware training tracks activation ranges: the toolkit's
+# last value, or TFMOT's moving average.
+RANGE_TRACKING = ("last_value", "moving_average")
+
+
+def _check_range_tracking(range_tracking: str) -> None:
+    if range_tracking not in RANGE_TRACKING:
+        raise ValueError("range_tracking must be one of %s, got %r"
+                         % (", ".join(RANGE_TRACKING), range_tracking))
+
+
 def _qat_placement(module: Module, quantization_mode, quantization_spec,
                    custom_qdq_cases, weight_bits: int,
                    activation_bits: int):

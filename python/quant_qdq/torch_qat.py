@@ -28,17 +28,16 @@ with the same settings, and gives each Q/DQ the range its FakeQuantize
 learned.
 """
 
-import operator
 from typing import Dict, List, Optional
 
 import numpy as np
 import torch
 import torch.fx
 
+from .quantize import RANGE_TRACKING, _check_range_tracking
+
 __all__ = ["FakeQuantize", "QuantizedWeights", "fake_quantize",
            "quantize_torch_model", "export_qat_module", "RANGE_TRACKING"]
-
-RANGE_TRACKING = ("last_value", "moving_average")
 
 
 def fake_quantize(x: torch.Tensor, amax: torch.Tensor, num_bits: int = 8,
@@ -63,9 +62,7 @@ class FakeQuantize(torch.nn.Module):
                  range_tracking: str = "last_value", ema_decay: float = 0.999,
                  initial_amax: float = 6.0, tensor_names=()):
         super().__init__()
-        if range_tracking not in RANGE_TRACKING:
-            raise ValueError("range_tracking must be one of %s, got %r"
-                             % (", ".join(RANGE_TRACKING), range_tracking))
+        _check_range_tracking(range_tracking)
         self.num_bits = int(num_bits)
         self.narrow_range = bool(narrow_range)
         self.range_tracking = range_tracking

@@ -253,6 +253,25 @@ def test_nested_models_are_flattened():
     assert_close_to_keras(model, quant_qdq.export_onnx(module), x)
 
 
+@pytest.mark.warnings_checked
+def test_shared_layers_translate_at_every_call():
+    """A layer called twice (and so a second name, conv_1) is still the
+    layer it is: a conv2d both times, no unknown layer."""
+    shared = keras.layers.Conv2D(4, 3, padding="same", name="conv")
+    inputs = keras.Input((6, 6, 4), name="x")
+    y = keras.layers.ReLU(name="relu")(shared(inputs))
+    y = keras.layers.GlobalAveragePooling2D(name="gap")(shared(y))
+    model = keras.Model(inputs, y)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", quant_qdq.QuantQDQWarning)
+        module = import_keras(model)
+    graph = quant_qdq.Graph(module)
+    assert graph.get_layer("conv").class_name == "Conv2D"
+    assert graph.get_layer("conv_1").class_name == "Conv2D"
+    x = np.random.RandomState(0).randn(2, 6, 6, 4).astype("f")
+    assert_close_to_keras(model, quant_qdq.export_onnx(module), x)
+
+
 def test_sequential_and_tf_keras():
     import tf_keras
     for layers, build in ((keras.layers, keras.Sequential),
