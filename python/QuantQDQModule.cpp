@@ -480,7 +480,9 @@ static void quantize(ModuleHandle &module,
                      const std::string &specPath, const std::string &specName,
                      const std::string &mode, const std::string &reportPath,
                      bool propagate, unsigned activationBits,
-                     unsigned weightBits, int64_t attentionMaxSequence,
+                     unsigned weightBits, const std::string &weightFormat,
+                     const std::string &activationFormat,
+                     int64_t weightBlockSize, int64_t attentionMaxSequence,
                      const std::vector<std::string> &data,
                      const std::string &method, double percentile,
                      unsigned bins, int64_t batchSize) {
@@ -496,6 +498,9 @@ static void quantize(ModuleHandle &module,
     options.propagate = propagate;
     options.activationBits = activationBits;
     options.weightBits = weightBits;
+    options.weightFormat = weightFormat;
+    options.activationFormat = activationFormat;
+    options.weightBlockSize = weightBlockSize;
     options.attentionMaxSequence = attentionMaxSequence;
     options.data = ArrayRef<std::string>(data);
     options.method = method;
@@ -848,8 +853,10 @@ PYBIND11_MODULE(_quant_qdq, m) {
       .def("quantize", &quantize, py::arg("cases"), py::arg("spec_path"),
            py::arg("spec_name"), py::arg("mode"), py::arg("report_path"),
            py::arg("propagate"), py::arg("activation_bits"),
-           py::arg("weight_bits"), py::arg("attention_max_sequence"),
-           py::arg("data"), py::arg("method"),
+           py::arg("weight_bits"), py::arg("weight_format"),
+           py::arg("activation_format"), py::arg("weight_block_size"),
+           py::arg("attention_max_sequence"), py::arg("data"),
+           py::arg("method"),
            py::arg("percentile"), py::arg("bins"), py::arg("batch_size"))
       .def("layers", &describeLayers)
       .def("record_case_spec", &recordCaseSpec, py::arg("case_name"),

@@ -58,6 +58,9 @@ MLIR_CAPI_EXPORTED bool quantQDQQuantizerAttrIsSymmetric(MlirAttribute attr);
 MLIR_CAPI_EXPORTED bool quantQDQQuantizerAttrIsPerAxis(MlirAttribute attr);
 /// The axis of a per-axis quantizer (-1 when per tensor).
 MLIR_CAPI_EXPORTED int64_t quantQDQQuantizerAttrGetAxis(MlirAttribute attr);
+/// The block size of a blocked quantizer (0 when per tensor or per axis).
+MLIR_CAPI_EXPORTED int64_t
+quantQDQQuantizerAttrGetBlockSize(MlirAttribute attr);
 /// The calibration method the quantizer names ("moving-average"), empty when
 /// it takes the calibrate pass's.
 MLIR_CAPI_EXPORTED MlirStringRef

@@ -51,7 +51,7 @@ MlirAttribute quantQDQQuantizerAttrGet(MlirContext context, unsigned bits,
       [ctx] { return emitError(UnknownLoc::get(ctx)); }, ctx, bits, isSigned,
       narrowRange, symmetric,
       perAxis ? std::optional<int64_t>(axis) : std::nullopt,
-      std::optional<CalibrationMethod>()));
+      std::optional<CalibrationMethod>(), std::optional<int64_t>()));
 }
 
 static QuantizerAttr quantizer(MlirAttribute attr) {
@@ -75,6 +75,9 @@ bool quantQDQQuantizerAttrIsPerAxis(MlirAttribute attr) {
 }
 int64_t quantQDQQuantizerAttrGetAxis(MlirAttribute attr) {
   return quantizer(attr).getAxis().value_or(-1);
+}
+int64_t quantQDQQuantizerAttrGetBlockSize(MlirAttribute attr) {
+  return quantizer(attr).getBlockSize().value_or(0);
 }
 MlirStringRef quantQDQQuantizerAttrGetCalibration(MlirAttribute attr) {
   std::optional<CalibrationMethod> method = quantizer(attr).getCalibration();

@@ -73,7 +73,9 @@ def _quantize(module: Module, quantization_mode: str,
               custom_qdq_cases: Optional[List], *, propagate: bool,
               calibration_data=None, calibration_method: str = "max",
               percentile: float = 99.99, batch_size: int = 32,
-              weight_bits: int = 8, activation_bits: int = 8) -> str:
+              weight_bits: int = 8, activation_bits: int = 8,
+              weight_format: str = "", activation_format: str = "",
+              block_size: int = 0) -> str:
     """Python cases record their choices, then the qdq-quantize pipeline
     (the one qdq-opt runs) places Q/DQ and, given data, calibrates."""
     if quantization_mode not in _MODES:
@@ -126,12 +128,17 @@ def _quantize(module: Module, quantization_mode: str,
                 f.write(spec._to_entry_lines())
         report_path = os.path.join(folder, "report.txt")
         # Messages about the spec name it as the user knows it.
-        module.quantize(names, spec_path, "QuantizationSpec",
-                        quantization_mode, report_path, bool(propagate),
-                        int(activation_bits), int(weight_bits),
-                        _attention_max_sequence(custom_qdq_cases), data,
-                        calibration_method, float(percentile), bins,
-                        int(batch_size))
+        module.quantize(
+            cases=names, spec_path=spec_path, spec_name="QuantizationSpec",
+            mode=quantization_mode, report_path=report_path,
+            propagate=bool(propagate), activation_bits=int(activation_bits),
+            weight_bits=int(weight_bits), weight_format=str(weight_format),
+            activation_format=str(activation_format),
+            weight_block_size=int(block_size),
+            attention_max_sequence=_attention_max_sequence(custom_qdq_cases),
+            data=data, method=calibration_method,
+            percentile=float(percentile), bins=bins,
+            batch_size=int(batch_size))
         with open(report_path, errors="backslashreplace") as f:
             return f.read()
 
@@ -181,6 +188,9 @@ def quantize_model(model, quantization_mode: str = "full",
                    output: Optional[str] = None,
                    external_data: str = "auto",
                    weight_bits: int = 8, activation_bits: int = 8,
+                   weight_format: Optional[str] = None,
+                   activation_format: Optional[str] = None,
+                   block_size: int = 0,
                    qat: bool = False, range_tracking: str = "last_value"):
     """Inserts Q/DQ nodes in `model` and returns an onnx.ModelProto, or,
     with `output`, writes it to that file and returns the path. With
@@ -220,12 +230,24 @@ def quantize_model(model, quantization_mode: str = "full",
       external_data: with `output`: "auto" (external data when the input
         model had it, or the model is over 2 GiB), "always" or "never".
       weight_bits, activation_bits: quantizer widths (8: TensorRT's INT8).
+      weight_format: "int8" or "int4" (sets weight_bits).
+      activation_format: "int8", "int16" (sets activation_bits) or "none"
+        (weight-only: no activation Q/DQ).
+      block_size: weights get one scale per block of this many input
+        channels instead of one per output channel (0). Int4 weight-only
+        for TensorRT: weight_format="int4", activation_format="none",
+        block_size=128 (opset-21 blocked DequantizeLinear).
       qat: return a Keras model for quantization-aware training; its
         ranges start at the maximum seen on `calibration_data` when given.
       range_tracking: with `qat`, how activation ranges follow training:
         "last_value" (the toolkit's) or "moving_average" (TFMOT's).
     """
     if qat:
+        if weight_format or activation_format or block_size:
+            raise ValueError("with qat=True, give widths as weight_bits and "
+                             "activation_bits; weight_format, "
+                             "activation_format and block_size are for "
+                             "export")
         if calibration_method != "max" or calibration_table is not None:
             raise ValueError("with qat=True, calibration_data sets the "
                              "starting ranges by their maximum; "
@@ -264,7 +286,10 @@ def quantize_model(model, quantization_mode: str = "full",
                      calibration_method=calibration_method,
                      percentile=percentile, batch_size=batch_size,
                      weight_bits=weight_bits,
-                     activation_bits=activation_bits)
+                     activation_bits=activation_bits,
+                     weight_format=weight_format or "",
+                     activation_format=activation_format or "",
+                     block_size=block_size)
     if report is not None:
         with open(report, "w") as f:
             f.write(text)

@@ -197,16 +197,61 @@ def test_class_spec_overrides_default(block_model):
 
 def test_substring_match_and_quantizer(block_model):
     qspec = QuantizationSpec()
-    qspec.add("conv", match="substring", input_quantizer={"bits": 4})
+    qspec.add("conv", match="substring", input_quantizer={"bits": 6})
     module = quant_qdq.load_module(block_model)
     report = parse_report(insert_qdq(module, "full", qspec))
     assert report["conv2"][2] == "spec 'conv'"
     assert report["fc"][2] == "default table"
-    assert "quant_qdq.quantize %arg0 <bits = 4>" in str(module)
-    # ONNX Q/DQ store 8 bits: export says so instead of writing a wrong model.
-    with pytest.raises(QuantQDQError, match="store 8 bits; this quantizer "
-                                            "has 4"):
+    assert "quant_qdq.quantize %arg0 <bits = 6>" in str(module)
+    # ONNX Q/DQ store 4, 8 or 16 bits: export says so instead of writing a
+    # wrong model.
+    with pytest.raises(QuantQDQError, match="store 4, 8 or 16 bits; this "
+                                            "quantizer has 6"):
         quantize_model(block_model, quantization_spec=qspec)
+
+
+def test_int4_weight_only_blocks(block_model):
+    # Weight-only int4 in blocks of 4 input channels: opset 21, INT4
+    # initializers, no QuantizeLinear; ONNX Runtime runs it.
+    import onnxruntime as ort
+    with pytest.warns(QuantQDQWarning, match="opset from 13 to 21"):
+        qdq = quantize_model(block_model, weight_format="int4",
+                             activation_format="none", block_size=4)
+    onnx.checker.check_model(qdq, full_check=True)
+    assert {o.domain: o.version for o in qdq.opset_import}[""] == 21
+    counts = op_counts(qdq)
+    assert counts["QuantizeLinear"] == 0 and counts["DequantizeLinear"] == 4
+    int4 = {t.name for t in qdq.graph.initializer
+            if t.data_type == onnx.TensorProto.INT4}
+    assert {"w1_quantized", "w2_quantized", "w3_quantized",
+            "fcw_quantized"} < int4  # and their zero points
+    fc = [n for n in qdq.graph.node if n.op_type == "DequantizeLinear"
+          and n.output[0].startswith("fcw")][0]
+    attrs = {a.name: a.i for a in fc.attribute}
+    assert attrs == {"axis": 1, "block_size": 4}  # fcw is [4, 8], K = 8
+    x = np.random.default_rng(0).standard_normal((1, 3, 8, 8)).astype(
+        np.float32)
+    session = ort.InferenceSession(qdq.SerializeToString(),
+                                   providers=["CPUExecutionProvider"])
+    assert np.isfinite(session.run(None, {"x": x})[0]).all()
+
+
+def test_int16_activations(block_model):
+    with pytest.warns(QuantQDQWarning, match="opset from 13 to 21"):
+        qdq = quantize_model(block_model, activation_format="int16")
+    zero_points = {t.data_type for t in qdq.graph.initializer
+                   if t.name.endswith("zero_point")}
+    assert zero_points == {onnx.TensorProto.INT16, onnx.TensorProto.INT8}
+
+
+def test_format_errors(block_model):
+    with pytest.raises(QuantQDQError, match="unknown weight-format 'int3'"):
+        quantize_model(block_model, weight_format="int3")
+    with pytest.raises(QuantQDQError, match="weight-format=int4 stores 4 "
+                                            "bits but weight-bits=6"):
+        quantize_model(block_model, weight_format="int4", weight_bits=6)
+    with pytest.raises(ValueError, match="with qat=True"):
+        quantize_model(block_model, qat=True, block_size=128)
 
 
 def test_tfmot_quantizer_field_names(block_model):

@@ -115,15 +115,16 @@ int main(void) {
   describeLayers(module);
 
   // CHECK-LABEL: quantizers
-  // CHECK: 4 bits unsigned per axis 1: 4 0 1
+  // CHECK: 4 bits unsigned per axis 1: 4 0 1 block 0
   // CHECK: diagnostic: quantizer bit width must be in [2, 16], got 1
   // CHECK: 1 bit: null
   printf("quantizers\n");
   MlirAttribute q4 =
       quantQDQQuantizerAttrGet(ctx, 4, false, false, false, true, 1);
-  printf("4 bits unsigned per axis 1: %u %d %lld\n",
+  printf("4 bits unsigned per axis 1: %u %d %lld block %lld\n",
          quantQDQQuantizerAttrGetBits(q4), quantQDQQuantizerAttrIsSigned(q4),
-         (long long)quantQDQQuantizerAttrGetAxis(q4));
+         (long long)quantQDQQuantizerAttrGetAxis(q4),
+         (long long)quantQDQQuantizerAttrGetBlockSize(q4));
   MlirAttribute q1 = quantQDQQuantizerAttrGet(ctx, 1, true, true, true, false, 0);
   printf("1 bit: %s\n", mlirAttributeIsNull(q1) ? "null" : "not null");
 

@@ -16,7 +16,8 @@ protected:
   QuantizerAttr get(unsigned bits, bool isSigned, bool narrow) {
     return QuantizerAttr::get(&context, bits, isSigned, narrow,
                               /*symmetric=*/true, std::nullopt,
-                              std::optional<CalibrationMethod>());
+                              std::optional<CalibrationMethod>(),
+                              std::optional<int64_t>());
   }
   MLIRContext context;
 };

@@ -48,6 +48,15 @@ struct QuantizePipelineOptions
   Option<unsigned> weightBits{*this, "weight-bits",
                               llvm::cl::desc("Weight bit width"),
                               llvm::cl::init(8)};
+  Option<std::string> weightFormat{
+      *this, "weight-format", llvm::cl::desc("Weight format: int8 or int4")};
+  Option<std::string> activationFormat{
+      *this, "activation-format",
+      llvm::cl::desc("Activation format: int8, int16 or none")};
+  Option<int64_t> weightBlockSize{
+      *this, "weight-block-size",
+      llvm::cl::desc("Input channels per weight block (0: per channel)"),
+      llvm::cl::init(0)};
   Option<int64_t> attentionMaxSequence{
       *this, "attention-max-sequence",
       llvm::cl::desc("Longest attention sequence whose matmuls the "

@@ -71,6 +71,12 @@ def QDQLayerOpInterface : OpInterface<"QDQLayerOpInterface"> {
       "std::optional<int64_t>", "getWeightChannelAxis", (ins), "",
       [{ return std::nullopt; }]>,
     InterfaceMethod<[{
+        Axis of the weight that the layer reduces over (input channels), the
+        axis along which blocked weight quantizers form their blocks.
+      }],
+      "std::optional<int64_t>", "getWeightReductionAxis", (ins), "",
+      [{ return std::nullopt; }]>,
+    InterfaceMethod<[{
         Whether the default insertion table puts Q/DQ on the activations.
       }],
       "bool", "quantizesInputByDefault", (ins), "",

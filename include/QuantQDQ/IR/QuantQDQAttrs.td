@@ -82,6 +82,11 @@ def QDQ_QuantizerAttr : AttrDef<QuantQDQ_Dialect, "Quantizer"> {
     - `symmetric`: the zero point is 0 for signed storage (default on);
     - `axis`: when present, one scale per slice along this axis
       (per-channel weights); absent means one scale for the tensor;
+    - `block_size`: with `axis`, one scale per block of this many
+      consecutive elements along the axis, for each index of the other
+      dimensions (blocked int4 weights; ONNX `block_size`). The scales form
+      a tensor of the data's rank whose axis dimension is
+      `ceil(size / block_size)`, stored row-major;
     - `calibration`: when present, how `calibrate` chooses this
       activation's range (`max`, `percentile`, `entropy`, `mse`,
       `last-value`, `moving-average`), whatever method the pass is given;
@@ -97,7 +102,8 @@ def QDQ_QuantizerAttr : AttrDef<QuantQDQ_Dialect, "Quantizer"> {
     DefaultValuedParameter<"bool", "true">:$narrow_range,
     DefaultValuedParameter<"bool", "true">:$symmetric,
     OptionalParameter<"std::optional<int64_t>">:$axis,
-    OptionalParameter<"std::optional<CalibrationMethod>">:$calibration);
+    OptionalParameter<"std::optional<CalibrationMethod>">:$calibration,
+    OptionalParameter<"std::optional<int64_t>">:$block_size);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
   let builders = [
@@ -105,7 +111,8 @@ def QDQ_QuantizerAttr : AttrDef<QuantQDQ_Dialect, "Quantizer"> {
                      CArg<"std::optional<int64_t>", "std::nullopt">:$axis), [{
       return $_get($_ctxt, bits, /*is_signed=*/true, /*narrow_range=*/true,
                    /*symmetric=*/true, axis,
-                   std::optional<CalibrationMethod>());
+                   std::optional<CalibrationMethod>(),
+                   std::optional<int64_t>());
     }]>];
   let extraClassDeclaration = [{
     /// Smallest and largest integer a quantized value may take.
@@ -115,9 +122,18 @@ def QDQ_QuantizerAttr : AttrDef<QuantQDQ_Dialect, "Quantizer"> {
     /// live in this range even when narrow_range excludes the lowest one).
     int64_t getStorageMin() const;
     int64_t getStorageMax() const;
+    /// Whether scales vary along `axis`: per slice, or per block.
     bool isPerAxis() const { return getAxis().has_value(); }
+    bool isBlocked() const { return getBlockSize().has_value(); }
     /// The same quantizer, quantizing per slice along `axis` (or per tensor).
     QuantizerAttr withAxis(std::optional<int64_t> axis) const;
+    /// The same quantizer, quantizing blocks of `blockSize` along `axis`.
+    QuantizerAttr withBlocks(int64_t axis, int64_t blockSize) const;
+    /// The shape of the scale tensor for data of shape `shape`: {} per
+    /// tensor, {size along axis} per axis, `shape` with the axis dimension
+    /// divided by the block size (rounded up) per block. Dynamic sizes stay
+    /// dynamic.
+    SmallVector<int64_t> getScaleShape(ArrayRef<int64_t> shape) const;
   }];
 }
 

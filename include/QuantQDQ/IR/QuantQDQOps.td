@@ -66,7 +66,8 @@ def QDQ_InferredResult : TraitList<[
 
 def QDQ_Conv2DOp : QDQ_LayerOp<"conv2d", "Conv2D", 1, 1,
     [QDQ_InferredResult], 0, 0, ["getLayerClass", "getWeightOperandIndex",
-                                 "getWeightChannelAxis"]> {
+                                 "getWeightChannelAxis",
+                                 "getWeightReductionAxis"]> {
   let summary = "2-D convolution, grouped and depthwise included";
   let description = [{
     `output = conv(input, weight) + bias` over two spatial dimensions.
@@ -105,7 +106,8 @@ def QDQ_Conv2DOp : QDQ_LayerOp<"conv2d", "Conv2D", 1, 1,
 }
 
 def QDQ_DenseOp : QDQ_LayerOp<"dense", "Dense", 1, 1, [QDQ_InferredResult], 0,
-    0, ["getWeightOperandIndex", "getWeightChannelAxis"]> {
+    0, ["getWeightOperandIndex", "getWeightChannelAxis",
+        "getWeightReductionAxis"]> {
   let summary = "fully connected layer";
   let description = [{
     `output = input . weight + bias` over the last dimension of `input`. The

@@ -30,6 +30,14 @@ def InsertQDQ : Pass<"insert-qdq", "::mlir::ModuleOp"> {
 
     The literal form `--insert-qdq=resnet-v1[,bn,...]` is a list of cases;
     `--insert-qdq="cases=resnet-v1 mode=partial spec=s.json"` sets options.
+    Formats: `weight-format=int4` and `activation-format=int16` set the
+    default widths (as `weight-bits`/`activation-bits` do, which also take
+    other widths); `activation-format=none` quantizes weights only.
+    `weight-block-size=N` gives each block of N input channels of a weight
+    its own scale (opset-21 blocked `DequantizeLinear`; TensorRT's int4
+    weight-only format takes 64 or 128), where it would have one per output
+    channel.
+
     The pass reads nothing but its options. qdq-opt's `--qdq-spec`,
     `--qdq-mode` and `--qdq-report` are shorthand for `spec=`, `mode=` and
     `report=` of every `--insert-qdq` on its command line (written into the
@@ -54,6 +62,15 @@ def InsertQDQ : Pass<"insert-qdq", "::mlir::ModuleOp"> {
            "Default bit width of activation quantizers">,
     Option<"weightBits", "weight-bits", "unsigned", /*default=*/"8",
            "Default bit width of weight quantizers">,
+    Option<"weightFormat", "weight-format", "std::string", /*default=*/"\"\"",
+           "Weight format: int8 or int4 (sets weight-bits)">,
+    Option<"activationFormat", "activation-format", "std::string",
+           /*default=*/"\"\"",
+           "Activation format: int8, int16 (sets activation-bits) or none "
+           "(weight-only: no activation Q/DQ)">,
+    Option<"weightBlockSize", "weight-block-size", "int64_t", /*default=*/"0",
+           "Quantize weights per block of this many input channels "
+           "(0: per output channel)">,
     Option<"attentionMaxSequence", "attention-max-sequence", "int64_t",
            /*default=*/"512",
            "attention-matmul quantizes attention matmuls whose sequence "

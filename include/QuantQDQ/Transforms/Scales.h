@@ -23,20 +23,37 @@ namespace mlir::quant_qdq {
 LogicalResult readFloatConstant(ElementsAttr value,
                                 function_ref<void(ArrayRef<float>)> fn);
 
-/// Per-slice scales `max|w| / qmax` of the constant `weight` along `axis`
-/// (per tensor when `axis` is absent). A slice of zeros gets scale 1, since
-/// any positive scale represents it exactly. Fails when `weight` holds no
-/// floating-point values.
-FailureOr<SmallVector<float>> computeWeightScales(ElementsAttr weight,
-                                                  std::optional<int64_t> axis,
-                                                  int64_t qmax);
+/// Consecutive elements of a tensor (row-major) and the scales they use:
+/// element `begin + i` takes scale `scale + i * scaleStride`, for i below
+/// `length`. A quantizer's runs cover the tensor in order: one run per
+/// tensor; per axis, runs of the elements after the axis (stride 0), or
+/// whole rows when the axis is the last (stride 1); per block, runs that
+/// step through the block row of scales (stride 1), or a block along the
+/// last axis (stride 0). Kernels walk them with no division per element.
+struct ScaleRun {
+  int64_t begin, length, scale, scaleStride;
+};
+SmallVector<ScaleRun> getScaleRuns(QuantizerAttr q, ArrayRef<int64_t> shape);
 
-/// Writes to `out` the storage bytes (one per element) of the float
-/// constant `value` quantized with the 8-bit quantizer `q`, `scales` and
+/// Scales `max|w| / qmax` of the constant `weight` (static shape), one per
+/// tensor, slice along the axis, or block, as `q` says. A group of zeros
+/// gets scale 1, since any positive scale represents it exactly. Fails
+/// when `weight` holds no floating-point values.
+FailureOr<SmallVector<float>> computeWeightScales(ElementsAttr weight,
+                                                  QuantizerAttr q);
+
+/// The number of bytes one storage element of `q` takes in memory and in
+/// a dense constant: 1 up to 8 bits, 2 up to 16.
+inline int64_t getStorageBytes(QuantizerAttr q) {
+  return q.getBits() <= 8 ? 1 : 2;
+}
+
+/// Writes to `out` the storage (getStorageBytes per element, little
+/// endian) of the float constant `value` quantized with `q`, `scales` and
 /// `zeroPoints` (empty: all 0): clamp(round_half_to_even(w / s) + zp, qmin,
-/// qmax) per slice along the quantizer's axis, on the context's threads.
-/// Fails for other bit widths, for values that are not a floating-point
-/// constant of static shape, and when `out` has not one byte per element.
+/// qmax) with the scale of each element's group, on the context's threads.
+/// Fails for values that are not a floating-point constant of static shape,
+/// for scales that do not fit `q`, and when `out` has the wrong size.
 LogicalResult quantizeConstant(ElementsAttr value, QuantizerAttr q,
                                ArrayRef<float> scales,
                                ArrayRef<int32_t> zeroPoints,

@@ -123,10 +123,9 @@ void mlir::quant_qdq::removeQuantization(func::FuncOp func) {
     auto setPlaceholder = [&](auto quantOp) {
       if (!quantOp.getScale())
         quantOp.setScaleAttr(b.getDenseF32ArrayAttr(SmallVector<float>(
-            quantOp.getQuantizer().getAxis()
-                ? cast<RankedTensorType>(quantOp.getInput().getType())
-                      .getDimSize(*quantOp.getQuantizer().getAxis())
-                : 1,
+            ShapedType::getNumElements(quantOp.getQuantizer().getScaleShape(
+                cast<RankedTensorType>(quantOp.getInput().getType())
+                    .getShape())),
             1.0f)));
     };
     if (auto q = dyn_cast<QuantizeOp>(op)) {

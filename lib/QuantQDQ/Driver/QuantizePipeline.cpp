@@ -24,6 +24,9 @@ void mlir::quant_qdq::buildQuantizePipeline(
   insert.propagate = options.propagate;
   insert.activationBits = options.activationBits;
   insert.weightBits = options.weightBits;
+  insert.weightFormat = options.weightFormat;
+  insert.activationFormat = options.activationFormat;
+  insert.weightBlockSize = options.weightBlockSize;
   insert.attentionMaxSequence = options.attentionMaxSequence;
   pm.addPass(createInsertQDQ(std::move(insert)));
 

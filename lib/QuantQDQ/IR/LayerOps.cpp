@@ -38,12 +38,20 @@ std::optional<int64_t> Conv2DOp::getWeightChannelAxis() {
   return getLayout() == Layout::NHWC ? 3 : 0;
 }
 
+std::optional<int64_t> Conv2DOp::getWeightReductionAxis() {
+  return getLayout() == Layout::NHWC ? 2 : 1;
+}
+
 std::optional<unsigned> DenseOp::getWeightOperandIndex() {
   return odsIndex_weight;
 }
 
 std::optional<int64_t> DenseOp::getWeightChannelAxis() {
   return getTransposeWeight() ? 0 : 1;
+}
+
+std::optional<int64_t> DenseOp::getWeightReductionAxis() {
+  return getTransposeWeight() ? 1 : 0;
 }
 
 //===----------------------------------------------------------------------===//

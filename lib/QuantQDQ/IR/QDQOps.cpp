@@ -26,17 +26,23 @@ static LogicalResult verifyQuantParams(Operation *op, QuantizerAttr quantizer,
   }
 
   std::optional<int64_t> axis = quantizer.getAxis();
+  if (axis && *axis >= floatType.getRank())
+    return op->emitOpError("quantizer axis ")
+           << *axis << " is out of range for a tensor of rank "
+           << floatType.getRank();
+  // The storage side may know sizes the float side does not.
+  SmallVector<int64_t> shape(floatType.getShape());
+  if (storageType)
+    for (auto [size, known] : llvm::zip(shape, storageType.getShape()))
+      if (ShapedType::isDynamic(size))
+        size = known;
+  SmallVector<int64_t> scaleShape = quantizer.getScaleShape(shape);
   int64_t expectedCount = 1;
-  if (axis) {
-    if (*axis >= floatType.getRank())
-      return op->emitOpError("quantizer axis ")
-             << *axis << " is out of range for a tensor of rank "
-             << floatType.getRank();
-    expectedCount = floatType.getDimSize(*axis);
-    // The storage side may know the size where the float side does not.
-    if (ShapedType::isDynamic(expectedCount) && storageType)
-      expectedCount = storageType.getDimSize(*axis);
-  }
+  for (int64_t size : scaleShape)
+    expectedCount = ShapedType::isDynamic(size) || ShapedType::isDynamic(
+                                                       expectedCount)
+                        ? ShapedType::kDynamic
+                        : expectedCount * size;
 
   if (scales) {
     if (scales->empty())
@@ -44,10 +50,15 @@ static LogicalResult verifyQuantParams(Operation *op, QuantizerAttr quantizer,
     if (!ShapedType::isDynamic(expectedCount) &&
         int64_t(scales->size()) != expectedCount)
       return op->emitOpError("expects ")
-             << expectedCount << (axis ? " scales (one per slice along axis "
-                                       : " scale (per tensor")
-             << (axis ? std::to_string(*axis) : std::string()) << "), got "
-             << scales->size();
+             << expectedCount
+             << (quantizer.isBlocked()
+                     ? " scales (one per block of " +
+                           std::to_string(*quantizer.getBlockSize()) +
+                           " along axis " + std::to_string(*axis)
+                 : axis ? " scales (one per slice along axis " +
+                              std::to_string(*axis)
+                        : std::string(" scale (per tensor"))
+             << "), got " << scales->size();
     for (auto [i, scale] : llvm::enumerate(*scales))
       if (!std::isfinite(scale) || scale <= 0.0f)
         return op->emitOpError("scale #")

@@ -2,6 +2,9 @@
 
 #include "QuantQDQ/IR/QuantQDQAttrs.h"
 
+#include "mlir/IR/BuiltinTypeInterfaces.h"
+#include "llvm/Support/MathExtras.h"
+
 using namespace mlir;
 using namespace mlir::quant_qdq;
 
@@ -9,13 +12,19 @@ LogicalResult
 QuantizerAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                       unsigned bits, bool isSigned, bool narrowRange,
                       bool symmetric, std::optional<int64_t> axis,
-                      std::optional<CalibrationMethod> calibration) {
+                      std::optional<CalibrationMethod> calibration,
+                      std::optional<int64_t> blockSize) {
   if (bits < 2 || bits > 16)
     return emitError() << "quantizer bit width must be in [2, 16], got "
                        << bits;
   if (axis && *axis < 0)
     return emitError() << "quantizer axis must be non-negative, got "
                        << *axis;
+  if (blockSize && *blockSize <= 0)
+    return emitError() << "quantizer block size must be positive, got "
+                       << *blockSize;
+  if (blockSize && !axis)
+    return emitError() << "a quantizer with a block size needs an axis";
   return success();
 }
 
@@ -36,5 +45,25 @@ int64_t QuantizerAttr::getQMax() const { return getStorageMax(); }
 
 QuantizerAttr QuantizerAttr::withAxis(std::optional<int64_t> axis) const {
   return get(getContext(), getBits(), getIsSigned(), getNarrowRange(),
-             getSymmetric(), axis, getCalibration());
+             getSymmetric(), axis, getCalibration(), std::nullopt);
+}
+
+QuantizerAttr QuantizerAttr::withBlocks(int64_t axis,
+                                        int64_t blockSize) const {
+  return get(getContext(), getBits(), getIsSigned(), getNarrowRange(),
+             getSymmetric(), axis, getCalibration(), blockSize);
+}
+
+SmallVector<int64_t>
+QuantizerAttr::getScaleShape(ArrayRef<int64_t> shape) const {
+  std::optional<int64_t> axis = getAxis();
+  if (!axis)
+    return {};
+  int64_t size = shape[*axis];
+  if (!isBlocked())
+    return {size};
+  SmallVector<int64_t> scaleShape(shape);
+  if (!ShapedType::isDynamic(size))
+    scaleShape[*axis] = llvm::divideCeil(size, *getBlockSize());
+  return scaleShape;
 }

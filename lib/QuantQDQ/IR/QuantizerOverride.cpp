@@ -17,7 +17,9 @@ QuantizerAttr QuantizerOverride::apply(QuantizerAttr base,
                             isSigned.value_or(base.getIsSigned()),
                             narrowRange.value_or(base.getNarrowRange()),
                             symmetric.value_or(base.getSymmetric()), axis,
-                            calibration ? calibration : base.getCalibration());
+                            calibration ? calibration : base.getCalibration(),
+                            axis == base.getAxis() ? base.getBlockSize()
+                                                   : std::nullopt);
 }
 
 void QuantizerOverride::mergeFrom(const QuantizerOverride &later) {

@@ -87,6 +87,10 @@ private:
               InsertionCounts &counts);
   LogicalResult checkDecision(const LayerDecision &decision,
                               const SpecEntry *entry);
+  /// Reads the format and bit-width options into the fields below.
+  LogicalResult resolveFormats(ModuleOp module);
+  unsigned defaultActivationBits = 8, defaultWeightBits = 8;
+  bool weightOnly = false;
   /// Places the pairs.
   void insert(ArrayRef<LayerDecision> decisions, InsertionCounts &counts);
   LogicalResult writeReport(StringRef path, ArrayRef<LayerDecision> decisions,
@@ -142,8 +146,8 @@ void InsertQDQPass::decide(
     llvm::SmallPtrSetImpl<const SpecEntry *> &usedEntries,
     InsertionCounts &counts) {
   MLIRContext *context = &getContext();
-  auto activationDefault = QuantizerAttr::get(context, activationBits);
-  auto weightDefault = QuantizerAttr::get(context, weightBits);
+  auto activationDefault = QuantizerAttr::get(context, defaultActivationBits);
+  auto weightDefault = QuantizerAttr::get(context, defaultWeightBits);
 
   module.walk([&](QDQLayerOpInterface layer) {
     Operation *op = layer.getOperation();
@@ -185,6 +189,15 @@ void InsertQDQPass::decide(
     } else {
       decision.rule = "partial mode: not in spec";
     }
+    if (weightOnly && !decision.inputs.empty()) {
+      decision.inputs.clear();
+      decision.rule += "; weight-only";
+    }
+    // Blocks of input channels replace the per-channel scales.
+    if (weightBlockSize > 0 && decision.weightQuantizer.isPerAxis())
+      if (std::optional<int64_t> axis = layer.getWeightReductionAxis())
+        decision.weightQuantizer =
+            decision.weightQuantizer.withBlocks(*axis, weightBlockSize);
     // Calibration reads it from the quantizer; the report says it here.
     if (std::optional<CalibrationMethod> method =
             decision.inputQuantizer.getCalibration();
@@ -432,6 +445,52 @@ void InsertQDQPass::recordStatistics(const InsertionCounts &counts) {
   numAlreadyQuantized = counts.alreadyQuantized;
 }
 
+/// The width a format names, with the option that gives widths directly:
+/// both may be given only when they agree.
+static FailureOr<unsigned>
+resolveWidth(ModuleOp module, StringRef what, StringRef format,
+             ArrayRef<std::pair<StringRef, unsigned>> formats, unsigned bits) {
+  if (bits < 2 || bits > 16)
+    return emitError(module.getLoc(),
+                     "quantizer bit width must be in [2, 16], got ")
+           << bits;
+  if (format.empty())
+    return bits;
+  for (auto [name, width] : formats) {
+    if (name != format)
+      continue;
+    if (bits != 8 && bits != width)
+      return emitError(module.getLoc(), "")
+             << what << "-format=" << format << " stores " << width
+             << " bits but " << what << "-bits=" << bits << ": give one";
+    return width;
+  }
+  std::string names;
+  for (auto [name, width] : formats)
+    names += (names.empty() ? "" : ", ") + name.str();
+  return emitError(module.getLoc(), "unknown ")
+         << what << "-format '" << format << "': expected one of " << names;
+}
+
+LogicalResult InsertQDQPass::resolveFormats(ModuleOp module) {
+  weightOnly = activationFormat == "none";
+  FailureOr<unsigned> activation = resolveWidth(
+      module, "activation", weightOnly ? StringRef() : activationFormat,
+      {{"int8", 8}, {"int16", 16}, {"none", 8}}, activationBits);
+  FailureOr<unsigned> weight = resolveWidth(
+      module, "weight", weightFormat, {{"int8", 8}, {"int4", 4}}, weightBits);
+  if (failed(activation) || failed(weight))
+    return failure();
+  if (weightBlockSize < 0)
+    return emitError(module.getLoc(),
+                     "weight-block-size must be 0 (per channel) or positive, "
+                     "got ")
+           << int64_t(weightBlockSize);
+  defaultActivationBits = *activation;
+  defaultWeightBits = *weight;
+  return success();
+}
+
 void InsertQDQPass::runOnOperation() {
   ModuleOp module = getOperation();
   std::string specFile = specPath;
@@ -451,12 +510,8 @@ void InsertQDQPass::runOnOperation() {
                                "--qdq-spec");
     return signalPassFailure();
   }
-  for (unsigned bits : {unsigned(activationBits), unsigned(weightBits)})
-    if (bits < 2 || bits > 16) {
-      emitError(module.getLoc(), "quantizer bit width must be in [2, 16], got ")
-          << bits;
-      return signalPassFailure();
-    }
+  if (failed(resolveFormats(module)))
+    return signalPassFailure();
   if (attentionMaxSequence < 1) {
     emitError(module.getLoc(), "attention-max-sequence must be positive, got ")
         << int64_t(attentionMaxSequence);

@@ -1,4 +1,4 @@
-//===- QuantizeWeights.cpp - weights stored as int8 constants -------------===//
+//===- QuantizeWeights.cpp - weights stored as integer constants ----------===//
 //
 // quantize(constant w) read only by dequantize ops becomes the constant
 // quantize would produce, so that a deployed graph stores each weight once,
@@ -33,70 +33,72 @@ LogicalResult mlir::quant_qdq::quantizeConstant(ElementsAttr value,
                                                 ArrayRef<int32_t> zeroPoints,
                                                 MutableArrayRef<char> out) {
   auto type = cast<ShapedType>(value.getType());
-  if (!q || q.getBits() != 8 || !type.hasStaticShape() || scales.empty() ||
-      int64_t(out.size()) != type.getNumElements())
+  int64_t bytes = q ? getStorageBytes(q) : 0;
+  if (!q || !type.hasStaticShape() || scales.empty() ||
+      int64_t(out.size()) != type.getNumElements() * bytes ||
+      int64_t(scales.size()) !=
+          ShapedType::getNumElements(q.getScaleShape(type.getShape())) ||
+      (!zeroPoints.empty() && zeroPoints.size() != scales.size()))
     return failure();
-  std::optional<int64_t> axis = q.getAxis();
-  int64_t slices = axis ? type.getDimSize(*axis) : 1;
-  if (int64_t(scales.size()) != slices)
-    return failure();
-  int64_t inner = 1;
-  if (axis)
-    for (int64_t d = *axis + 1; d < type.getRank(); ++d)
-      inner *= type.getDimSize(d);
   int64_t qmin = q.getQMin(), qmax = q.getQMax();
-  auto quantize = [&](ArrayRef<float> data, int64_t begin, int64_t end) {
-    // Runs of `inner` elements share a slice: the slice advances when a run
-    // ends, with no division per element.
-    int64_t s = axis ? (begin / inner) % slices : 0;
-    int64_t left = axis ? inner - begin % inner : end - begin;
-    float scale = scales[s];
-    int64_t zp = zeroPoints.empty() ? 0 : zeroPoints[s];
-    for (int64_t i = begin; i < end; ++i) {
+  auto store = [&](int64_t i, int64_t v) {
+    // Little endian, as the dense constants of the storage type hold it.
+    for (int64_t byte = 0; byte < bytes; ++byte)
+      out[i * bytes + byte] = char(uint8_t((uint64_t(v) >> (8 * byte)) & 0xff));
+  };
+  SmallVector<ScaleRun> runs = getScaleRuns(q, type.getShape());
+  auto quantizeRun = [&](ArrayRef<float> data, const ScaleRun &run) {
+    for (int64_t i = 0; i < run.length; ++i) {
+      int64_t s = run.scale + i * run.scaleStride;
+      int64_t zp = zeroPoints.empty() ? 0 : zeroPoints[s];
       // nearbyint rounds half to even in the default rounding mode.
-      float scaled = std::nearbyint(data[i] / scale);
+      float scaled = std::nearbyint(data[run.begin + i] / scales[s]);
       int64_t v = std::isnan(scaled) ? zp
                   : scaled > 1e9f    ? qmax
                   : scaled < -1e9f   ? qmin
                                      : int64_t(scaled) + zp;
-      out[i] = char(uint8_t(std::clamp(v, qmin, qmax) & 0xff));
-      if (--left == 0 && axis) {
-        s = s + 1 == slices ? 0 : s + 1;
-        left = inner;
-        scale = scales[s];
-        zp = zeroPoints.empty() ? 0 : zeroPoints[s];
-      }
+      store(run.begin + i, std::clamp(v, qmin, qmax));
     }
   };
   return readFloatConstant(value, [&](ArrayRef<float> data) {
-    // Blocks of 1 Mi elements on the context's threads (a 600 MB weight
-    // takes seconds on one core).
-    constexpr int64_t kBlock = 1 << 20;
-    int64_t count = data.size();
-    int64_t blocks = (count + kBlock - 1) / kBlock;
-    parallelFor(value.getContext(), 0, blocks, [&](size_t block) {
-      int64_t begin = int64_t(block) * kBlock;
-      quantize(data, begin, std::min(count, begin + kBlock));
-    });
+    // Chunks of about 1 Mi elements on the context's threads (a 600 MB
+    // weight takes seconds on one core).
+    constexpr int64_t kChunk = 1 << 20;
+    SmallVector<size_t> chunkStarts{0};
+    for (int64_t r = 0, filled = 0; r < int64_t(runs.size()); ++r) {
+      filled += runs[r].length;
+      if (filled >= kChunk && r + 1 < int64_t(runs.size())) {
+        chunkStarts.push_back(r + 1);
+        filled = 0;
+      }
+    }
+    chunkStarts.push_back(runs.size());
+    parallelFor(value.getContext(), 0, chunkStarts.size() - 1,
+                [&](size_t chunk) {
+                  for (size_t r = chunkStarts[chunk];
+                       r < chunkStarts[chunk + 1]; ++r)
+                    quantizeRun(data, runs[r]);
+                });
   });
 }
 
 /// Replaces `q` by its quantized constant; false when it does not apply.
 static FailureOr<bool> quantizeWeight(QuantizeOp q) {
   ElementsAttr weight;
-  if (!q.getScale() || q.getQuantizer().getBits() != 8 || q->use_empty() ||
+  if (!q.getScale() || q->use_empty() ||
       !matchPattern(q.getInput(), m_Constant(&weight)) ||
       !llvm::all_of(q->getUsers(),
                     [](Operation *u) { return isa<DequantizeOp>(u); }))
     return false;
   auto type = cast<ShapedType>(weight.getType());
   // Quantized straight into the new weight's storage.
+  int64_t bytes = getStorageBytes(q.getQuantizer());
   AsmResourceBlob blob = HeapAsmResourceBlob::allocate(
-      type.hasStaticShape() ? type.getNumElements() : 0, alignof(int8_t));
+      type.hasStaticShape() ? type.getNumElements() * bytes : 0, bytes);
   if (failed(quantizeConstant(weight, q.getQuantizer(), *q.getScale(),
                               q.getZeroPoint().value_or(ArrayRef<int32_t>()),
                               blob.getMutableData())))
-    return q.emitError("cannot quantize this weight to 8 bits: it must be a "
+    return q.emitError("cannot quantize this weight: it must be a "
                        "floating-point constant of static shape");
   // The storage is the quantize's own tensor: its name, or the weight's.
   std::string name = getTensorName(q.getOutput()).str();

@@ -1,9 +1,9 @@
 //===- Scales.cpp - scales of weights, and defaults for activations -------===//
 //
 // A QDQ model needs a scale on every QuantizeLinear. Weights need no
-// calibration data: their range is in the constant, so the scale of slice c
-// is max|w_c| / qmax (per output channel for per-axis quantizers), as the
-// NVIDIA toolkit computes it. Activations do: without calibration they get
+// calibration data: their range is in the constant, so the scale of group c
+// is max|w_c| / qmax (per output channel for per-axis quantizers, per block
+// for blocked ones), as the NVIDIA toolkit and Model Optimizer compute it. Activations do: without calibration they get
 // the toolkit's initial range, amax = 6, and a warning says so. Export runs
 // this on a copy of the module, calibration for the weights, and the
 // `qdq-weight-scales` pass in a pipeline.
@@ -64,43 +64,74 @@ mlir::quant_qdq::readFloatConstant(ElementsAttr value,
   return success();
 }
 
-/// Per-slice minimum and maximum of `value` along `axis` (one slice when
-/// `axis` is absent).
+SmallVector<ScaleRun> mlir::quant_qdq::getScaleRuns(QuantizerAttr q,
+                                                    ArrayRef<int64_t> shape) {
+  int64_t count = ShapedType::getNumElements(shape);
+  std::optional<int64_t> axis = q.getAxis();
+  if (!axis)
+    return {{0, count, 0, 0}};
+  int64_t size = shape[*axis], inner = 1, outer = 1;
+  for (int64_t d = 0; d < *axis; ++d)
+    outer *= shape[d];
+  for (int64_t d = *axis + 1; d < int64_t(shape.size()); ++d)
+    inner *= shape[d];
+  SmallVector<ScaleRun> runs;
+  if (!q.isBlocked()) {
+    if (inner == 1) {
+      for (int64_t o = 0; o < outer; ++o)
+        runs.push_back({o * size, size, 0, 1});
+      return runs;
+    }
+    for (int64_t o = 0; o < outer; ++o)
+      for (int64_t k = 0; k < size; ++k)
+        runs.push_back({(o * size + k) * inner, inner, k, 0});
+    return runs;
+  }
+  int64_t block = *q.getBlockSize();
+  int64_t blocks = llvm::divideCeil(size, block);
+  if (inner == 1) {
+    for (int64_t o = 0; o < outer; ++o)
+      for (int64_t b = 0; b < blocks; ++b)
+        runs.push_back({o * size + b * block,
+                        std::min(block, size - b * block), o * blocks + b, 0});
+    return runs;
+  }
+  for (int64_t o = 0; o < outer; ++o)
+    for (int64_t k = 0; k < size; ++k)
+      runs.push_back({(o * size + k) * inner, inner,
+                      (o * blocks + k / block) * inner, 1});
+  return runs;
+}
+
+/// Minimum and maximum of `value` per scale of `q` (one per tensor, slice
+/// or block).
 static FailureOr<std::pair<SmallVector<float>, SmallVector<float>>>
-getSliceRanges(ElementsAttr value, std::optional<int64_t> axis) {
+getScaleGroupRanges(ElementsAttr value, QuantizerAttr q) {
   auto type = cast<ShapedType>(value.getType());
-  if (!type.hasStaticShape() || (axis && *axis >= type.getRank()))
+  if (!type.hasStaticShape() || (q.getAxis() && *q.getAxis() >= type.getRank()))
     return failure();
-  int64_t slices = axis ? type.getDimSize(*axis) : 1;
-  int64_t inner = 1;
-  if (axis)
-    for (int64_t d = *axis + 1; d < type.getRank(); ++d)
-      inner *= type.getDimSize(d);
-  SmallVector<float> lo(slices, 0.0f), hi(slices, 0.0f);
+  int64_t groups = ShapedType::getNumElements(q.getScaleShape(type.getShape()));
+  SmallVector<float> lo(groups, 0.0f), hi(groups, 0.0f);
+  SmallVector<ScaleRun> runs = getScaleRuns(q, type.getShape());
   LogicalResult ok = readFloatConstant(value, [&](ArrayRef<float> data) {
     // NaN compares false both ways: it changes neither bound.
-    if (axis && inner == 1) {
-      // The axis is the last dimension (a MatMul's output channels): rows
-      // of one element per slice, taken a row at a time.
-      for (size_t row = 0; row < data.size(); row += slices)
-        for (int64_t s = 0; s < slices; ++s) {
-          float v = data[row + s];
-          lo[s] = v < lo[s] ? v : lo[s];
-          hi[s] = v > hi[s] ? v : hi[s];
+    for (const ScaleRun &run : runs) {
+      ArrayRef<float> values = data.slice(run.begin, run.length);
+      if (run.scaleStride == 0) {
+        float l = lo[run.scale], h = hi[run.scale];
+        for (float v : values) {
+          l = v < l ? v : l;
+          h = v > h ? v : h;
         }
-      return;
-    }
-    // Runs of `inner` elements share a slice: no division per element.
-    int64_t run = axis ? inner : int64_t(data.size());
-    for (int64_t begin = 0, s = 0; begin < int64_t(data.size());
-         begin += run, s = (s + 1) % slices) {
-      float l = lo[s], h = hi[s];
-      for (float v : data.slice(begin, run)) {
-        l = v < l ? v : l;
-        h = v > h ? v : h;
+        lo[run.scale] = l;
+        hi[run.scale] = h;
+        continue;
       }
-      lo[s] = l;
-      hi[s] = h;
+      float *l = &lo[run.scale], *h = &hi[run.scale];
+      for (auto [i, v] : llvm::enumerate(values)) {
+        l[i] = v < l[i] ? v : l[i];
+        h[i] = v > h[i] ? v : h[i];
+      }
     }
   });
   if (failed(ok))
@@ -108,15 +139,16 @@ getSliceRanges(ElementsAttr value, std::optional<int64_t> axis) {
   return std::make_pair(std::move(lo), std::move(hi));
 }
 
-FailureOr<SmallVector<float>> mlir::quant_qdq::computeWeightScales(
-    ElementsAttr weight, std::optional<int64_t> axis, int64_t qmax) {
-  auto ranges = getSliceRanges(weight, axis);
+FailureOr<SmallVector<float>>
+mlir::quant_qdq::computeWeightScales(ElementsAttr weight, QuantizerAttr q) {
+  auto ranges = getScaleGroupRanges(weight, q);
+  int64_t qmax = q.getQMax();
   if (failed(ranges) || qmax <= 0)
     return failure();
   SmallVector<float> scales;
   for (auto [lo, hi] : llvm::zip(ranges->first, ranges->second)) {
     float amax = std::max(std::abs(lo), std::abs(hi));
-    // Any positive scale represents a slice of zeros exactly.
+    // Any positive scale represents a group of zeros exactly.
     scales.push_back(amax > 0.0f && std::isfinite(amax) ? amax / float(qmax)
                                                         : 1.0f);
   }
@@ -163,14 +195,13 @@ getDefaultParams(Operation *op, QuantizerAttr q, Value input,
   ElementsAttr weight;
   if (matchPattern(input, m_Constant(&weight))) {
     if (q.getSymmetric() && q.getIsSigned()) {
-      FailureOr<SmallVector<float>> scales =
-          computeWeightScales(weight, q.getAxis(), q.getQMax());
+      FailureOr<SmallVector<float>> scales = computeWeightScales(weight, q);
       if (failed(scales))
         return op->emitError("cannot compute weight scales: the weight must "
                              "be a floating-point constant of static shape");
       return std::optional<Params>(Params{std::move(*scales), {}});
     }
-    auto ranges = getSliceRanges(weight, q.getAxis());
+    auto ranges = getScaleGroupRanges(weight, q);
     if (failed(ranges))
       return op->emitError("cannot compute weight ranges");
     return std::optional<Params>(
@@ -187,6 +218,9 @@ getDefaultParams(Operation *op, QuantizerAttr q, Value input,
         << *activationAmax << " (scale = amax / " << q.getQMax() << ")";
     warned = true;
   }
+  if (q.isBlocked())
+    return op->emitError("block quantization is for weights (constants); "
+                         "this activation quantizer has a block size");
   int64_t slices = 1;
   if (std::optional<int64_t> axis = q.getAxis()) {
     auto type = cast<ShapedType>(input.getType());

@@ -9,6 +9,14 @@ func.func @uncalibrated(%x: tensor<4xf32>) -> tensor<4xi8> {
 
 // -----
 
+func.func @dynamic_blocks(%x: tensor<?x4xf32>) -> tensor<?x4xf32> {
+  // expected-error @+1 {{'quant_qdq.fake_quant' op quantizes blocks of a tensor of dynamic shape: block scales need the sizes of the tensor}}
+  %y = quant_qdq.fake_quant %x <bits = 4, axis = 1, block_size = 2> scale [1.0, 2.0] : tensor<?x4xf32>
+  return %y : tensor<?x4xf32>
+}
+
+// -----
+
 func.func @unknown_layer(%x: tensor<4xf32>) -> tensor<4xf32> {
   // expected-error @+1 {{'quant_qdq.generic' op cannot be lowered: no lowering for layer type 'LpNormalization'}}
   %y = quant_qdq.generic "LpNormalization" %x : (tensor<4xf32>) -> tensor<4xf32>

@@ -1,6 +1,7 @@
 // Quantize, dequantize and fake_quant lower to one element-wise generic each:
 // divide, round half to even, add the zero point, saturate, NaN to the zero
-// point; per-channel scales are read along the axis.
+// point; per-channel scales are read along the axis, block scales at the
+// block's index.
 // RUN: qdq-opt %s --convert-quant-qdq-to-linalg --split-input-file | FileCheck %s
 
 // CHECK-LABEL: func.func @quantize_per_tensor
@@ -64,6 +65,22 @@ func.func @unsigned(%x: tensor<4xf32>) -> tensor<4xf32> {
 func.func @per_channel(%w: tensor<2x3x1x1xf32>) -> tensor<2x3x1x1xf32> {
   %f = quant_qdq.fake_quant %w <bits = 8, axis = 0> scale [0.1, 0.2] : tensor<2x3x1x1xf32>
   return %f : tensor<2x3x1x1xf32>
+}
+
+// -----
+
+// Block scales are a tensor of the data's rank, read at the block's index
+// along the axis.
+// CHECK: #[[ID:.*]] = affine_map<(d0, d1) -> (d0, d1)>
+// CHECK: #[[BLOCK:.*]] = affine_map<(d0, d1) -> (d0, d1 floordiv 2)>
+// CHECK-LABEL: func.func @blocks
+// CHECK-DAG: %[[SCALES:.*]] = arith.constant dense<{{\[}}[1.000000e+00, 2.000000e+00], [3.000000e+00, 4.000000e+00]]> : tensor<2x2xf32>
+// CHECK: linalg.generic {indexing_maps = [#[[ID]], #[[BLOCK]], #[[BLOCK]], #[[ID]]]
+// CHECK-SAME: ins(%arg0, %[[SCALES]], %{{.*}} : tensor<2x4xi4>, tensor<2x2xf32>, tensor<2x2xf32>)
+// CHECK: arith.sitofp %{{.*}} : i4 to f32
+func.func @blocks(%q: tensor<2x4xi4>) -> tensor<2x4xf32> {
+  %d = quant_qdq.dequantize %q <bits = 4, axis = 1, block_size = 2> scale [1.0, 2.0, 3.0, 4.0] : tensor<2x4xi4> -> tensor<2x4xf32>
+  return %d : tensor<2x4xf32>
 }
 
 // -----

@@ -10,10 +10,10 @@ func.func @nhwc(%x: tensor<1x4x4x2xf32>, %w: tensor<1x1x2x3xf32>) -> tensor<1x4x
 
 // -----
 
-func.func @bits(%x: tensor<4xf32>) -> tensor<4xi4> {
-  // expected-error @+1 {{ONNX QuantizeLinear/DequantizeLinear store 8 bits; this quantizer has 4}}
-  %q = quant_qdq.quantize %x <bits = 4> scale [0.1] : tensor<4xf32> -> tensor<4xi4>
-  return %q : tensor<4xi4>
+func.func @bits(%x: tensor<4xf32>) -> tensor<4xi6> {
+  // expected-error @+1 {{ONNX QuantizeLinear/DequantizeLinear store 4, 8 or 16 bits; this quantizer has 6}}
+  %q = quant_qdq.quantize %x <bits = 6> scale [0.1] : tensor<4xf32> -> tensor<4xi6>
+  return %q : tensor<4xi6>
 }
 
 // -----

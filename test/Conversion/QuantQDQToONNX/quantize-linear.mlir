@@ -62,11 +62,34 @@ func.func @weights() -> (tensor<2x3xf32>, tensor<2x3xf32>) {
 // -----
 
 // Per-axis QuantizeLinear needs opset 13: a module below it is raised.
-// WARN: quantize-linear.mlir:{{[0-9]+}}:1: warning: raising the default-domain opset from 11 to 13 for QuantizeLinear/DequantizeLinear; generic nodes are written unchanged
+// WARN: quantize-linear.mlir:{{[0-9]+}}:1: warning: raising the default-domain opset from 11 to 13 for QuantizeLinear/DequantizeLinear{{$}}
 // CHECK: module attributes {quant_qdq.onnx.opset_import = {ai.onnx = 13 : i64, com.example = 1 : i64}}
 module attributes {quant_qdq.onnx.opset_import = {ai.onnx = 11 : i64, com.example = 1 : i64}} {
 func.func @raise(%x: tensor<1x4xf32>) -> tensor<1x4xf32> {
   %fq = quant_qdq.fake_quant %x <bits = 8> scale [0.05] : tensor<1x4xf32>
   return %fq : tensor<1x4xf32>
+}
+}
+
+// -----
+
+// Int4 blocks and int16 need opset 21. Block scales and zero points are
+// tensors of the data's rank; the zero point's type is the storage's
+// (int4, uint16) and the node carries axis and block_size.
+// WARN: warning: raising the default-domain opset from 17 to 21 for QuantizeLinear/DequantizeLinear{{$}}
+// CHECK: module attributes {quant_qdq.onnx.opset_import = {ai.onnx = 21 : i64}}
+module attributes {quant_qdq.onnx.opset_import = {ai.onnx = 17 : i64}} {
+// CHECK-LABEL: func @formats
+func.func @formats(%x: tensor<1x4xf32>) -> (tensor<2x4xf32>, tensor<1x4xf32>) {
+  // CHECK: %[[W:.*]] = arith.constant dense<{{\[}}[1, -2, 3, 7], [0, 7, -4, 0]]> : tensor<2x4xi4>
+  // CHECK: %[[S:.*]] = arith.constant dense<{{\[}}[1.000000e+00, 1.000000e+00], [1.000000e+00, 2.000000e+00]]> : tensor<2x2xf32>
+  // CHECK: %[[Z:.*]] = arith.constant dense<0> : tensor<2x2xi4>
+  // CHECK: quant_qdq.generic "DequantizeLinear" %[[W]], %[[S]], %[[Z]] {layer_attributes = {axis = 1 : i64, block_size = 2 : i64}} : (tensor<2x4xi4>, tensor<2x2xf32>, tensor<2x2xi4>) -> tensor<2x4xf32>
+  %w = arith.constant dense<[[1, -2, 3, 7], [0, 7, -4, 0]]> : tensor<2x4xi4>
+  %wdq = quant_qdq.dequantize %w <bits = 4, axis = 1, block_size = 2> scale [1.0, 1.0, 1.0, 2.0] : tensor<2x4xi4> -> tensor<2x4xf32>
+  // CHECK: %[[AZ:.*]] = arith.constant dense<32768> : tensor<ui16>
+  // CHECK: quant_qdq.generic "QuantizeLinear" %arg0, %{{.*}}, %[[AZ]] {{.*}}-> tensor<1x4xui16>
+  %fq = quant_qdq.fake_quant %x <bits = 16, is_signed = false, symmetric = false> scale [0.001] zero_point [32768] : tensor<1x4xf32>
+  return %wdq, %fq : tensor<2x4xf32>, tensor<1x4xf32>
 }
 }

@@ -14,10 +14,10 @@ func.func @main(%x: tensor<1x4x4x2xf32>) -> tensor<1x4x4x2xf32> {
 
 // -----
 
-// CHECK: export-errors.mlir:{{[0-9]+}} offset :{{[0-9]+}}:8: error: ONNX QuantizeLinear/DequantizeLinear store 8 bits; this quantizer has 4
-func.func @main(%x: tensor<4xf32>) -> tensor<4xi4> {
-  %q = quant_qdq.quantize %x <bits = 4> scale [0.5] : tensor<4xf32> -> tensor<4xi4>
-  return %q : tensor<4xi4>
+// CHECK: export-errors.mlir:{{[0-9]+}} offset :{{[0-9]+}}:8: error: ONNX QuantizeLinear/DequantizeLinear store 4, 8 or 16 bits; this quantizer has 6
+func.func @main(%x: tensor<4xf32>) -> tensor<4xi6> {
+  %q = quant_qdq.quantize %x <bits = 6> scale [0.5] : tensor<4xf32> -> tensor<4xi6>
+  return %q : tensor<4xi6>
 }
 
 // -----

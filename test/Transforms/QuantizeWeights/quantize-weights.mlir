@@ -24,16 +24,42 @@ func.func @per_channel(%x: tensor<4x3xf32>) -> tensor<4x2xf32> {
 
 // -----
 
-// Left alone: an uncalibrated quantize, a 4-bit one, and one whose result
-// is also read as storage by something other than a dequantize.
+// Left alone: an uncalibrated quantize, and one whose result is also read
+// as storage by something other than a dequantize.
 // CHECK-LABEL: func @kept
-// CHECK-COUNT-3: quant_qdq.quantize %cst
-func.func @kept() -> (tensor<4xf32>, tensor<4xf32>, tensor<4xi8>) {
+// CHECK-COUNT-2: quant_qdq.quantize %cst
+func.func @kept() -> (tensor<4xf32>, tensor<4xi8>) {
   %w = arith.constant dense<[1.0, 2.0, 3.0, 4.0]> : tensor<4xf32>
   %q0 = quant_qdq.quantize %w <bits = 8> : tensor<4xf32> -> tensor<4xi8>
   %d0 = quant_qdq.dequantize %q0 <bits = 8> : tensor<4xi8> -> tensor<4xf32>
-  %q1 = quant_qdq.quantize %w <bits = 4> scale [1.0] : tensor<4xf32> -> tensor<4xi4>
-  %d1 = quant_qdq.dequantize %q1 <bits = 4> scale [1.0] : tensor<4xi4> -> tensor<4xf32>
   %q2 = quant_qdq.quantize %w <bits = 8> scale [1.0] : tensor<4xf32> -> tensor<4xi8>
-  return %d0, %d1, %q2 : tensor<4xf32>, tensor<4xf32>, tensor<4xi8>
+  return %d0, %q2 : tensor<4xf32>, tensor<4xi8>
+}
+
+// -----
+
+// Int4 blocks: blocks of 2 along axis 1, one scale per row and block
+// ([[1, 1], [1, 2]]), saturated at 7, rounded half to even; a byte per
+// element in memory (packing is the ONNX writer's business).
+// CHECK-LABEL: func @int4_blocks
+// CHECK: %[[W:.*]] = arith.constant dense_resource<w4_quantized> : tensor<2x4xi4>
+// CHECK: quant_qdq.dequantize %[[W]] <bits = 4, axis = 1, block_size = 2>
+// CHECK: w4_quantized: "0x0100000001FE03070007FC00"
+func.func @int4_blocks() -> tensor<2x4xf32> {
+  %w = arith.constant dense<[[1.0, -2.0, 3.0, 8.0], [0.5, 7.0, -7.0, 1.0]]> : tensor<2x4xf32> loc("w4")
+  %q = quant_qdq.quantize %w <bits = 4, axis = 1, block_size = 2> scale [1.0, 1.0, 1.0, 2.0] : tensor<2x4xf32> -> tensor<2x4xi4>
+  %dq = quant_qdq.dequantize %q <bits = 4, axis = 1, block_size = 2> scale [1.0, 1.0, 1.0, 2.0] : tensor<2x4xi4> -> tensor<2x4xf32>
+  return %dq : tensor<2x4xf32>
+}
+
+// -----
+
+// Int16: two bytes per element, little endian (2000, -6).
+// CHECK-LABEL: func @int16
+// CHECK: w16_quantized: "0x02000000D007FAFF"
+func.func @int16() -> tensor<2xf32> {
+  %w = arith.constant dense<[1000.0, -3.0]> : tensor<2xf32> loc("w16")
+  %q = quant_qdq.quantize %w <bits = 16> scale [0.5] : tensor<2xf32> -> tensor<2xi16>
+  %dq = quant_qdq.dequantize %q <bits = 16> scale [0.5] : tensor<2xi16> -> tensor<2xf32>
+  return %dq : tensor<2xf32>
 }

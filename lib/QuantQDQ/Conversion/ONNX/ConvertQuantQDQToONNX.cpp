@@ -13,6 +13,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "llvm/ADT/SetVector.h"
 
 namespace mlir::quant_qdq {
 #define GEN_PASS_DEF_CONVERTQUANTQDQTOONNX
@@ -24,8 +25,15 @@ using namespace mlir::quant_qdq;
 using namespace mlir::quant_qdq::onnx_io;
 using namespace mlir::quant_qdq::onnx_patterns;
 
-/// Per-axis QuantizeLinear/DequantizeLinear need opset 13.
-static constexpr int64_t kQDQOpset = 13;
+/// Per-axis QuantizeLinear/DequantizeLinear need opset 13; 4- and 16-bit
+/// storage and blocked scales, opset 21.
+static constexpr int64_t kQDQOpset = 13, kExtendedQDQOpset = 21;
+
+/// The opset a Q/DQ op's export needs.
+static int64_t getRequiredOpset(QuantizerAttr q) {
+  bool extended = q.getBits() == 4 || q.getBits() == 16 || q.isBlocked();
+  return extended ? kExtendedQDQOpset : kQDQOpset;
+}
 
 void mlir::quant_qdq::populateQuantQDQToONNXPatterns(
     RewritePatternSet &patterns) {
@@ -38,29 +46,41 @@ void mlir::quant_qdq::populateQuantQDQToONNXPatterns(
   populateQuantizeLinearExports(patterns);
 }
 
-/// Raises the default-domain opset the module imports to 13 when it holds
-/// Q/DQ ops; nodes kept generic are written unchanged (a warning says so).
+/// Raises the default-domain opset the module imports to what its Q/DQ ops
+/// need (13, or 21 for int4/int16 and blocks); nodes kept generic are
+/// written unchanged, and a warning names their types.
 static void raiseOpsetForQDQ(ModuleOp module) {
   auto opsets = module->getAttrOfType<DictionaryAttr>(kOpsetImport);
   int64_t opset = getDefaultDomainOpset(module);
-  if (!opsets || opset >= kQDQOpset)
+  if (!opsets)
     return;
-  WalkResult found = module.walk([](Operation *op) {
-    return isa<QuantizeOp, DequantizeOp, FakeQuantOp>(op)
-               ? WalkResult::interrupt()
-               : WalkResult::advance();
+  int64_t required = 0;
+  llvm::SetVector<StringRef> genericTypes;
+  module.walk([&](Operation *op) {
+    if (auto node = dyn_cast<GenericOp>(op)) {
+      if (!node.getDomain() || node.getDomain()->empty() ||
+          *node.getDomain() == "ai.onnx")
+        genericTypes.insert(node.getOpType());
+      return;
+    }
+    if (auto quantizer = op->getAttrOfType<QuantizerAttr>("quantizer");
+        quantizer && isa<QuantizeOp, DequantizeOp, FakeQuantOp>(op))
+      required = std::max(required, getRequiredOpset(quantizer));
   });
-  if (!found.wasInterrupted())
+  if (required <= opset)
     return;
-  emitWarning(module.getLoc())
-      << "raising the default-domain opset from " << opset << " to "
-      << kQDQOpset
-      << " for QuantizeLinear/DequantizeLinear; generic nodes are written "
-         "unchanged";
+  InFlightDiagnostic warning = emitWarning(module.getLoc())
+                               << "raising the default-domain opset from "
+                               << opset << " to " << required
+                               << " for QuantizeLinear/DequantizeLinear";
+  if (!genericTypes.empty()) {
+    warning << "; nodes kept as they are, whose schema may differ there: ";
+    llvm::interleaveComma(genericTypes, warning);
+  }
   NamedAttrList entries(opsets);
   entries.set(kDefaultDomain,
               IntegerAttr::get(IntegerType::get(module.getContext(), 64),
-                               kQDQOpset));
+                               required));
   module->setAttr(kOpsetImport, entries.getDictionary(module.getContext()));
 }
 

@@ -199,9 +199,12 @@ static bool forEachElement(ElementsAttr attr, unsigned width,
   auto type = cast<ShapedType>(attr.getType());
   if (!type.hasStaticShape() || type.getNumElements() > kMaxParameterElements)
     return false;
-  unsigned size = width == 1 ? 1 : width / 8;
-  if (size == 0 || size > 8 || (width != 1 && width % 8 != 0))
+  // A byte per element up to 8 bits (i1 and i4 included), as dense
+  // constants store them.
+  unsigned size = (width + 7) / 8;
+  if (size == 0 || size > 8 || (width > 8 && width % 8 != 0))
     return false;
+  uint64_t mask = width == 64 ? ~uint64_t(0) : (uint64_t(1) << width) - 1;
   int64_t count = type.getNumElements();
   if (auto resource = dyn_cast<DenseResourceElementsAttr>(attr)) {
     AsmResourceBlob *blob = resource.getRawHandle().getBlob();
@@ -211,7 +214,7 @@ static bool forEachElement(ElementsAttr attr, unsigned width,
     for (int64_t i = 0; i < count; ++i) {
       uint64_t raw = 0;
       std::memcpy(&raw, data.data() + i * size, size);
-      fn(raw);
+      fn(raw & mask);
     }
     return true;
   }

@@ -1,17 +1,18 @@
 //===- QuantizeLinear.cpp - QuantizeLinear and DequantizeLinear -----------===//
 //
 // Import: QuantizeLinear -> quantize, DequantizeLinear -> dequantize, with
-// constant f32 scales and 8-bit zero points; a vector scale is per axis.
-// The zero point's type is the storage type (uint8 without one, as ONNX
-// says): uint8 storage is an unsigned quantizer, a nonzero zero point an
-// asymmetric one. ONNX quantizes over the full storage range, so
-// quantizers are not narrow. Storage is signless i8 in MLIR whatever the
-// sign.
+// constant f32 scales and 4-, 8- or 16-bit zero points; a vector scale is
+// per axis, `block_size` per block. The zero point's type is the storage
+// type (uint8 without one, as ONNX says): unsigned storage is an unsigned
+// quantizer, a nonzero zero point an asymmetric one. ONNX quantizes over
+// the full storage range, so quantizers are not narrow. Storage is
+// signless in MLIR whatever the sign.
 //
 // Export: quantize -> QuantizeLinear, dequantize -> DequantizeLinear,
 // fake_quant -> both, with the scale and zero point as constants (scalars
-// per tensor, vectors per axis). Storage is int8 or uint8 on the wire, by
-// the quantizer: an unsigned quantizer's storage is typed ui8 from here on.
+// per tensor, vectors per axis, tensors per block). Storage is (u)int4,
+// (u)int8 or (u)int16 on the wire, by the quantizer: an unsigned
+// quantizer's storage is typed unsigned from here on.
 //
 //===----------------------------------------------------------------------===//
 
@@ -27,6 +28,11 @@ using namespace mlir;
 using namespace mlir::quant_qdq;
 using namespace mlir::quant_qdq::onnx_patterns;
 
+/// The storage widths ONNX QuantizeLinear/DequantizeLinear have.
+static bool isStorageWidth(unsigned width) {
+  return width == 4 || width == 8 || width == 16;
+}
+
 static LogicalResult convertQDQ(ONNXNode node, PatternRewriter &rewriter) {
   bool isQuantize = node.getOpType() == "QuantizeLinear";
   MLIRContext *context = rewriter.getContext();
@@ -41,7 +47,9 @@ static LogicalResult convertQDQ(ONNXNode node, PatternRewriter &rewriter) {
                    [](float s) { return !std::isfinite(s) || s <= 0.0f; }))
     return failure();
 
+  // Without a zero point, QuantizeLinear stores uint8 (ONNX's default).
   bool isSigned = false;
+  unsigned bits = 8;
   SmallVector<int64_t> zeroPoints(scales->size(), 0);
   if (Value zp = node.getInput(2)) {
     ElementsAttr zpAttr = getConstantAttr(zp);
@@ -50,30 +58,36 @@ static LogicalResult convertQDQ(ONNXNode node, PatternRewriter &rewriter) {
       return failure();
     auto zpType = dyn_cast<IntegerType>(
         cast<ShapedType>(zpAttr.getType()).getElementType());
-    if (!zpType || zpType.getWidth() != 8)
+    if (!zpType || !isStorageWidth(zpType.getWidth()))
       return failure();
     isSigned = !zpType.isUnsigned();
+    bits = zpType.getWidth();
     zeroPoints = *zps;
   }
 
   // The float side and the storage side.
   Value input = node.getInput(0);
   RankedTensorType floatType, storageType;
-  auto i8 = IntegerType::get(context, 8);
+  auto storageElement = IntegerType::get(context, bits);
   if (isQuantize) {
     floatType = getFloatTensor(input);
     if (!floatType || !floatType.getElementType().isF32())
       return failure();
-    storageType = RankedTensorType::get(floatType.getShape(), i8);
+    storageType = RankedTensorType::get(floatType.getShape(), storageElement);
   } else if (ElementsAttr constant = getConstantAttr(input)) {
-    // Storage read from an initializer is reinterpreted as signless i8, the
+    // Storage read from an initializer is reinterpreted as signless, the
     // dialect's storage type; the quantizer remembers the signedness.
     auto type = cast<RankedTensorType>(constant.getType());
     auto intType = dyn_cast<IntegerType>(type.getElementType());
-    if (!intType || intType.getWidth() != 8 ||
-        intType.isUnsigned() == isSigned)
+    // Without a zero point the data's type says the width and the sign.
+    if (!intType || !isStorageWidth(intType.getWidth()) ||
+        (node.hasInput(2) && (intType.getWidth() != bits ||
+                              intType.isUnsigned() == isSigned)))
       return failure();
-    storageType = RankedTensorType::get(type.getShape(), i8);
+    bits = intType.getWidth();
+    isSigned = !intType.isUnsigned();
+    storageType = RankedTensorType::get(type.getShape(),
+                                        IntegerType::get(context, bits));
     if (!intType.isSignless())
       input = arith::ConstantOp::create(
           rewriter, input.getLoc(),
@@ -82,25 +96,30 @@ static LogicalResult convertQDQ(ONNXNode node, PatternRewriter &rewriter) {
                                       Float32Type::get(context));
   } else {
     storageType = dyn_cast<RankedTensorType>(input.getType());
-    if (!storageType || !storageType.getElementType().isSignlessInteger(8))
+    if (!storageType || !storageType.getElementType().isSignlessInteger(bits))
       return failure();
     floatType = RankedTensorType::get(storageType.getShape(),
                                       Float32Type::get(context));
   }
 
-  std::optional<int64_t> axis;
+  // Per tensor (a scalar, or one value), per axis (a vector), or per block
+  // (`block_size`, scales of the data's rank).
+  std::optional<int64_t> axis, blockSize;
   auto scaleType = cast<ShapedType>(scaleAttr.getType());
-  if (scaleType.getRank() == 1 &&
-      !(scales->size() == 1 && floatType.getRank() == 0)) {
+  int64_t rank = floatType.getRank();
+  FailureOr<int64_t> block = node.getInt("block_size", 0);
+  if (failed(block) || *block < 0)
+    return failure();
+  if (*block > 0 || (scaleType.getRank() == 1 &&
+                     !(scales->size() == 1 && rank == 0))) {
     FailureOr<int64_t> a = node.getInt("axis", 1);
-    if (failed(a))
-      return failure();
-    int64_t rank = floatType.getRank();
-    if (*a < -rank || *a >= rank)
+    if (failed(a) || *a < -rank || *a >= rank)
       return failure();
     axis = *a < 0 ? *a + rank : *a;
+    if (*block > 0)
+      blockSize = *block;
     // A one-element scale along an axis of another size is per tensor.
-    if (scales->size() == 1 && floatType.getDimSize(*axis) != 1)
+    else if (scales->size() == 1 && floatType.getDimSize(*axis) != 1)
       axis.reset();
   } else if (scaleType.getRank() > 1) {
     return failure();
@@ -108,9 +127,14 @@ static LogicalResult convertQDQ(ONNXNode node, PatternRewriter &rewriter) {
 
   bool symmetric =
       isSigned && llvm::all_of(zeroPoints, [](int64_t z) { return z == 0; });
-  auto quantizer = QuantizerAttr::get(context, 8, isSigned,
+  auto quantizer = QuantizerAttr::get(context, bits, isSigned,
                                       /*narrow_range=*/false, symmetric, axis,
-                                      std::optional<CalibrationMethod>());
+                                      std::optional<CalibrationMethod>(),
+                                      blockSize);
+  // The verifier's checks, as a refusal: the node stays generic.
+  if (blockSize && quantizer.getScaleShape(floatType.getShape()) !=
+                       ArrayRef<int64_t>(scaleType.getShape()))
+    return failure();
   SmallVector<NamedAttribute> attrs{
       rewriter.getNamedAttr("quantizer", quantizer),
       rewriter.getNamedAttr("scale", rewriter.getDenseF32ArrayAttr(*scales))};
@@ -130,10 +154,10 @@ static LogicalResult convertQDQ(ONNXNode node, PatternRewriter &rewriter) {
 // Export
 //===----------------------------------------------------------------------===//
 
-/// The element type of a quantizer's storage on the wire: i8 (INT8) or ui8
-/// (UINT8).
+/// The element type of a quantizer's storage on the wire: i4/i8/i16 (INT4,
+/// INT8, INT16) or their unsigned forms.
 static IntegerType getStorageElementType(QuantizerAttr q) {
-  return IntegerType::get(q.getContext(), 8,
+  return IntegerType::get(q.getContext(), q.getBits(),
                           q.getIsSigned() ? IntegerType::Signless
                                           : IntegerType::Unsigned);
 }
@@ -158,19 +182,24 @@ static FailureOr<QuantParams> createQuantParams(QuantOp op, Value floatValue,
     return b.emitError() << "quantize/dequantize has no scale: calibrate the "
                             "model, or export computes weight scales only "
                             "for constant inputs";
-  if (q.getBits() != 8)
-    return b.emitError() << "ONNX QuantizeLinear/DequantizeLinear store 8 "
-                            "bits; this quantizer has "
-                         << q.getBits();
-  // Per-tensor parameters are scalars; per-axis ones are vectors.
-  SmallVector<int64_t> shape;
-  if (q.getAxis())
-    shape.push_back(scales->size());
+  unsigned bits = q.getBits();
+  if (bits != 4 && bits != 8 && bits != 16)
+    return b.emitError() << "ONNX QuantizeLinear/DequantizeLinear store 4, 8 "
+                            "or 16 bits; this quantizer has "
+                         << bits;
+  // Per-tensor parameters are scalars, per-axis ones vectors, blocked ones
+  // tensors of the data's rank.
+  SmallVector<int64_t> shape = q.getScaleShape(
+      cast<ShapedType>(floatValue.getType()).getShape());
+  if (ShapedType::isDynamicShape(shape))
+    return b.emitError() << "blocked scales need the sizes of the tensor";
   auto f32 = Float32Type::get(op.getContext());
   IntegerType storage = getStorageElementType(q);
   SmallVector<APInt> zeroPoints;
   for (unsigned i = 0; i < scales->size(); ++i)
-    zeroPoints.emplace_back(8, uint64_t(op.getZeroPointAt(i)) & 0xff);
+    zeroPoints.emplace_back(bits, uint64_t(op.getZeroPointAt(i)),
+                            /*isSigned=*/q.getIsSigned(),
+                            /*implicitTrunc=*/true);
   StringRef tensor = getTensorName(floatValue);
   if (tensor.empty() && matchPattern(floatValue, m_Constant()))
     tensor = getLocationName(floatValue.getLoc());
@@ -193,6 +222,8 @@ static SmallVector<NamedAttribute> getQDQAttrs(QuantizerAttr q,
   SmallVector<NamedAttribute> attrs;
   if (std::optional<int64_t> axis = q.getAxis())
     attrs.push_back(b.getIntAttr("axis", *axis));
+  if (std::optional<int64_t> block = q.getBlockSize())
+    attrs.push_back(b.getIntAttr("block_size", *block));
   return attrs;
 }
 

@@ -38,6 +38,9 @@ getUniformType(Operation *op, QuantizerAttr quantizer,
   if (!scales)
     return op->emitError("has no scale: calibrate the model, or set scales, "
                          "before converting to upstream quant types");
+  if (quantizer.isBlocked())
+    return op->emitError("blocked quantizers do not convert to upstream "
+                         "quant types yet (sub-channel types)");
   MLIRContext *context = op->getContext();
   auto storage = IntegerType::get(context, quantizer.getBits());
   unsigned flags = quantizer.getIsSigned() ? quant::QuantizationFlags::Signed
@@ -116,7 +119,8 @@ static FailureOr<QuantizerParams> getQuantizerParams(Operation *op,
     params.zeroPoints.push_back(int32_t(zp));
   params.quantizer =
       QuantizerAttr::get(op->getContext(), bits, isSigned, narrow, symmetric,
-                         axis, std::optional<CalibrationMethod>());
+                         axis, std::optional<CalibrationMethod>(),
+                         std::optional<int64_t>());
   return params;
 }
 

@@ -548,6 +548,7 @@ LogicalResult ConvertQuantQDQToGPUPass::rewrite(Operation *op) {
   SmallVector<float> scales, zeroPoints;
   std::optional<int64_t> axis;
   SmallVector<Value, 2> dataInputs;
+  bool blockedScales = false;
   bool handled =
       TypeSwitch<Operation *, bool>(op)
           .Case<QuantizeOp, DequantizeOp, FakeQuantOp, FakeQuantGradOp>(
@@ -564,6 +565,7 @@ LogicalResult ConvertQuantQDQToGPUPass::rewrite(Operation *op) {
                                 : QuantOpKind::FakeQuantGrad;
                 fillQuantizer(q, spec, scales, zeroPoints);
                 axis = q.getQuantizer().getAxis();
+                blockedScales = q.getQuantizer().isBlocked();
                 dataInputs.push_back(q.getInput());
                 if constexpr (std::is_same_v<OpT, FakeQuantGradOp>)
                   dataInputs.push_back(q.getGrad());
@@ -572,6 +574,11 @@ LogicalResult ConvertQuantQDQToGPUPass::rewrite(Operation *op) {
           .Default([](Operation *) { return false; });
   if (!handled)
     return success();
+  if (blockedScales) {
+    op->emitRemark("kept on the CPU: block-quantized tensors have no GPU "
+                   "kernel yet");
+    return success();
+  }
 
   auto inType = cast<RankedTensorType>(dataInputs[0].getType());
   auto outType = cast<RankedTensorType>(op->getResult(0).getType());

@@ -42,15 +42,26 @@ struct ConvertQuantQDQToLinalgPass
         blocked = true;
         return;
       }
-      auto hasScale = [](auto quantOp) { return quantOp.isCalibrated(); };
-      bool uncalibrated =
-          TypeSwitch<Operation *, bool>(op)
+      // Why a Q/DQ op cannot lower, if it cannot.
+      auto whyNot = [](auto quantOp) -> const char * {
+        if (!quantOp.isCalibrated())
+          return "has no scale: calibrate the model, or set scales, before "
+                 "lowering";
+        QuantizerAttr q = quantOp.getQuantizer();
+        auto type = cast<RankedTensorType>(quantOp.getInput().getType());
+        if (q.isBlocked() &&
+            ShapedType::isDynamicShape(q.getScaleShape(type.getShape())))
+          return "quantizes blocks of a tensor of dynamic shape: block "
+                 "scales need the sizes of the tensor";
+        return nullptr;
+      };
+      const char *reason =
+          TypeSwitch<Operation *, const char *>(op)
               .Case<QuantizeOp, DequantizeOp, FakeQuantOp, FakeQuantGradOp>(
-                  [&](auto quantOp) { return !hasScale(quantOp); })
-              .Default([](Operation *) { return false; });
-      if (uncalibrated) {
-        op->emitOpError("has no scale: calibrate the model, or set scales, "
-                        "before lowering");
+                  whyNot)
+              .Default([](Operation *) { return nullptr; });
+      if (reason) {
+        op->emitOpError(reason);
         blocked = true;
       }
     });
@@ -76,7 +87,8 @@ struct ConvertQuantQDQToLinalgPass
     });
     if (failed(applyPartialConversion(getOperation(), target,
                                       std::move(patterns))))
-      signalPassFailure();
+      return signalPassFailure();
+    widenSubByteConstants(getOperation());
   }
 };
 } // namespace

@@ -22,11 +22,11 @@ using namespace mlir::quant_qdq;
 namespace {
 /// Scales and zero points of a Q/DQ op, as they enter the linalg.generic:
 /// constants in the body for a per-tensor quantizer, 1-D tensors read along
-/// the axis for a per-channel one.
+/// the axis for a per-channel one, tensors of the data's rank read at the
+/// block index for a blocked one.
 struct QuantOperands {
   SmallVector<Value> inputs;   // extra generic inputs (scale, zp tensors)
   SmallVector<AffineMap> maps; // their indexing maps
-  bool perChannel = false;
 };
 
 } // namespace
@@ -44,18 +44,31 @@ static FailureOr<QuantOperands> getQuantOperands(OpT op, OpBuilder &b,
       zps[i] = (*zpAttr)[zpAttr->size() == 1 ? 0 : i];
 
   QuantOperands result;
-  if (!quantizer.getAxis())
+  std::optional<int64_t> axis = quantizer.getAxis();
+  if (!axis)
     return result;
-  result.perChannel = true;
   Location loc = op.getLoc();
-  auto vector = RankedTensorType::get({int64_t(scales.size())}, b.getF32Type());
+  // Per axis: a vector read at the axis index. Per block: a tensor of the
+  // data's rank read at the block's index along the axis.
+  SmallVector<int64_t> shape = quantizer.getScaleShape(floatType.getShape());
+  if (ShapedType::isDynamicShape(shape) ||
+      ShapedType::getNumElements(shape) != int64_t(scales.size()))
+    return failure();
+  auto scaleType = RankedTensorType::get(shape, b.getF32Type());
   result.inputs.push_back(arith::ConstantOp::create(
-      b, loc, DenseElementsAttr::get(vector, scales)));
+      b, loc, DenseElementsAttr::get(scaleType, scales)));
   result.inputs.push_back(arith::ConstantOp::create(
-      b, loc, DenseElementsAttr::get(vector, ArrayRef<float>(zps))));
-  AffineMap channel = AffineMap::get(floatType.getRank(), 0,
-                                     b.getAffineDimExpr(*quantizer.getAxis()));
-  result.maps.assign(2, channel);
+      b, loc, DenseElementsAttr::get(scaleType, ArrayRef<float>(zps))));
+  int64_t rank = floatType.getRank();
+  AffineMap map = AffineMap::get(rank, 0, b.getAffineDimExpr(*axis));
+  if (std::optional<int64_t> block = quantizer.getBlockSize()) {
+    SmallVector<AffineExpr> indices;
+    for (int64_t d = 0; d < rank; ++d)
+      indices.push_back(d == *axis ? b.getAffineDimExpr(d).floorDiv(*block)
+                                   : b.getAffineDimExpr(d));
+    map = AffineMap::get(rank, 0, indices, b.getContext());
+  }
+  result.maps.assign(2, map);
   return result;
 }
 

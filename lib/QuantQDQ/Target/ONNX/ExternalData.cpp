@@ -163,23 +163,23 @@ LogicalResult ExternalDataLoader::load(onnx::TensorProto &tensor) {
 
   // The byte count the tensor needs bounds what is read: a hostile length
   // allocates nothing.
-  unsigned elementSize = getElementByteSize(tensor.data_type());
-  if (elementSize == 0)
-    return emitTensorError(tensor) << "external data of an unsupported data "
-                                      "type ("
-                                   << tensor.data_type() << ")";
   SmallVector<int64_t> dims(tensor.dims().begin(), tensor.dims().end());
   FailureOr<int64_t> count =
       getNumElements(loc, "tensor '" + tensor.name() + "'", dims);
   if (failed(count))
     return failure();
-  if (uint64_t(*count) > std::numeric_limits<uint64_t>::max() / elementSize)
+  if (getElementByteSize(tensor.data_type()) == 0)
+    return emitTensorError(tensor) << "external data of an unsupported data "
+                                      "type ("
+                                   << tensor.data_type() << ")";
+  std::optional<uint64_t> needed = getRawDataSize(tensor.data_type(), *count);
+  if (!needed)
     return emitTensorError(tensor) << "too large";
-  uint64_t size = uint64_t(*count) * elementSize;
+  uint64_t size = *needed;
   if (ref->length && *ref->length != size)
     return emitTensorError(tensor)
            << "external data length " << *ref->length << " bytes, but "
-           << *count << " elements of " << elementSize << " bytes need "
+           << describeElements(tensor.data_type(), *count) << " need "
            << size;
 
   FailureOr<DataFile *> file = open(tensor, ref->location);

@@ -134,16 +134,17 @@ private:
                                         Location loc) {
     std::string name = claimName(base);
     auto resource = dyn_cast<DenseResourceElementsAttr>(value);
-    if (!resource) {
+    // 4-bit data is packed on the way: it is written from a copy.
+    auto type = cast<ShapedType>(value.getType());
+    int32_t dataType = getONNXElementType(type.getElementType());
+    if (!resource || isNibblePacked(dataType)) {
       onnx::TensorProto &t = *graph->add_initializer();
       t.set_name(name);
       if (failed(exportTensor(value, t, loc)))
         return failure();
       return name;
     }
-    auto type = cast<ShapedType>(value.getType());
     AsmResourceBlob *blob = resource.getRawHandle().getBlob();
-    int32_t dataType = getONNXElementType(type.getElementType());
     if (!blob || !dataType)
       return emitError(loc)
              << "constant '" << name << "' has no data or no ONNX type";
@@ -417,9 +418,16 @@ LogicalResult ModelExporter::exportFunction(func::FuncOp func) {
       return s.getValue().str();
     return fallback.str();
   };
-  int64_t irVersion = 8;
+  // At least the IR version that the opset (and so its types: INT4 from
+  // opset 21) came with.
+  int64_t minimumIR = opset >= 21   ? 10
+                      : opset >= 19 ? 9
+                      : opset >= 15 ? 8
+                      : hasQDQ      ? 7
+                                    : 3;
+  int64_t irVersion = std::max<int64_t>(8, minimumIR);
   if (auto v = module->getAttrOfType<IntegerAttr>(kIrVersion))
-    irVersion = std::max<int64_t>(v.getInt(), hasQDQ ? 7 : 3);
+    irVersion = std::max<int64_t>(v.getInt(), minimumIR);
   model.set_ir_version(irVersion);
   model.set_producer_name(getString(kProducerName, "quant-qdq"));
   model.set_producer_version(getString(kProducerVersion, ""));

@@ -54,9 +54,27 @@ Type getElementType(MLIRContext *context, int32_t onnxType);
 /// The ONNX data type of an MLIR element type; 0 (UNDEFINED) when none.
 int32_t getONNXElementType(Type type);
 
-/// Size in bytes of one element of `onnxType` as raw_data stores it; 0 when
-/// the type has no fixed-size raw form.
+/// ONNX data types newer than the ONNX headers this builds against (1.12);
+/// TensorProto's data_type is a plain int32 on the wire.
+constexpr int32_t kONNXUInt4 = 21, kONNXInt4 = 22;
+
+/// Whether raw_data packs two elements of `onnxType` per byte, low nibble
+/// first (INT4, UINT4).
+inline bool isNibblePacked(int32_t onnxType) {
+  return onnxType == kONNXInt4 || onnxType == kONNXUInt4;
+}
+
+/// Size in bytes of one element of `onnxType` in memory (a 4-bit element
+/// takes a byte there, as in MLIR's dense constants); 0 when the type has
+/// no fixed-size raw form.
 unsigned getElementByteSize(int32_t onnxType);
+
+/// Size in bytes of `count` elements of `onnxType` in raw_data, or nothing
+/// when the type has no raw form or the size overflows.
+std::optional<uint64_t> getRawDataSize(int32_t onnxType, int64_t count);
+
+/// "12 elements of 4 bytes" (or "of 4 bits"), for messages about sizes.
+std::string describeElements(int32_t onnxType, int64_t count);
 
 /// Number of elements of `dims`, failing (with a diagnostic naming `what`)
 /// on negative or overflowing dimensions.

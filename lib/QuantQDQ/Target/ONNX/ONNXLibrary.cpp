@@ -60,6 +60,29 @@ static int64_t getDefaultDomainOpset(const onnx::ModelProto &model) {
   return opset;
 }
 
+/// Ops whose schema changed after the library's newest opset in ways the
+/// library would reject, and the opset of the change: QuantizeLinear and
+/// DequantizeLinear gained float8 and `saturate` in 19, and int4, int16
+/// and `block_size` in 21. Their import patterns check such nodes
+/// themselves.
+static constexpr std::pair<const char *, int64_t> kSchemasNewerThanLibrary[] =
+    {{"QuantizeLinear", 19}, {"DequantizeLinear", 19}};
+
+/// Whether a default-domain `opType` node at `opset` follows a schema the
+/// library does not have: an op it does not know yet (Gelu at 20), or one
+/// that changed since.
+static bool isNewerThanLibrary(const std::string &opType, int64_t opset) {
+  int64_t limit = onnx_io::getLibraryOpsetLimit();
+  if (opset <= limit)
+    return false;
+  if (!onnx::OpSchemaRegistry::Schema(opType, int(limit), ""))
+    return true;
+  return llvm::any_of(kSchemasNewerThanLibrary, [&](auto entry) {
+    return opType == entry.first && opset >= entry.second &&
+           entry.second > limit;
+  });
+}
+
 /// ONNX's checker on `model`, within what this build's library can judge:
 /// - a model of a newer IR version is checked by the newest rules the
 ///   library has;
@@ -67,7 +90,8 @@ static int64_t getDefaultDomainOpset(const onnx::ModelProto &model) {
 ///   accepts and a custom-domain producer leaves) passes the shape
 ///   requirement;
 /// - at an opset newer than the library's, a node of an op the library does
-///   not know yet (Gelu at 20) is checked as a custom-domain node.
+///   not know yet (Gelu at 20), or whose schema changed since (blocked
+///   DequantizeLinear at 21), is checked as a custom-domain node.
 /// The model is left as it was.
 static std::string checkModel(onnx::ModelProto &model) {
   int64_t irVersion = model.ir_version();
@@ -89,7 +113,7 @@ static std::string checkModel(onnx::ModelProto &model) {
   if (opset > limit) {
     for (onnx::NodeProto &node : *graph.mutable_node())
       if (onnx_io::isDefaultDomain(node.domain()) &&
-          !onnx::OpSchemaRegistry::Schema(node.op_type(), int(limit), "")) {
+          isNewerThanLibrary(node.op_type(), opset)) {
         newer.emplace_back(&node, node.domain());
         node.set_domain(kNewerOps);
       }
@@ -616,6 +640,8 @@ int64_t onnx_io::getLibraryOpsetLimit() {
 std::string onnx_io::verifyNode(const onnx::NodeProto &node, int64_t opset) {
   try {
     std::string domain = node.domain() == "ai.onnx" ? "" : node.domain();
+    if (domain.empty() && isNewerThanLibrary(node.op_type(), opset))
+      return {};
     if (const onnx::OpSchema *schema =
             onnx::OpSchemaRegistry::Schema(node.op_type(), int(opset), domain))
       schema->Verify(node);

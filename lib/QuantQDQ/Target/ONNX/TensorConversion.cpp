@@ -17,6 +17,7 @@
 #include "llvm/Support/MathExtras.h"
 
 #include <cstring>
+#include <limits>
 
 using namespace mlir;
 using namespace mlir::quant_qdq;
@@ -55,6 +56,10 @@ Type onnx_io::getElementType(MLIRContext *ctx, int32_t onnxType) {
     return IntegerType::get(ctx, 32, IntegerType::Unsigned);
   case TensorProto::UINT64:
     return IntegerType::get(ctx, 64, IntegerType::Unsigned);
+  case kONNXInt4:
+    return IntegerType::get(ctx, 4);
+  case kONNXUInt4:
+    return IntegerType::get(ctx, 4, IntegerType::Unsigned);
   default:
     return {};
   }
@@ -76,6 +81,8 @@ int32_t onnx_io::getONNXElementType(Type type) {
   switch (intType.getWidth()) {
   case 1:
     return TensorProto::BOOL;
+  case 4:
+    return isUnsigned ? kONNXUInt4 : kONNXInt4;
   case 8:
     return isUnsigned ? TensorProto::UINT8 : TensorProto::INT8;
   case 16:
@@ -94,6 +101,8 @@ unsigned onnx_io::getElementByteSize(int32_t onnxType) {
   case TensorProto::BOOL:
   case TensorProto::INT8:
   case TensorProto::UINT8:
+  case kONNXInt4:
+  case kONNXUInt4:
     return 1;
   case TensorProto::INT16:
   case TensorProto::UINT16:
@@ -111,6 +120,45 @@ unsigned onnx_io::getElementByteSize(int32_t onnxType) {
   default:
     return 0;
   }
+}
+
+std::optional<uint64_t> onnx_io::getRawDataSize(int32_t onnxType,
+                                               int64_t count) {
+  unsigned size = getElementByteSize(onnxType);
+  if (size == 0 || count < 0)
+    return std::nullopt;
+  if (isNibblePacked(onnxType))
+    return (uint64_t(count) + 1) / 2;
+  if (uint64_t(count) > std::numeric_limits<uint64_t>::max() / size)
+    return std::nullopt;
+  return uint64_t(count) * size;
+}
+
+std::string onnx_io::describeElements(int32_t onnxType, int64_t count) {
+  return std::to_string(count) + " elements of " +
+         (isNibblePacked(onnxType)
+              ? std::string("4 bits")
+              : std::to_string(getElementByteSize(onnxType)) + " bytes");
+}
+
+/// Two 4-bit elements per byte, low nibble first, from one byte each.
+static std::string packNibbles(StringRef bytes) {
+  std::string packed((bytes.size() + 1) / 2, '\0');
+  for (size_t i = 0; i < bytes.size(); ++i)
+    packed[i / 2] |= char((uint8_t(bytes[i]) & 0xf) << (i % 2 ? 4 : 0));
+  return packed;
+}
+
+/// `count` elements of one byte each from packed nibbles, sign-extended
+/// when `isSigned`.
+static std::string unpackNibbles(StringRef packed, int64_t count,
+                                 bool isSigned) {
+  std::string bytes(count, '\0');
+  for (int64_t i = 0; i < count; ++i) {
+    uint8_t nibble = (uint8_t(packed[i / 2]) >> (i % 2 ? 4 : 0)) & 0xf;
+    bytes[i] = char(isSigned && (nibble & 0x8) ? nibble | 0xf0 : nibble);
+  }
+  return bytes;
 }
 
 FailureOr<int64_t> onnx_io::getNumElements(Location loc, StringRef what,
@@ -188,6 +236,12 @@ static FailureOr<std::string> packTypedData(const TensorProto &tensor,
   case TensorProto::BOOL:
     result = packAs(tensor.int32_data(), [](int32_t v) { return uint8_t(v); });
     break;
+  case kONNXInt4:
+  case kONNXUInt4:
+    // One int32 per byte of packed pairs.
+    count = (count + 1) / 2;
+    result = packAs(tensor.int32_data(), [](int32_t v) { return uint8_t(v); });
+    break;
   default:
     return emitError(loc) << "tensor '" << tensor.name()
                           << "' has an unsupported data type (" << onnxType
@@ -216,20 +270,18 @@ FailureOr<int64_t> onnx_io::checkTensor(const TensorProto &tensor,
       getNumElements(loc, "tensor '" + tensor.name() + "'", dims);
   if (failed(count))
     return failure();
-  unsigned byteSize = getElementByteSize(tensor.data_type());
-  if (byteSize == 0)
+  if (getElementByteSize(tensor.data_type()) == 0)
     return emitError(loc) << "tensor '" << tensor.name()
                           << "' has an unsupported data type ("
                           << tensor.data_type() << ")";
   if (tensor.has_raw_data()) {
-    // count * byteSize cannot overflow: the product is compared in a
-    // division so that a huge declared count costs nothing.
-    uint64_t size = tensor.raw_data().size();
-    if (size % byteSize != 0 || uint64_t(*count) != size / byteSize)
+    std::optional<uint64_t> size = getRawDataSize(tensor.data_type(), *count);
+    if (!size || *size != tensor.raw_data().size())
       return emitError(loc)
-             << "tensor '" << tensor.name() << "' declares " << *count
-             << " elements of " << byteSize << " bytes but its raw_data holds "
-             << tensor.raw_data().size() << " bytes";
+             << "tensor '" << tensor.name() << "' declares "
+             << describeElements(tensor.data_type(), *count)
+             << " but its raw_data holds " << tensor.raw_data().size()
+             << " bytes";
   }
   return count;
 }
@@ -254,9 +306,10 @@ FailureOr<ElementsAttr> onnx_io::importTensor(TensorProto &tensor, Location loc,
   std::string bytes;
   if (tensor.has_raw_data()) {
     // Large weights: hand protobuf's buffer to a blob. The proto keeps an
-    // empty string, so the bytes exist once.
+    // empty string, so the bytes exist once. Packed 4-bit data is unpacked
+    // below, a byte per element.
     if (tensor.raw_data().size() > kMaxInlineBytes &&
-        onnxType != TensorProto::BOOL) {
+        onnxType != TensorProto::BOOL && !isNibblePacked(onnxType)) {
       auto *owned = new std::string(std::move(*tensor.mutable_raw_data()));
       tensor.clear_raw_data();
       AsmResourceBlob blob(
@@ -276,6 +329,8 @@ FailureOr<ElementsAttr> onnx_io::importTensor(TensorProto &tensor, Location loc,
     bytes = std::move(*packed);
   }
 
+  if (isNibblePacked(onnxType))
+    bytes = unpackNibbles(bytes, *count, onnxType == kONNXInt4);
   if (onnxType == TensorProto::BOOL) {
     SmallVector<bool> values;
     values.reserve(bytes.size());
@@ -350,6 +405,8 @@ LogicalResult onnx_io::exportTensor(ElementsAttr value, TensorProto &tensor,
   FailureOr<std::string> bytes = getRawBytes(value, loc);
   if (failed(bytes))
     return failure();
+  if (isNibblePacked(onnxType))
+    *bytes = packNibbles(*bytes);
   *tensor.mutable_raw_data() = std::move(*bytes);
   return success();
 }

@@ -1,0 +1,40 @@
+// Formats: int4 weight-only in blocks along the reduction axis (K), int16
+// activations, and the errors of conflicting or unknown options.
+// RUN: qdq-opt %S/Inputs/mlp.mlir --insert-qdq="weight-format=int4 activation-format=none weight-block-size=128" | FileCheck %s --check-prefix=INT4
+// RUN: qdq-opt %S/Inputs/mlp.mlir --insert-qdq="weight-format=int4 activation-format=none weight-block-size=128" --qdq-weight-scales --qdq-quantize-weights | FileCheck %s --check-prefix=STORED
+// RUN: qdq-opt %S/Inputs/mlp.mlir --insert-qdq="activation-format=int16" | FileCheck %s --check-prefix=INT16
+// RUN: qdq-opt %S/Inputs/mlp.mlir --insert-qdq="weight-format=int4" | FileCheck %s --check-prefix=PERCHANNEL
+// RUN: qdq-opt %S/Inputs/mlp.mlir --qdq-quantize="weight-format=int4 activation-format=none weight-block-size=32 report=-" | FileCheck %s --check-prefix=REPORT
+// RUN: not qdq-opt %S/Inputs/mlp.mlir --insert-qdq="weight-format=int4 weight-bits=6" 2>&1 | FileCheck %s --check-prefix=CONFLICT
+// RUN: not qdq-opt %S/Inputs/mlp.mlir --insert-qdq="weight-format=fp4" 2>&1 | FileCheck %s --check-prefix=UNKNOWN
+// RUN: not qdq-opt %S/Inputs/mlp.mlir --insert-qdq="activation-format=int2" 2>&1 | FileCheck %s --check-prefix=UNKNOWN-ACT
+// RUN: not qdq-opt %S/Inputs/mlp.mlir --insert-qdq="weight-block-size=-1" 2>&1 | FileCheck %s --check-prefix=NEGATIVE
+
+// Weight-only: no activation pair. fc1's weight is [N, K] = [64, 256]:
+// blocks along axis 1; fc2's is [K, N] = [64, 16]: along axis 0, where 64
+// is one shorter block of 128.
+// INT4-NOT: quant_qdq.quantize %arg0
+// INT4: quant_qdq.quantize %{{.*}} <bits = 4, axis = 1, block_size = 128> : tensor<64x256xf32> -> tensor<64x256xi4>
+// INT4: quant_qdq.quantize %{{.*}} <bits = 4, axis = 0, block_size = 128> : tensor<64x16xf32> -> tensor<64x16xi4>
+
+// Stored: one scale per row and block, 0.25 / 7 and 0.5 / 7, the weight
+// as int4 constants.
+// STORED: arith.constant dense_resource<{{.*}}> : tensor<64x256xi4>
+// STORED: quant_qdq.dequantize %{{.*}} <bits = 4, axis = 1, block_size = 128> scale [3.571429e-02, 3.571429e-02,
+// STORED: arith.constant dense_resource<{{.*}}> : tensor<64x16xi4>
+// STORED: quant_qdq.dequantize %{{.*}} <bits = 4, axis = 0, block_size = 128> scale [7.142857e-02,
+
+// INT16: quant_qdq.quantize %arg0 <bits = 16> : tensor<2x256xf32> -> tensor<2x256xi16>
+// INT16: quant_qdq.quantize %{{.*}} <bits = 8, axis = 0> : tensor<64x256xf32>
+
+// Without a block size, int4 weights are per output channel.
+// PERCHANNEL: quant_qdq.quantize %arg0 <bits = 8>
+// PERCHANNEL: quant_qdq.quantize %{{.*}} <bits = 4, axis = 0> : tensor<64x256xf32>
+
+// REPORT: fc1 {{.*}} default table; weight-only
+// REPORT: fc2 {{.*}} default table; weight-only
+
+// CONFLICT: error: weight-format=int4 stores 4 bits but weight-bits=6: give one
+// UNKNOWN: error: unknown weight-format 'fp4': expected one of int8, int4
+// UNKNOWN-ACT: error: unknown activation-format 'int2': expected one of int8, int16, none
+// NEGATIVE: error: weight-block-size must be 0 (per channel) or positive, got -1
