@@ -51,7 +51,8 @@ MlirAttribute quantQDQQuantizerAttrGet(MlirContext context, unsigned bits,
       [ctx] { return emitError(UnknownLoc::get(ctx)); }, ctx, bits, isSigned,
       narrowRange, symmetric,
       perAxis ? std::optional<int64_t>(axis) : std::nullopt,
-      std::optional<CalibrationMethod>(), std::optional<int64_t>()));
+      std::optional<CalibrationMethod>(), std::optional<int64_t>(),
+      StorageFormat::Int));
 }
 
 static QuantizerAttr quantizer(MlirAttribute attr) {

@@ -230,9 +230,9 @@ def quantize_model(model, quantization_mode: str = "full",
       external_data: with `output`: "auto" (external data when the input
         model had it, or the model is over 2 GiB), "always" or "never".
       weight_bits, activation_bits: quantizer widths (8: TensorRT's INT8).
-      weight_format: "int8" or "int4" (sets weight_bits).
-      activation_format: "int8", "int16" (sets activation_bits) or "none"
-        (weight-only: no activation Q/DQ).
+      weight_format: "int8", "int4" (sets weight_bits) or "fp8" (E4M3FN).
+      activation_format: "int8", "int16" (sets activation_bits), "fp8" or
+        "none" (weight-only: no activation Q/DQ).
       block_size: weights get one scale per block of this many input
         channels instead of one per output channel (0). Int4 weight-only
         for TensorRT: weight_format="int4", activation_format="none",

@@ -244,6 +244,28 @@ def test_int16_activations(block_model):
     assert zero_points == {onnx.TensorProto.INT16, onnx.TensorProto.INT8}
 
 
+def test_fp8(block_model):
+    # FP8 weights stored as FLOAT8E4M3FN, activations through FP8 Q/DQ.
+    import onnxruntime as ort
+    with pytest.warns(QuantQDQWarning, match="opset from 13 to 19"):
+        qdq = quantize_model(block_model, weight_format="fp8",
+                             activation_format="fp8")
+    onnx.checker.check_model(qdq, full_check=True)
+    fp8 = {t.name for t in qdq.graph.initializer
+           if t.data_type == onnx.TensorProto.FLOAT8E4M3FN}
+    assert {"w1_quantized", "fcw_quantized"} < fp8
+    x = np.random.default_rng(0).standard_normal((1, 3, 8, 8)).astype(
+        np.float32)
+    # ONNX Runtime 1.30's extended CPU rewrites fuse FP8 Q/DQ around a Conv
+    # into QLinearConv, which takes no FP8: basic rewrites run it.
+    options = ort.SessionOptions()
+    options.graph_optimization_level = (
+        ort.GraphOptimizationLevel.ORT_ENABLE_BASIC)
+    session = ort.InferenceSession(qdq.SerializeToString(), options,
+                                   providers=["CPUExecutionProvider"])
+    assert np.isfinite(session.run(None, {"x": x})[0]).all()
+
+
 def test_format_errors(block_model):
     with pytest.raises(QuantQDQError, match="unknown weight-format 'int3'"):
         quantize_model(block_model, weight_format="int3")

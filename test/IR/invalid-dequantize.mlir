@@ -19,7 +19,7 @@ func.func @storage_wider(%q: tensor<4xi16>) {
 // -----
 
 func.func @float_input(%q: tensor<4xf32>) {
-  // expected-error @+1 {{'quant_qdq.dequantize' op operand #0 must be ranked tensor of signless integer values, but got 'tensor<4xf32>'}}
+  // expected-error @+1 {{'quant_qdq.dequantize' op operand #0 must be ranked tensor of signless integer or f8E4M3FN type values, but got 'tensor<4xf32>'}}
   %y = quant_qdq.dequantize %q <bits = 8> : tensor<4xf32> -> tensor<4xf32>
   return
 }

@@ -20,7 +20,7 @@ func.func @storage_width_16(%x: tensor<4xf32>) {
 
 // Storage is signless: signedness lives in the quantizer.
 func.func @signed_storage(%x: tensor<4xf32>) {
-  // expected-error @+1 {{'quant_qdq.quantize' op result #0 must be ranked tensor of signless integer values, but got 'tensor<4xsi8>'}}
+  // expected-error @+1 {{'quant_qdq.quantize' op result #0 must be ranked tensor of signless integer or f8E4M3FN type values, but got 'tensor<4xsi8>'}}
   %y = quant_qdq.quantize %x <bits = 8> : tensor<4xf32> -> tensor<4xsi8>
   return
 }
@@ -28,7 +28,7 @@ func.func @signed_storage(%x: tensor<4xf32>) {
 // -----
 
 func.func @unsigned_storage(%x: tensor<4xf32>) {
-  // expected-error @+1 {{'quant_qdq.quantize' op result #0 must be ranked tensor of signless integer values, but got 'tensor<4xui8>'}}
+  // expected-error @+1 {{'quant_qdq.quantize' op result #0 must be ranked tensor of signless integer or f8E4M3FN type values, but got 'tensor<4xui8>'}}
   %y = quant_qdq.quantize %x <bits = 8, is_signed = false> : tensor<4xf32> -> tensor<4xui8>
   return
 }
@@ -36,7 +36,7 @@ func.func @unsigned_storage(%x: tensor<4xf32>) {
 // -----
 
 func.func @float_result(%x: tensor<4xf32>) {
-  // expected-error @+1 {{'quant_qdq.quantize' op result #0 must be ranked tensor of signless integer values, but got 'tensor<4xf32>'}}
+  // expected-error @+1 {{'quant_qdq.quantize' op result #0 must be ranked tensor of signless integer or f8E4M3FN type values, but got 'tensor<4xf32>'}}
   %y = quant_qdq.quantize %x <bits = 8> : tensor<4xf32> -> tensor<4xf32>
   return
 }

@@ -17,7 +17,7 @@ protected:
     return QuantizerAttr::get(&context, bits, isSigned, narrow,
                               /*symmetric=*/true, std::nullopt,
                               std::optional<CalibrationMethod>(),
-                              std::optional<int64_t>());
+                              std::optional<int64_t>(), StorageFormat::Int);
   }
   MLIRContext context;
 };

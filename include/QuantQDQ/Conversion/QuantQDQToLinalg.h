@@ -17,10 +17,11 @@ void populateLayerToLinalgPatterns(RewritePatternSet &patterns);
 /// Patterns lowering quantize, dequantize and fake_quant to linalg.
 void populateQDQToLinalgPatterns(RewritePatternSet &patterns);
 
-/// Replaces each constant of sub-byte integers (i4 weights) under `root` by
-/// an i8 constant of the same bytes and an element-wise truncation, since
-/// LLVM IR translation has no form for sub-byte constants.
-void widenSubByteConstants(Operation *root);
+/// Replaces each constant of sub-byte integers or FP8 (int4 and FP8
+/// weights) under `root` by an i8 constant of the same bytes and an
+/// element-wise truncation or bitcast, since LLVM IR translation has no
+/// form for such constants.
+void widenNarrowConstants(Operation *root);
 
 } // namespace mlir::quant_qdq
 

@@ -63,6 +63,15 @@ def QDQ_CalibrationMethod : I32EnumAttr<"CalibrationMethod",
   let genSpecializedAttr = 0;
 }
 
+// How quantized values are stored: integers, or an 8-bit float format.
+def QDQ_StorageFormat : I32EnumAttr<"StorageFormat",
+    "the number format of quantized storage", [
+    I32EnumAttrCase<"Int", 0, "int">,
+    I32EnumAttrCase<"E4M3FN", 1, "e4m3fn">]> {
+  let cppNamespace = "::mlir::quant_qdq";
+  let genSpecializedAttr = 0;
+}
+
 //===----------------------------------------------------------------------===//
 // Quantizer
 //===----------------------------------------------------------------------===//
@@ -87,6 +96,12 @@ def QDQ_QuantizerAttr : AttrDef<QuantQDQ_Dialect, "Quantizer"> {
       dimensions (blocked int4 weights; ONNX `block_size`). The scales form
       a tensor of the data's rank whose axis dimension is
       `ceil(size / block_size)`, stored row-major;
+    - `storage`: `int` (default) or `e4m3fn`, FP8 with 4 exponent and 3
+      mantissa bits and no infinities (`f8E4M3FN`, ONNX FLOAT8E4M3FN): the
+      scaled value `x / scale` saturates to [-448, 448] and rounds to the
+      nearest FP8 value, ties to even; NaN stays NaN. FP8 quantizers are
+      8-bit and symmetric (zero point 0); `is_signed` and `narrow_range`
+      do not apply;
     - `calibration`: when present, how `calibrate` chooses this
       activation's range (`max`, `percentile`, `entropy`, `mse`,
       `last-value`, `moving-average`), whatever method the pass is given;
@@ -103,7 +118,8 @@ def QDQ_QuantizerAttr : AttrDef<QuantQDQ_Dialect, "Quantizer"> {
     DefaultValuedParameter<"bool", "true">:$symmetric,
     OptionalParameter<"std::optional<int64_t>">:$axis,
     OptionalParameter<"std::optional<CalibrationMethod>">:$calibration,
-    OptionalParameter<"std::optional<int64_t>">:$block_size);
+    OptionalParameter<"std::optional<int64_t>">:$block_size,
+    DefaultValuedParameter<"StorageFormat", "StorageFormat::Int">:$storage);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
   let builders = [
@@ -112,12 +128,18 @@ def QDQ_QuantizerAttr : AttrDef<QuantQDQ_Dialect, "Quantizer"> {
       return $_get($_ctxt, bits, /*is_signed=*/true, /*narrow_range=*/true,
                    /*symmetric=*/true, axis,
                    std::optional<CalibrationMethod>(),
-                   std::optional<int64_t>());
+                   std::optional<int64_t>(), StorageFormat::Int);
     }]>];
   let extraClassDeclaration = [{
-    /// Smallest and largest integer a quantized value may take.
+    /// Smallest and largest value a quantized value may take (for FP8,
+    /// the format's finite range, -448 and 448).
     int64_t getQMin() const;
     int64_t getQMax() const;
+    /// Whether storage is a float format (FP8) rather than integers.
+    bool isFloatStorage() const { return getStorage() != StorageFormat::Int; }
+    /// The element type of the quantized storage: a signless integer of
+    /// `bits` bits, or the float type (f8E4M3FN).
+    Type getStorageType() const;
     /// Smallest and largest value the storage type can hold (zero points
     /// live in this range even when narrow_range excludes the lowest one).
     int64_t getStorageMin() const;

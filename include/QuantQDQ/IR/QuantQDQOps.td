@@ -15,7 +15,8 @@ include "mlir/Interfaces/SideEffectInterfaces.td"
 //===----------------------------------------------------------------------===//
 
 def QDQ_FloatTensor : RankedTensorOf<[AnyFloat]>;
-def QDQ_IntTensor : RankedTensorOf<[AnySignlessInteger]>;
+// Quantized storage: integers, or FP8 for an e4m3fn quantizer.
+def QDQ_StorageTensor : RankedTensorOf<[AnySignlessInteger, F8E4M3FN]>;
 def QDQ_Image : 4DTensorOf<[AnyFloat]>;
 def QDQ_Vector : 1DTensorOf<[AnyFloat]>;
 
@@ -483,8 +484,9 @@ def QDQ_QuantizeOp : QDQ_QuantOp<"quantize", [SameOperandsAndResultShape]> {
     `output = clamp(round_half_to_even(input / scale) + zero_point, qmin,
     qmax)`, with `[qmin, qmax]` from the quantizer (`[-127, 127]` for the
     default 8-bit narrow signed quantizer). The result element type is a
-    signless integer as wide as the quantizer's `bits`. Exported as ONNX
-    `QuantizeLinear`.
+    signless integer as wide as the quantizer's `bits`, or `f8E4M3FN` for
+    an `e4m3fn` quantizer (saturated to [-448, 448] and rounded to the
+    nearest FP8 value instead). Exported as ONNX `QuantizeLinear`.
 
     ```mlir
     %q = quant_qdq.quantize %x <bits = 8> scale [0.0472]
@@ -494,7 +496,7 @@ def QDQ_QuantizeOp : QDQ_QuantOp<"quantize", [SameOperandsAndResultShape]> {
   let arguments = (ins QDQ_FloatTensor:$input, QDQ_QuantizerAttr:$quantizer,
       OptionalAttr<DenseF32ArrayAttr>:$scale,
       OptionalAttr<DenseI32ArrayAttr>:$zero_point);
-  let results = (outs QDQ_IntTensor:$output);
+  let results = (outs QDQ_StorageTensor:$output);
   let assemblyFormat = [{
     $input $quantizer (`scale` $scale^)? (`zero_point` $zero_point^)?
     attr-dict `:` type($input) `->` type($output)
@@ -509,7 +511,7 @@ def QDQ_DequantizeOp : QDQ_QuantOp<"dequantize", [SameOperandsAndResultShape]> {
     this is fake quantization; the pair is a real computation and is never
     folded away. Exported as ONNX `DequantizeLinear`.
   }];
-  let arguments = (ins QDQ_IntTensor:$input, QDQ_QuantizerAttr:$quantizer,
+  let arguments = (ins QDQ_StorageTensor:$input, QDQ_QuantizerAttr:$quantizer,
       OptionalAttr<DenseF32ArrayAttr>:$scale,
       OptionalAttr<DenseI32ArrayAttr>:$zero_point);
   let results = (outs QDQ_FloatTensor:$output);

@@ -9,6 +9,12 @@
 //   y  = (q - zero_point) * scale
 //   dx = dy where qmin <= roundeven(x / scale) + zero_point <= qmax, else 0
 //
+// FP8 (e4m3fn) storage instead saturates x / scale to [-448, 448] and rounds
+// it to the nearest E4M3FN value, ties to even (NaN stays NaN), and stores
+// that value's byte; the gradient passes where |x / scale| <= 448. LLVM has
+// no FP8 arithmetic, so the rounding and the byte encoding are integer and
+// f32 operations on the bits.
+//
 // x / scale is either an IEEE division or, where a reciprocal is given, the
 // division-free form (see emitQuotient), which is bit-exact for the range
 // kernels accept.
@@ -27,6 +33,8 @@ struct QuantArith {
   /// RN(1 / scale). When null, x / scale is an arith.divf.
   Value reciprocal;
   double qmin = 0, qmax = 0;
+  /// Storage is FP8 E4M3FN (qmin/qmax are then -448 and 448).
+  bool fp8 = false;
 };
 
 /// x / scale. With a reciprocal r = RN(1/s) it is
@@ -40,7 +48,8 @@ struct QuantArith {
 /// unittests/Conversion/ReciprocalContractTest.cpp checks it against the
 /// division.
 Value emitQuotient(OpBuilder &b, Location loc, Value x, const QuantArith &p);
-/// The quantized value of `x` as f32 (an integer in [qmin, qmax]).
+/// The quantized value of `x` as f32 (an integer in [qmin, qmax], or an
+/// E4M3FN value for FP8 storage).
 Value emitQuantize(OpBuilder &b, Location loc, Value x, const QuantArith &p);
 /// (q - zero_point) * scale.
 Value emitDequantize(OpBuilder &b, Location loc, Value q, const QuantArith &p);

@@ -17,12 +17,16 @@ static LogicalResult verifyQuantParams(Operation *op, QuantizerAttr quantizer,
                                        std::optional<ArrayRef<int32_t>> zps,
                                        RankedTensorType floatType,
                                        RankedTensorType storageType) {
-  if (storageType) {
-    unsigned width = storageType.getElementType().getIntOrFloatBitWidth();
-    if (width != quantizer.getBits())
-      return op->emitOpError("storage element type ")
-             << storageType.getElementType() << " does not match the "
-             << quantizer.getBits() << "-bit quantizer";
+  if (storageType &&
+      storageType.getElementType() != quantizer.getStorageType()) {
+    InFlightDiagnostic diag = op->emitOpError("storage element type ")
+                              << storageType.getElementType()
+                              << " does not match the ";
+    if (quantizer.isFloatStorage())
+      return diag << stringifyStorageFormat(quantizer.getStorage())
+                  << " quantizer (" << quantizer.getStorageType()
+                  << " expected)";
+    return diag << quantizer.getBits() << "-bit quantizer";
   }
 
   std::optional<int64_t> axis = quantizer.getAxis();
@@ -123,6 +127,9 @@ static bool haveSameKnownParams(A a, B b) {
 /// range. A bf16 tensor, for one, cannot carry 8-bit unsigned values.
 static bool isRoundTripExact(QuantizerAttr quantizer, ArrayRef<float> scales,
                              Type floatType) {
+  // FP8 values times a scale are not in general exact in the float type.
+  if (quantizer.isFloatStorage())
+    return false;
   const llvm::fltSemantics &semantics =
       cast<FloatType>(getElementTypeOrSelf(floatType)).getFloatSemantics();
   if (quantizer.getBits() + 1 > llvm::APFloat::semanticsPrecision(semantics))

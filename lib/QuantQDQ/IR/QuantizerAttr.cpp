@@ -3,6 +3,7 @@
 #include "QuantQDQ/IR/QuantQDQAttrs.h"
 
 #include "mlir/IR/BuiltinTypeInterfaces.h"
+#include "mlir/IR/BuiltinTypes.h"
 #include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
@@ -13,7 +14,8 @@ QuantizerAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                       unsigned bits, bool isSigned, bool narrowRange,
                       bool symmetric, std::optional<int64_t> axis,
                       std::optional<CalibrationMethod> calibration,
-                      std::optional<int64_t> blockSize) {
+                      std::optional<int64_t> blockSize,
+                      StorageFormat storage) {
   if (bits < 2 || bits > 16)
     return emitError() << "quantizer bit width must be in [2, 16], got "
                        << bits;
@@ -25,33 +27,53 @@ QuantizerAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                        << *blockSize;
   if (blockSize && !axis)
     return emitError() << "a quantizer with a block size needs an axis";
+  if (storage == StorageFormat::E4M3FN &&
+      (bits != 8 || !symmetric || !isSigned))
+    return emitError() << "an e4m3fn quantizer is 8-bit, signed and "
+                          "symmetric";
   return success();
 }
 
+/// The largest finite FP8 E4M3FN value: 1.75 * 2^8.
+static constexpr int64_t kE4M3FNMax = 448;
+
 int64_t QuantizerAttr::getStorageMin() const {
+  if (isFloatStorage())
+    return -kE4M3FNMax;
   return getIsSigned() ? -(int64_t(1) << (getBits() - 1)) : 0;
 }
 
 int64_t QuantizerAttr::getStorageMax() const {
+  if (isFloatStorage())
+    return kE4M3FNMax;
   return getIsSigned() ? (int64_t(1) << (getBits() - 1)) - 1
                        : (int64_t(1) << getBits()) - 1;
 }
 
 int64_t QuantizerAttr::getQMin() const {
+  if (isFloatStorage())
+    return -kE4M3FNMax;
   return getStorageMin() + (getNarrowRange() ? 1 : 0);
+}
+
+Type QuantizerAttr::getStorageType() const {
+  if (isFloatStorage())
+    return Float8E4M3FNType::get(getContext());
+  return IntegerType::get(getContext(), getBits());
 }
 
 int64_t QuantizerAttr::getQMax() const { return getStorageMax(); }
 
 QuantizerAttr QuantizerAttr::withAxis(std::optional<int64_t> axis) const {
   return get(getContext(), getBits(), getIsSigned(), getNarrowRange(),
-             getSymmetric(), axis, getCalibration(), std::nullopt);
+             getSymmetric(), axis, getCalibration(), std::nullopt,
+             getStorage());
 }
 
 QuantizerAttr QuantizerAttr::withBlocks(int64_t axis,
                                         int64_t blockSize) const {
   return get(getContext(), getBits(), getIsSigned(), getNarrowRange(),
-             getSymmetric(), axis, getCalibration(), blockSize);
+             getSymmetric(), axis, getCalibration(), blockSize, getStorage());
 }
 
 SmallVector<int64_t>

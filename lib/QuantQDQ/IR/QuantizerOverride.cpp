@@ -13,13 +13,20 @@ QuantizerAttr QuantizerOverride::apply(QuantizerAttr base,
   std::optional<int64_t> axis = base.getAxis();
   if (perChannel)
     axis = *perChannel ? channelAxis : std::nullopt;
+  // FP8 is 8-bit, signed and symmetric: an entry that asks otherwise asks
+  // for integers.
+  StorageFormat storage = base.getStorage();
+  if ((bits && *bits != 8) || (isSigned && !*isSigned) ||
+      (symmetric && !*symmetric))
+    storage = StorageFormat::Int;
   return QuantizerAttr::get(base.getContext(), bits.value_or(base.getBits()),
                             isSigned.value_or(base.getIsSigned()),
                             narrowRange.value_or(base.getNarrowRange()),
                             symmetric.value_or(base.getSymmetric()), axis,
                             calibration ? calibration : base.getCalibration(),
                             axis == base.getAxis() ? base.getBlockSize()
-                                                   : std::nullopt);
+                                                   : std::nullopt,
+                            storage);
 }
 
 void QuantizerOverride::mergeFrom(const QuantizerOverride &later) {

@@ -86,9 +86,13 @@ private:
   }
 
   static std::string describe(QuantizerAttr q) {
-    std::string text = "int" + std::to_string(q.getBits());
+    std::string text = q.isFloatStorage()
+                           ? stringifyStorageFormat(q.getStorage()).str()
+                           : "int" + std::to_string(q.getBits());
     if (q.getAxis())
       text += " axis " + std::to_string(*q.getAxis());
+    if (q.isBlocked())
+      text += " block " + std::to_string(*q.getBlockSize());
     return text;
   }
 

@@ -89,7 +89,8 @@ private:
                               const SpecEntry *entry);
   /// Reads the format and bit-width options into the fields below.
   LogicalResult resolveFormats(ModuleOp module);
-  unsigned defaultActivationBits = 8, defaultWeightBits = 8;
+  /// The default quantizers the format options describe.
+  QuantizerAttr activationDefault, weightDefault;
   bool weightOnly = false;
   /// Places the pairs.
   void insert(ArrayRef<LayerDecision> decisions, InsertionCounts &counts);
@@ -145,10 +146,6 @@ void InsertQDQPass::decide(
     SmallVectorImpl<LayerDecision> &decisions,
     llvm::SmallPtrSetImpl<const SpecEntry *> &usedEntries,
     InsertionCounts &counts) {
-  MLIRContext *context = &getContext();
-  auto activationDefault = QuantizerAttr::get(context, defaultActivationBits);
-  auto weightDefault = QuantizerAttr::get(context, defaultWeightBits);
-
   module.walk([&](QDQLayerOpInterface layer) {
     Operation *op = layer.getOperation();
     auto record = op->getAttrOfType<CaseRecordAttr>(kCaseAttrName);
@@ -352,7 +349,7 @@ void InsertQDQPass::insert(ArrayRef<LayerDecision> decisions,
       if (!dequantized) {
         builder.setInsertionPointAfterValue(value);
         auto type = cast<RankedTensorType>(value.getType());
-        auto storage = type.clone(builder.getIntegerType(r.quantizer.getBits()));
+        auto storage = type.clone(r.quantizer.getStorageType());
         // At the tensor, but not named like it: a name location would make
         // the pair a node of that name to export, where its tensors should
         // be named after the one they quantize (x_quantized).
@@ -445,40 +442,63 @@ void InsertQDQPass::recordStatistics(const InsertionCounts &counts) {
   numAlreadyQuantized = counts.alreadyQuantized;
 }
 
-/// The width a format names, with the option that gives widths directly:
-/// both may be given only when they agree.
-static FailureOr<unsigned>
-resolveWidth(ModuleOp module, StringRef what, StringRef format,
-             ArrayRef<std::pair<StringRef, unsigned>> formats, unsigned bits) {
+namespace {
+/// A format option's value: its width and storage.
+struct Format {
+  StringRef name;
+  unsigned bits;
+  StorageFormat storage;
+};
+} // namespace
+
+/// The default quantizer a format names (8-bit, symmetric, per tensor),
+/// with the option that gives widths directly: both may be given only
+/// when they agree.
+static FailureOr<QuantizerAttr> resolveFormat(ModuleOp module, StringRef what,
+                                              StringRef format,
+                                              ArrayRef<Format> formats,
+                                              unsigned bits) {
+  MLIRContext *context = module.getContext();
   if (bits < 2 || bits > 16)
     return emitError(module.getLoc(),
                      "quantizer bit width must be in [2, 16], got ")
            << bits;
   if (format.empty())
-    return bits;
-  for (auto [name, width] : formats) {
-    if (name != format)
+    return QuantizerAttr::get(context, bits);
+  for (const Format &known : formats) {
+    if (known.name != format)
       continue;
-    if (bits != 8 && bits != width)
+    if (bits != 8 && bits != known.bits)
       return emitError(module.getLoc(), "")
-             << what << "-format=" << format << " stores " << width
+             << what << "-format=" << format << " stores " << known.bits
              << " bits but " << what << "-bits=" << bits << ": give one";
-    return width;
+    return QuantizerAttr::get(
+        context, known.bits, /*is_signed=*/true, /*narrow_range=*/true,
+        /*symmetric=*/true, std::nullopt, std::optional<CalibrationMethod>(),
+        std::nullopt, known.storage);
   }
   std::string names;
-  for (auto [name, width] : formats)
-    names += (names.empty() ? "" : ", ") + name.str();
+  for (const Format &known : formats)
+    names += (names.empty() ? "" : ", ") + known.name.str();
   return emitError(module.getLoc(), "unknown ")
          << what << "-format '" << format << "': expected one of " << names;
 }
 
 LogicalResult InsertQDQPass::resolveFormats(ModuleOp module) {
   weightOnly = activationFormat == "none";
-  FailureOr<unsigned> activation = resolveWidth(
+  FailureOr<QuantizerAttr> activation = resolveFormat(
       module, "activation", weightOnly ? StringRef() : activationFormat,
-      {{"int8", 8}, {"int16", 16}, {"none", 8}}, activationBits);
-  FailureOr<unsigned> weight = resolveWidth(
-      module, "weight", weightFormat, {{"int8", 8}, {"int4", 4}}, weightBits);
+      {{"int8", 8, StorageFormat::Int},
+       {"int16", 16, StorageFormat::Int},
+       {"fp8", 8, StorageFormat::E4M3FN},
+       {"none", 8, StorageFormat::Int}},
+      activationBits);
+  FailureOr<QuantizerAttr> weight = resolveFormat(
+      module, "weight", weightFormat,
+      {{"int8", 8, StorageFormat::Int},
+       {"int4", 4, StorageFormat::Int},
+       {"fp8", 8, StorageFormat::E4M3FN}},
+      weightBits);
   if (failed(activation) || failed(weight))
     return failure();
   if (weightBlockSize < 0)
@@ -486,8 +506,8 @@ LogicalResult InsertQDQPass::resolveFormats(ModuleOp module) {
                      "weight-block-size must be 0 (per channel) or positive, "
                      "got ")
            << int64_t(weightBlockSize);
-  defaultActivationBits = *activation;
-  defaultWeightBits = *weight;
+  activationDefault = *activation;
+  weightDefault = *weight;
   return success();
 }
 

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "QuantQDQ/IR/E4M3FN.h"
 #include "QuantQDQ/IR/QuantQDQOps.h"
 #include "QuantQDQ/Transforms/Passes.h"
 #include "QuantQDQ/Transforms/Scales.h"
@@ -47,8 +48,15 @@ LogicalResult mlir::quant_qdq::quantizeConstant(ElementsAttr value,
       out[i * bytes + byte] = char(uint8_t((uint64_t(v) >> (8 * byte)) & 0xff));
   };
   SmallVector<ScaleRun> runs = getScaleRuns(q, type.getShape());
+  bool fp8 = q.isFloatStorage();
   auto quantizeRun = [&](ArrayRef<float> data, const ScaleRun &run) {
     for (int64_t i = 0; i < run.length; ++i) {
+      if (fp8) {
+        float scaled = data[run.begin + i] / scales[run.scale +
+                                                    i * run.scaleStride];
+        store(run.begin + i, encodeE4M3FN(roundToE4M3FN(scaled)));
+        continue;
+      }
       int64_t s = run.scale + i * run.scaleStride;
       int64_t zp = zeroPoints.empty() ? 0 : zeroPoints[s];
       // nearbyint rounds half to even in the default rounding mode.

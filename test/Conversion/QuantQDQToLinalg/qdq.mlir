@@ -85,6 +85,27 @@ func.func @blocks(%q: tensor<2x4xi4>) -> tensor<2x4xf32> {
 
 // -----
 
+// FP8: saturate to 448, round on the f32 bits to E4M3FN's step, encode
+// the byte, and store it as f8E4M3FN.
+// CHECK-LABEL: func.func @fp8
+// CHECK: linalg.generic
+// CHECK: arith.divf
+// CHECK: arith.maximumf
+// CHECK: arith.minimumf
+// CHECK: math.roundeven
+// CHECK: arith.trunci %{{.*}} : i32 to i8
+// CHECK: arith.bitcast %{{.*}} : i8 to f8E4M3FN
+// CHECK: linalg.generic
+// CHECK: arith.bitcast %{{.*}} : f8E4M3FN to i8
+// CHECK: arith.extui %{{.*}} : i8 to i32
+func.func @fp8(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %q = quant_qdq.quantize %x <bits = 8, storage = e4m3fn> scale [0.5] : tensor<4xf32> -> tensor<4xf8E4M3FN>
+  %d = quant_qdq.dequantize %q <bits = 8, storage = e4m3fn> scale [0.5] : tensor<4xf8E4M3FN> -> tensor<4xf32>
+  return %d : tensor<4xf32>
+}
+
+// -----
+
 // f16 is computed in f32.
 // CHECK-LABEL: func.func @half
 // CHECK: arith.extf %{{.*}} : f16 to f32

@@ -93,3 +93,19 @@ func.func @formats(%x: tensor<1x4xf32>) -> (tensor<2x4xf32>, tensor<1x4xf32>) {
   return %wdq, %fq : tensor<2x4xf32>, tensor<1x4xf32>
 }
 }
+
+// -----
+
+// FP8 needs opset 19; its zero point is a float8e4m3fn zero.
+// WARN: warning: raising the default-domain opset from 13 to 19 for QuantizeLinear/DequantizeLinear{{$}}
+// CHECK: module attributes {quant_qdq.onnx.opset_import = {ai.onnx = 19 : i64}}
+module attributes {quant_qdq.onnx.opset_import = {ai.onnx = 13 : i64}} {
+// CHECK-LABEL: func @fp8
+func.func @fp8(%x: tensor<1x4xf32>) -> tensor<1x4xf32> {
+  // CHECK: %[[Z:.*]] = arith.constant dense<0.000000e+00> : tensor<f8E4M3FN>
+  // CHECK: %[[Q:.*]] = quant_qdq.generic "QuantizeLinear" %arg0, %{{.*}}, %[[Z]] {{.*}}-> tensor<1x4xf8E4M3FN>
+  // CHECK: quant_qdq.generic "DequantizeLinear" %[[Q]], %{{.*}}, %[[Z]]
+  %fq = quant_qdq.fake_quant %x <bits = 8, storage = e4m3fn> scale [0.01] : tensor<1x4xf32>
+  return %fq : tensor<1x4xf32>
+}
+}

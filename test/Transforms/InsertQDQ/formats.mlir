@@ -1,10 +1,11 @@
 // Formats: int4 weight-only in blocks along the reduction axis (K), int16
-// activations, and the errors of conflicting or unknown options.
+// activations, FP8, and the errors of conflicting or unknown options.
 // RUN: qdq-opt %S/Inputs/mlp.mlir --insert-qdq="weight-format=int4 activation-format=none weight-block-size=128" | FileCheck %s --check-prefix=INT4
 // RUN: qdq-opt %S/Inputs/mlp.mlir --insert-qdq="weight-format=int4 activation-format=none weight-block-size=128" --qdq-weight-scales --qdq-quantize-weights | FileCheck %s --check-prefix=STORED
 // RUN: qdq-opt %S/Inputs/mlp.mlir --insert-qdq="activation-format=int16" | FileCheck %s --check-prefix=INT16
 // RUN: qdq-opt %S/Inputs/mlp.mlir --insert-qdq="weight-format=int4" | FileCheck %s --check-prefix=PERCHANNEL
 // RUN: qdq-opt %S/Inputs/mlp.mlir --qdq-quantize="weight-format=int4 activation-format=none weight-block-size=32 report=-" | FileCheck %s --check-prefix=REPORT
+// RUN: qdq-opt %S/Inputs/mlp.mlir --insert-qdq="weight-format=fp8 activation-format=fp8" | FileCheck %s --check-prefix=FP8
 // RUN: not qdq-opt %S/Inputs/mlp.mlir --insert-qdq="weight-format=int4 weight-bits=6" 2>&1 | FileCheck %s --check-prefix=CONFLICT
 // RUN: not qdq-opt %S/Inputs/mlp.mlir --insert-qdq="weight-format=fp4" 2>&1 | FileCheck %s --check-prefix=UNKNOWN
 // RUN: not qdq-opt %S/Inputs/mlp.mlir --insert-qdq="activation-format=int2" 2>&1 | FileCheck %s --check-prefix=UNKNOWN-ACT
@@ -31,10 +32,14 @@
 // PERCHANNEL: quant_qdq.quantize %arg0 <bits = 8>
 // PERCHANNEL: quant_qdq.quantize %{{.*}} <bits = 4, axis = 0> : tensor<64x256xf32>
 
+// FP8 E4M3FN activations per tensor and weights per channel.
+// FP8: quant_qdq.quantize %arg0 <bits = 8, storage = e4m3fn> : tensor<2x256xf32> -> tensor<2x256xf8E4M3FN>
+// FP8: quant_qdq.quantize %{{.*}} <bits = 8, axis = 0, storage = e4m3fn> : tensor<64x256xf32> -> tensor<64x256xf8E4M3FN>
+
 // REPORT: fc1 {{.*}} default table; weight-only
 // REPORT: fc2 {{.*}} default table; weight-only
 
 // CONFLICT: error: weight-format=int4 stores 4 bits but weight-bits=6: give one
-// UNKNOWN: error: unknown weight-format 'fp4': expected one of int8, int4
-// UNKNOWN-ACT: error: unknown activation-format 'int2': expected one of int8, int16, none
+// UNKNOWN: error: unknown weight-format 'fp4': expected one of int8, int4, fp8
+// UNKNOWN-ACT: error: unknown activation-format 'int2': expected one of int8, int16, fp8, none
 // NEGATIVE: error: weight-block-size must be 0 (per channel) or positive, got -1

@@ -63,3 +63,17 @@ func.func @int16() -> tensor<2xf32> {
   %dq = quant_qdq.dequantize %q <bits = 16> scale [0.5] : tensor<2xi16> -> tensor<2xf32>
   return %dq : tensor<2xf32>
 }
+
+// -----
+
+// FP8: 1.0 -> 0x38, -2.5 -> 0xC2, 1000 saturates to 448 -> 0x7E, and 2^-10
+// is a tie between 0 and the smallest subnormal 2^-9: to even, 0.
+// CHECK-LABEL: func @fp8
+// CHECK: arith.constant dense_resource<w8_quantized> : tensor<4xf8E4M3FN>
+// CHECK: w8_quantized: "0x0100000038C27E00"
+func.func @fp8() -> tensor<4xf32> {
+  %w = arith.constant dense<[1.0, -2.5, 1000.0, 0.0009765625]> : tensor<4xf32> loc("w8")
+  %q = quant_qdq.quantize %w <bits = 8, storage = e4m3fn> scale [1.0] : tensor<4xf32> -> tensor<4xf8E4M3FN>
+  %dq = quant_qdq.dequantize %q <bits = 8, storage = e4m3fn> scale [1.0] : tensor<4xf8E4M3FN> -> tensor<4xf32>
+  return %dq : tensor<4xf32>
+}

@@ -25,14 +25,16 @@ using namespace mlir::quant_qdq;
 using namespace mlir::quant_qdq::onnx_io;
 using namespace mlir::quant_qdq::onnx_patterns;
 
-/// Per-axis QuantizeLinear/DequantizeLinear need opset 13; 4- and 16-bit
-/// storage and blocked scales, opset 21.
-static constexpr int64_t kQDQOpset = 13, kExtendedQDQOpset = 21;
+/// Per-axis QuantizeLinear/DequantizeLinear need opset 13; FP8 storage,
+/// 19; 4- and 16-bit storage and blocked scales, 21.
+static constexpr int64_t kQDQOpset = 13, kFP8QDQOpset = 19,
+                         kExtendedQDQOpset = 21;
 
 /// The opset a Q/DQ op's export needs.
 static int64_t getRequiredOpset(QuantizerAttr q) {
-  bool extended = q.getBits() == 4 || q.getBits() == 16 || q.isBlocked();
-  return extended ? kExtendedQDQOpset : kQDQOpset;
+  if (q.getBits() == 4 || q.getBits() == 16 || q.isBlocked())
+    return kExtendedQDQOpset;
+  return q.isFloatStorage() ? kFP8QDQOpset : kQDQOpset;
 }
 
 void mlir::quant_qdq::populateQuantQDQToONNXPatterns(

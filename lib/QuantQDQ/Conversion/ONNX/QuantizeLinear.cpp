@@ -48,33 +48,54 @@ static LogicalResult convertQDQ(ONNXNode node, PatternRewriter &rewriter) {
     return failure();
 
   // Without a zero point, QuantizeLinear stores uint8 (ONNX's default).
-  bool isSigned = false;
+  bool isSigned = false, fp8 = false;
   unsigned bits = 8;
   SmallVector<int64_t> zeroPoints(scales->size(), 0);
   if (Value zp = node.getInput(2)) {
     ElementsAttr zpAttr = getConstantAttr(zp);
-    std::optional<SmallVector<int64_t>> zps = getConstantInts(zp);
-    if (!zpAttr || !zps || zps->size() != scales->size())
+    if (!zpAttr)
       return failure();
-    auto zpType = dyn_cast<IntegerType>(
-        cast<ShapedType>(zpAttr.getType()).getElementType());
-    if (!zpType || !isStorageWidth(zpType.getWidth()))
-      return failure();
-    isSigned = !zpType.isUnsigned();
-    bits = zpType.getWidth();
-    zeroPoints = *zps;
+    Type zpElement = cast<ShapedType>(zpAttr.getType()).getElementType();
+    if (isa<Float8E4M3FNType>(zpElement)) {
+      // FP8: the zero point must be 0 (ONNX allows no other for it).
+      std::optional<SmallVector<float>> zps = getConstantFloats(zp);
+      if (!zps || zps->size() != scales->size() ||
+          llvm::any_of(*zps, [](float z) { return z != 0.0f; }))
+        return failure();
+      fp8 = isSigned = true;
+    } else {
+      std::optional<SmallVector<int64_t>> zps = getConstantInts(zp);
+      auto zpType = dyn_cast<IntegerType>(zpElement);
+      if (!zps || zps->size() != scales->size() || !zpType ||
+          !isStorageWidth(zpType.getWidth()))
+        return failure();
+      isSigned = !zpType.isUnsigned();
+      bits = zpType.getWidth();
+      zeroPoints = *zps;
+    }
   }
+  // Saturation (opset 19) is the only FP8 rounding this dialect has.
+  FailureOr<int64_t> saturate = node.getInt("saturate", 1);
+  if (failed(saturate) || *saturate != 1)
+    return failure();
 
   // The float side and the storage side.
   Value input = node.getInput(0);
   RankedTensorType floatType, storageType;
-  auto storageElement = IntegerType::get(context, bits);
+  // A DequantizeLinear of FP8 data without a zero point is FP8 too.
+  if (!isQuantize && !node.hasInput(2))
+    if (auto type = dyn_cast<RankedTensorType>(input.getType());
+        type && isa<Float8E4M3FNType>(type.getElementType()))
+      fp8 = isSigned = true;
+  Type storageElement = fp8 ? Type(Float8E4M3FNType::get(context))
+                            : Type(IntegerType::get(context, bits));
   if (isQuantize) {
     floatType = getFloatTensor(input);
     if (!floatType || !floatType.getElementType().isF32())
       return failure();
     storageType = RankedTensorType::get(floatType.getShape(), storageElement);
-  } else if (ElementsAttr constant = getConstantAttr(input)) {
+  } else if (ElementsAttr constant = getConstantAttr(input);
+             constant && !fp8) {
     // Storage read from an initializer is reinterpreted as signless, the
     // dialect's storage type; the quantizer remembers the signedness.
     auto type = cast<RankedTensorType>(constant.getType());
@@ -96,7 +117,7 @@ static LogicalResult convertQDQ(ONNXNode node, PatternRewriter &rewriter) {
                                       Float32Type::get(context));
   } else {
     storageType = dyn_cast<RankedTensorType>(input.getType());
-    if (!storageType || !storageType.getElementType().isSignlessInteger(bits))
+    if (!storageType || storageType.getElementType() != storageElement)
       return failure();
     floatType = RankedTensorType::get(storageType.getShape(),
                                       Float32Type::get(context));
@@ -127,10 +148,10 @@ static LogicalResult convertQDQ(ONNXNode node, PatternRewriter &rewriter) {
 
   bool symmetric =
       isSigned && llvm::all_of(zeroPoints, [](int64_t z) { return z == 0; });
-  auto quantizer = QuantizerAttr::get(context, bits, isSigned,
-                                      /*narrow_range=*/false, symmetric, axis,
-                                      std::optional<CalibrationMethod>(),
-                                      blockSize);
+  auto quantizer = QuantizerAttr::get(
+      context, bits, isSigned, /*narrow_range=*/false, symmetric, axis,
+      std::optional<CalibrationMethod>(), blockSize,
+      fp8 ? StorageFormat::E4M3FN : StorageFormat::Int);
   // The verifier's checks, as a refusal: the node stays generic.
   if (blockSize && quantizer.getScaleShape(floatType.getShape()) !=
                        ArrayRef<int64_t>(scaleType.getShape()))
@@ -155,8 +176,10 @@ static LogicalResult convertQDQ(ONNXNode node, PatternRewriter &rewriter) {
 //===----------------------------------------------------------------------===//
 
 /// The element type of a quantizer's storage on the wire: i4/i8/i16 (INT4,
-/// INT8, INT16) or their unsigned forms.
-static IntegerType getStorageElementType(QuantizerAttr q) {
+/// INT8, INT16), their unsigned forms, or f8E4M3FN (FLOAT8E4M3FN).
+static Type getStorageElementType(QuantizerAttr q) {
+  if (q.isFloatStorage())
+    return q.getStorageType();
   return IntegerType::get(q.getContext(), q.getBits(),
                           q.getIsSigned() ? IntegerType::Signless
                                           : IntegerType::Unsigned);
@@ -194,7 +217,8 @@ static FailureOr<QuantParams> createQuantParams(QuantOp op, Value floatValue,
   if (ShapedType::isDynamicShape(shape))
     return b.emitError() << "blocked scales need the sizes of the tensor";
   auto f32 = Float32Type::get(op.getContext());
-  IntegerType storage = getStorageElementType(q);
+  Type storage = getStorageElementType(q);
+  // FP8 zero points are +0.0 (the verifier checked they are 0).
   SmallVector<APInt> zeroPoints;
   for (unsigned i = 0; i < scales->size(); ++i)
     zeroPoints.emplace_back(bits, uint64_t(op.getZeroPointAt(i)),
@@ -211,8 +235,13 @@ static FailureOr<QuantParams> createQuantParams(QuantOp op, Value floatValue,
           DenseElementsAttr::get(RankedTensorType::get(shape, f32), *scales),
           name("scale")),
       b.createNamedConstant(
-          DenseElementsAttr::get(RankedTensorType::get(shape, storage),
-                                 zeroPoints),
+          q.isFloatStorage()
+              ? DenseElementsAttr::get(
+                    RankedTensorType::get(shape, storage),
+                    APFloat::getZero(
+                        cast<FloatType>(storage).getFloatSemantics()))
+              : DenseElementsAttr::get(RankedTensorType::get(shape, storage),
+                                       zeroPoints),
           name("zero_point"))};
 }
 
@@ -244,7 +273,7 @@ static Value createDequantize(QuantizerAttr q, Value storage,
                               const QuantParams &params, ONNXNodeBuilder &b,
                               StringRef suffix) {
   auto storageType = cast<ShapedType>(storage.getType());
-  IntegerType wireType = getStorageElementType(q);
+  Type wireType = getStorageElementType(q);
   if (storageType.getElementType() != wireType)
     if (ElementsAttr constant = getConstantAttr(storage))
       storage = arith::ConstantOp::create(

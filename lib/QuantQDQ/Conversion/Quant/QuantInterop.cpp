@@ -3,8 +3,10 @@
 // qdq-to-quant and quant-to-qdq. A quantizer with its scales and zero
 // points is one !quant.uniform type: the storage integer type and its
 // range (the narrow range is the storage minimum plus one), the expressed
-// float type, and per tensor one scale and zero point or per axis one per
-// slice. Both passes map between the two forms of that fact, op by op.
+// float type, and per tensor one scale and zero point, per axis one per
+// slice, or per block a sub-channel type ({0:1, 1:128}: blocks of 128
+// along axis 1, one per index along axis 0). Both passes map between the
+// two forms of that fact, op by op.
 //
 //===----------------------------------------------------------------------===//
 
@@ -34,13 +36,15 @@ using namespace mlir::quant_qdq;
 static FailureOr<quant::QuantizedType>
 getUniformType(Operation *op, QuantizerAttr quantizer,
                std::optional<ArrayRef<float>> scales,
-               std::optional<ArrayRef<int32_t>> zeroPoints, Type expressed) {
+               std::optional<ArrayRef<int32_t>> zeroPoints,
+               RankedTensorType floatType) {
+  Type expressed = floatType.getElementType();
   if (!scales)
     return op->emitError("has no scale: calibrate the model, or set scales, "
                          "before converting to upstream quant types");
-  if (quantizer.isBlocked())
-    return op->emitError("blocked quantizers do not convert to upstream "
-                         "quant types yet (sub-channel types)");
+  if (quantizer.isFloatStorage())
+    return op->emitError("FP8 quantizers do not convert to upstream quant "
+                         "types");
   MLIRContext *context = op->getContext();
   auto storage = IntegerType::get(context, quantizer.getBits());
   unsigned flags = quantizer.getIsSigned() ? quant::QuantizationFlags::Signed
@@ -52,7 +56,41 @@ getUniformType(Operation *op, QuantizerAttr quantizer,
       zeroValues[i] = zp;
   auto emit = [&] { return op->emitError(); };
   quant::QuantizedType type;
-  if (std::optional<int64_t> axis = quantizer.getAxis())
+  if (quantizer.isBlocked()) {
+    // A sub-channel type blocked along every dimension: the block size
+    // along the axis, 1 (one scale per index) along the others.
+    SmallVector<int64_t> scaleShape =
+        quantizer.getScaleShape(floatType.getShape());
+    if (ShapedType::isDynamicShape(scaleShape))
+      return op->emitError("blocks of a tensor of dynamic shape have no "
+                           "sub-channel type");
+    SmallVector<APFloat> scaleFloats;
+    for (float scale : *scales) {
+      APFloat value(scale);
+      bool lost;
+      value.convert(cast<FloatType>(expressed).getFloatSemantics(),
+                    APFloat::rmNearestTiesToEven, &lost);
+      scaleFloats.push_back(value);
+    }
+    SmallVector<APInt> zeroInts;
+    for (int64_t zp : zeroValues)
+      zeroInts.emplace_back(quantizer.getBits(), uint64_t(zp),
+                            /*isSigned=*/true, /*implicitTrunc=*/true);
+    SmallVector<int32_t> dims;
+    SmallVector<int64_t> blocks;
+    for (int64_t d = 0, rank = floatType.getRank(); d < rank; ++d) {
+      dims.push_back(int32_t(d));
+      blocks.push_back(d == *quantizer.getAxis() ? *quantizer.getBlockSize()
+                                                 : 1);
+    }
+    type = quant::UniformQuantizedSubChannelType::getChecked(
+        emit, flags, storage, expressed,
+        DenseElementsAttr::get(RankedTensorType::get(scaleShape, expressed),
+                               scaleFloats),
+        DenseElementsAttr::get(RankedTensorType::get(scaleShape, storage),
+                               zeroInts),
+        dims, blocks, quantizer.getQMin(), quantizer.getQMax());
+  } else if (std::optional<int64_t> axis = quantizer.getAxis())
     type = quant::UniformQuantizedPerAxisType::getChecked(
         emit, flags, storage, expressed, scaleValues, zeroValues, *axis,
         quantizer.getQMin(), quantizer.getQMax());
@@ -74,8 +112,33 @@ struct QuantizerParams {
 };
 } // namespace
 
-static FailureOr<QuantizerParams> getQuantizerParams(Operation *op,
-                                                     Type elementType) {
+/// One axis and block size for the block sizes of a sub-channel type over
+/// `shape`: a block of 1 (or a dimension of size 1) everywhere but on at
+/// most one axis; an error otherwise.
+static FailureOr<std::pair<int64_t, int64_t>>
+getBlockedAxis(Operation *op, quant::UniformQuantizedSubChannelType type,
+               ArrayRef<int64_t> shape) {
+  // Dimensions the type does not name form one block.
+  SmallVector<int64_t> blocks(shape);
+  for (auto [dim, block] : type.getBlockSizeInfo())
+    if (dim >= 0 && dim < int64_t(shape.size()))
+      blocks[dim] = block;
+  std::optional<std::pair<int64_t, int64_t>> axis;
+  for (auto [d, block] : llvm::enumerate(blocks)) {
+    if (block == 1 || shape[d] == 1)
+      continue;
+    if (axis || ShapedType::isDynamic(block))
+      return op->emitError("sub-channel blocks along more than one "
+                           "dimension have no quant_qdq form: ")
+             << type;
+    axis = std::make_pair(int64_t(d), block);
+  }
+  // Every index its own scale: blocks of 1 along the first dimension.
+  return axis.value_or(std::make_pair(int64_t(0), int64_t(1)));
+}
+
+static FailureOr<QuantizerParams>
+getQuantizerParams(Operation *op, Type elementType, ArrayRef<int64_t> shape) {
   auto type = dyn_cast<quant::QuantizedType>(elementType);
   auto storage = type ? dyn_cast<IntegerType>(type.getStorageType())
                       : IntegerType();
@@ -99,7 +162,7 @@ static FailureOr<QuantizerParams> getQuantizerParams(Operation *op,
   bool narrow = type.getStorageTypeMin() == fullMin + 1;
 
   QuantizerParams params;
-  std::optional<int64_t> axis;
+  std::optional<int64_t> axis, blockSize;
   SmallVector<int64_t> zeroPoints;
   if (auto perTensor = dyn_cast<quant::UniformQuantizedType>(type)) {
     params.scales.push_back(perTensor.getScale());
@@ -109,9 +172,26 @@ static FailureOr<QuantizerParams> getQuantizerParams(Operation *op,
     axis = perAxis.getQuantizedDimension();
     llvm::append_range(params.scales, perAxis.getScales());
     llvm::append_range(zeroPoints, perAxis.getZeroPoints());
+  } else if (auto subChannel =
+                 dyn_cast<quant::UniformQuantizedSubChannelType>(type)) {
+    FailureOr<std::pair<int64_t, int64_t>> blocked =
+        getBlockedAxis(op, subChannel, shape);
+    if (failed(blocked))
+      return failure();
+    axis = blocked->first;
+    blockSize = blocked->second;
+    for (APFloat scale : subChannel.getScales().getValues<APFloat>()) {
+      bool lost;
+      scale.convert(APFloat::IEEEsingle(), APFloat::rmNearestTiesToEven,
+                    &lost);
+      params.scales.push_back(scale.convertToFloat());
+    }
+    for (const APInt &zp : subChannel.getZeroPoints().getValues<APInt>())
+      zeroPoints.push_back(isSigned ? zp.getSExtValue()
+                                    : int64_t(zp.getZExtValue()));
   } else {
-    return op->emitError("only per-tensor and per-axis !quant.uniform types "
-                         "convert (quant_qdq Q/DQ ops have no blocks): ")
+    return op->emitError("only per-tensor, per-axis and sub-channel "
+                         "!quant.uniform types convert: ")
            << elementType;
   }
   bool symmetric = llvm::all_of(zeroPoints, [](int64_t zp) { return !zp; });
@@ -119,8 +199,8 @@ static FailureOr<QuantizerParams> getQuantizerParams(Operation *op,
     params.zeroPoints.push_back(int32_t(zp));
   params.quantizer =
       QuantizerAttr::get(op->getContext(), bits, isSigned, narrow, symmetric,
-                         axis, std::optional<CalibrationMethod>(),
-                         std::optional<int64_t>());
+                         axis, std::optional<CalibrationMethod>(), blockSize,
+                         StorageFormat::Int);
   return params;
 }
 
@@ -163,10 +243,9 @@ struct QDQToQuantPass
     OpBuilder builder(op);
     Location loc = op->getLoc();
     if (auto q = dyn_cast<QuantizeOp>(op)) {
-      Type expressed = getElementTypeOrSelf(q.getInput().getType());
       FailureOr<quant::QuantizedType> type =
           getUniformType(q, q.getQuantizer(), q.getScale(), q.getZeroPoint(),
-                         expressed);
+                         q.getInput().getType());
       if (mlir::failed(type))
         return failure();
       Value quantized = quant::QuantizeCastOp::create(
@@ -179,10 +258,9 @@ struct QDQToQuantPass
       return success();
     }
     if (auto dq = dyn_cast<DequantizeOp>(op)) {
-      Type expressed = getElementTypeOrSelf(dq.getType());
       FailureOr<quant::QuantizedType> type =
           getUniformType(dq, dq.getQuantizer(), dq.getScale(),
-                         dq.getZeroPoint(), expressed);
+                         dq.getZeroPoint(), dq.getType());
       if (mlir::failed(type))
         return failure();
       Value quantized = quant::StorageCastOp::create(
@@ -195,10 +273,9 @@ struct QDQToQuantPass
       return success();
     }
     auto fake = cast<FakeQuantOp>(op);
-    Type expressed = getElementTypeOrSelf(fake.getType());
     FailureOr<quant::QuantizedType> type =
         getUniformType(fake, fake.getQuantizer(), fake.getScale(),
-                       fake.getZeroPoint(), expressed);
+                       fake.getZeroPoint(), fake.getType());
     if (mlir::failed(type))
       return failure();
     Value quantized = quant::QuantizeCastOp::create(
@@ -267,7 +344,8 @@ struct QuantToQDQPass
     };
     if (auto qcast = dyn_cast<quant::QuantizeCastOp>(op)) {
       Type element = getElementTypeOrSelf(qcast.getType());
-      FailureOr<QuantizerParams> params = getQuantizerParams(op, element);
+      FailureOr<QuantizerParams> params = getQuantizerParams(
+          op, element, cast<ShapedType>(qcast.getType()).getShape());
       if (failed(params))
         return failure();
       Type storage = withElementType(
@@ -290,7 +368,8 @@ struct QuantToQDQPass
     }
     if (auto dcast = dyn_cast<quant::DequantizeCastOp>(op)) {
       Type element = getElementTypeOrSelf(dcast.getInput().getType());
-      FailureOr<QuantizerParams> params = getQuantizerParams(op, element);
+      FailureOr<QuantizerParams> params = getQuantizerParams(
+          op, element, cast<ShapedType>(dcast.getInput().getType()).getShape());
       if (failed(params))
         return failure();
       Value storage = getStorage(builder, dcast.getInput(), storageOf);

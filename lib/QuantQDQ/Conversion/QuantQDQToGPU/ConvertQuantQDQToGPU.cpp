@@ -548,7 +548,7 @@ LogicalResult ConvertQuantQDQToGPUPass::rewrite(Operation *op) {
   SmallVector<float> scales, zeroPoints;
   std::optional<int64_t> axis;
   SmallVector<Value, 2> dataInputs;
-  bool blockedScales = false;
+  bool blockedScales = false, fp8 = false;
   bool handled =
       TypeSwitch<Operation *, bool>(op)
           .Case<QuantizeOp, DequantizeOp, FakeQuantOp, FakeQuantGradOp>(
@@ -566,6 +566,7 @@ LogicalResult ConvertQuantQDQToGPUPass::rewrite(Operation *op) {
                 fillQuantizer(q, spec, scales, zeroPoints);
                 axis = q.getQuantizer().getAxis();
                 blockedScales = q.getQuantizer().isBlocked();
+                fp8 = q.getQuantizer().isFloatStorage();
                 dataInputs.push_back(q.getInput());
                 if constexpr (std::is_same_v<OpT, FakeQuantGradOp>)
                   dataInputs.push_back(q.getGrad());
@@ -574,9 +575,10 @@ LogicalResult ConvertQuantQDQToGPUPass::rewrite(Operation *op) {
           .Default([](Operation *) { return false; });
   if (!handled)
     return success();
-  if (blockedScales) {
-    op->emitRemark("kept on the CPU: block-quantized tensors have no GPU "
-                   "kernel yet");
+  if (blockedScales || fp8) {
+    op->emitRemark("kept on the CPU: ")
+        << (fp8 ? "FP8" : "block-quantized") << " tensors have no GPU kernel "
+        << "yet";
     return success();
   }
 

@@ -88,7 +88,7 @@ struct ConvertQuantQDQToLinalgPass
     if (failed(applyPartialConversion(getOperation(), target,
                                       std::move(patterns))))
       return signalPassFailure();
-    widenSubByteConstants(getOperation());
+    widenNarrowConstants(getOperation());
   }
 };
 } // namespace

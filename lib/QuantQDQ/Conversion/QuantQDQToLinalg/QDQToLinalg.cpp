@@ -80,6 +80,7 @@ static QuantArith getScalars(OpT op, OpBuilder &b, Location loc,
   QuantArith s;
   s.qmin = quantizer.getQMin();
   s.qmax = quantizer.getQMax();
+  s.fp8 = quantizer.isFloatStorage();
   if (!channelArgs.empty()) {
     s.scale = channelArgs[0];
     s.zeroPoint = channelArgs[1];

@@ -418,8 +418,8 @@ LogicalResult ModelExporter::exportFunction(func::FuncOp func) {
       return s.getValue().str();
     return fallback.str();
   };
-  // At least the IR version that the opset (and so its types: INT4 from
-  // opset 21) came with.
+  // At least the IR version that the opset (and so its types: FLOAT8 from
+  // opset 19, INT4 from 21) came with.
   int64_t minimumIR = opset >= 21   ? 10
                       : opset >= 19 ? 9
                       : opset >= 15 ? 8

@@ -492,6 +492,8 @@ OwningOpRef<ModuleOp> ModelImporter::importModel(onnx::ModelProto &model) {
 
   // Shape inference may replace or add value_info; it reads initializer
   // types, not their data.
+  for (onnx::TensorProto &init : *graph.mutable_initializer())
+    moveNewerTypedDataToRaw(init);
   ShapeInferenceResult inference = inferShapes(model);
   if (!inference.checkError.empty())
     return emitError(fileLoc) << "invalid ONNX model: "

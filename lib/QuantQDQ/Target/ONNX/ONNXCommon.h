@@ -56,7 +56,7 @@ int32_t getONNXElementType(Type type);
 
 /// ONNX data types newer than the ONNX headers this builds against (1.12);
 /// TensorProto's data_type is a plain int32 on the wire.
-constexpr int32_t kONNXUInt4 = 21, kONNXInt4 = 22;
+constexpr int32_t kONNXFloat8E4M3FN = 17, kONNXUInt4 = 21, kONNXInt4 = 22;
 
 /// Whether raw_data packs two elements of `onnxType` per byte, low nibble
 /// first (INT4, UINT4).
@@ -94,6 +94,12 @@ FailureOr<int64_t> checkTensor(const onnx::TensorProto &tensor, Location loc);
 FailureOr<ElementsAttr> importTensor(onnx::TensorProto &tensor, Location loc,
                                      llvm::StringRef resourceName,
                                      Type elementType = {});
+
+/// Moves the typed-field data of a tensor whose data type is newer than the
+/// ONNX library (FLOAT8E4M3FN, INT4, UINT4) into raw_data, the one form the
+/// library's checker accepts for types it does not know. Leaves other
+/// tensors, and ones whose data does not match their dims, as they are.
+void moveNewerTypedDataToRaw(onnx::TensorProto &tensor);
 
 /// Writes `value` into `tensor` (dims, data type and raw_data).
 LogicalResult exportTensor(ElementsAttr value, onnx::TensorProto &tensor,
