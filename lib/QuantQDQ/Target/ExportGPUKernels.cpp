@@ -251,6 +251,8 @@ static LogicalResult exportGPUKernels(ModuleOp module, llvm::raw_ostream &os) {
               json.attribute("axis", nullptr);
             json.attribute("qmin", q.getQMin());
             json.attribute("qmax", q.getQMax());
+            json.attribute("storage",
+                           stringifyStorageFormat(q.getStorage()));
           });
         });
       }

@@ -33,6 +33,15 @@
 // PTX: ld.shared
 // PTX-NOT: div.
 // PTX: .visible .entry dequantize_i8_f32_n65536_c64x1024_qm127_127_rcp(
+// FP8: rounded and encoded on the f32 bits, 4 elements a vector (16 bytes
+// of f32, 4 of e4m3fn).
+// PTX: .visible .entry quantize_f32_f8E4M3FN_n65536_e4m3fn_rcp(
+// PTX: ld.global.nc.v4
+// PTX: cvt.rni.f32.f32
+// PTX: st.global.b32
+// PTX: .visible .entry dequantize_f8E4M3FN_f32_n65536_e4m3fn_rcp(
+// PTX: ld.global.nc.b32
+// PTX: st.global.v4
 
 // PTXAS-NOT: spill stores
 // PTXAS: 0 bytes spill stores, 0 bytes spill loads
@@ -62,4 +71,10 @@ func.func @qdq(%w: tensor<64x16x8x8xf32>) -> tensor<64x16x8x8xf32> {
   %q = quant_qdq.quantize %w <bits = 8, axis = 0> scale [0.01, 0.02, 0.03, 0.04, 0.01, 0.02, 0.03, 0.04, 0.01, 0.02, 0.03, 0.04, 0.01, 0.02, 0.03, 0.04, 0.01, 0.02, 0.03, 0.04, 0.01, 0.02, 0.03, 0.04, 0.01, 0.02, 0.03, 0.04, 0.01, 0.02, 0.03, 0.04, 0.01, 0.02, 0.03, 0.04, 0.01, 0.02, 0.03, 0.04, 0.01, 0.02, 0.03, 0.04, 0.01, 0.02, 0.03, 0.04, 0.01, 0.02, 0.03, 0.04, 0.01, 0.02, 0.03, 0.04, 0.01, 0.02, 0.03, 0.04, 0.01, 0.02, 0.03, 0.04] : tensor<64x16x8x8xf32> -> tensor<64x16x8x8xi8>
   %d = quant_qdq.dequantize %q <bits = 8, axis = 0> scale [0.01, 0.02, 0.03, 0.04, 0.01, 0.02, 0.03, 0.04, 0.01, 0.02, 0.03, 0.04, 0.01, 0.02, 0.03, 0.04, 0.01, 0.02, 0.03, 0.04, 0.01, 0.02, 0.03, 0.04, 0.01, 0.02, 0.03, 0.04, 0.01, 0.02, 0.03, 0.04, 0.01, 0.02, 0.03, 0.04, 0.01, 0.02, 0.03, 0.04, 0.01, 0.02, 0.03, 0.04, 0.01, 0.02, 0.03, 0.04, 0.01, 0.02, 0.03, 0.04, 0.01, 0.02, 0.03, 0.04, 0.01, 0.02, 0.03, 0.04, 0.01, 0.02, 0.03, 0.04] : tensor<64x16x8x8xi8> -> tensor<64x16x8x8xf32>
   return %d : tensor<64x16x8x8xf32>
+}
+
+func.func @fp8(%x: tensor<65536xf32>) -> tensor<65536xf32> {
+  %q = quant_qdq.quantize %x <bits = 8, storage = e4m3fn> scale [0.01] : tensor<65536xf32> -> tensor<65536xf8E4M3FN>
+  %d = quant_qdq.dequantize %q <bits = 8, storage = e4m3fn> scale [0.01] : tensor<65536xf8E4M3FN> -> tensor<65536xf32>
+  return %d : tensor<65536xf32>
 }

@@ -45,6 +45,8 @@ struct KernelSpec {
   int64_t channels = 1, inner = 1;
   double qmin = 0, qmax = 0;
   bool reciprocal = true;
+  /// FP8 E4M3FN storage.
+  bool fp8 = false;
 
   // Launch geometry, derived.
   int64_t vectorWidth = 1, vectorsPerThread = 1, blockSize = 256;
@@ -92,7 +94,8 @@ std::string KernelSpec::name() const {
                     typeName(outElement), numElements);
   if (perChannel())
     n += llvm::formatv("_c{0}x{1}", channels, inner).str();
-  n += "_q" + signedName(qmin) + "_" + signedName(qmax);
+  n += fp8 ? std::string("_e4m3fn")
+           : "_q" + signedName(qmin) + "_" + signedName(qmax);
   n += reciprocal ? "_rcp" : "_div";
   return n;
 }
@@ -250,6 +253,7 @@ QuantArith KernelBuilder::vectorParams(Value element) {
   QuantArith p;
   p.qmin = spec.qmin;
   p.qmax = spec.qmax;
+  p.fp8 = spec.fp8;
   VectorType type = f32Vector();
   auto splat = [&](Value v) {
     return vector::BroadcastOp::create(b, loc, type, v).getResult();
@@ -537,6 +541,7 @@ static void fillQuantizer(OpT op, KernelSpec &spec, SmallVector<float> &scales,
   QuantizerAttr quantizer = op.getQuantizer();
   spec.qmin = quantizer.getQMin();
   spec.qmax = quantizer.getQMax();
+  spec.fp8 = quantizer.isFloatStorage();
   ArrayRef<float> s = *op.getScale();
   scales.assign(s.begin(), s.end());
   for (unsigned i = 0; i < scales.size(); ++i)
@@ -548,7 +553,7 @@ LogicalResult ConvertQuantQDQToGPUPass::rewrite(Operation *op) {
   SmallVector<float> scales, zeroPoints;
   std::optional<int64_t> axis;
   SmallVector<Value, 2> dataInputs;
-  bool blockedScales = false, fp8 = false;
+  bool blockedScales = false;
   bool handled =
       TypeSwitch<Operation *, bool>(op)
           .Case<QuantizeOp, DequantizeOp, FakeQuantOp, FakeQuantGradOp>(
@@ -566,7 +571,6 @@ LogicalResult ConvertQuantQDQToGPUPass::rewrite(Operation *op) {
                 fillQuantizer(q, spec, scales, zeroPoints);
                 axis = q.getQuantizer().getAxis();
                 blockedScales = q.getQuantizer().isBlocked();
-                fp8 = q.getQuantizer().isFloatStorage();
                 dataInputs.push_back(q.getInput());
                 if constexpr (std::is_same_v<OpT, FakeQuantGradOp>)
                   dataInputs.push_back(q.getGrad());
@@ -575,10 +579,9 @@ LogicalResult ConvertQuantQDQToGPUPass::rewrite(Operation *op) {
           .Default([](Operation *) { return false; });
   if (!handled)
     return success();
-  if (blockedScales || fp8) {
-    op->emitRemark("kept on the CPU: ")
-        << (fp8 ? "FP8" : "block-quantized") << " tensors have no GPU kernel "
-        << "yet";
+  if (blockedScales) {
+    op->emitRemark("kept on the CPU: block-quantized tensors have no GPU "
+                   "kernel yet");
     return success();
   }
 

@@ -32,3 +32,10 @@ func.func @per_channel_asymmetric(%x: tensor<2x4x32x32xf32>) -> tensor<2x4x32x32
   %y = quant_qdq.fake_quant %x <bits = 8, axis = 1, narrow_range = false, symmetric = false> scale [0.5, 0.0235, 0.1, 0.003] zero_point [-3, 0, 17, -128] : tensor<2x4x32x32xf32>
   return %y : tensor<2x4x32x32xf32>
 }
+
+// FP8 E4M3FN: saturation at 448, ties to even on the E4M3FN grid,
+// subnormals, NaN.
+func.func @per_tensor_fp8(%x: tensor<4x2048xf32>) -> tensor<4x2048xf32> {
+  %y = quant_qdq.fake_quant %x <bits = 8, storage = e4m3fn> scale [0.0235] : tensor<4x2048xf32>
+  return %y : tensor<4x2048xf32>
+}
