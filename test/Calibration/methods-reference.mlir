@@ -16,6 +16,12 @@
 // RUN: %python %S/Inputs/calibration_reference.py entropy %t/relu.npy %t/entropy.json act_output_0
 // RUN: qdq-opt %s --insert-qdq --calibrate="data=%t/x.npy method=mse save=%t/mse.json" -o /dev/null
 // RUN: %python %S/Inputs/calibration_reference.py mse %t/relu.npy %t/mse.json act_output_0
+// Entropy and mse search for the quantizer's grid: 8 buckets and 7 levels
+// for int4, a smaller amax than int8's.
+// RUN: qdq-opt %s --insert-qdq=activation-bits=4 --calibrate="data=%t/x.npy method=entropy save=%t/entropy4.json" -o /dev/null
+// RUN: %python %S/Inputs/calibration_reference.py entropy %t/relu.npy %t/entropy4.json act_output_0 4
+// RUN: qdq-opt %s --insert-qdq=activation-bits=4 --calibrate="data=%t/x.npy method=mse save=%t/mse4.json" -o /dev/null
+// RUN: %python %S/Inputs/calibration_reference.py mse %t/relu.npy %t/mse4.json act_output_0 4
 // RUN: %python -c "import numpy as np; np.save('%t/band.npy', np.random.default_rng(3).uniform(0.35, 1.36, (16, 2, 32, 32)).astype(np.float32))"
 // RUN: qdq-opt %s --insert-qdq --calibrate="data=%t/band.npy method=entropy save=%t/band.json" -o /dev/null 2>&1 | FileCheck %s --check-prefix=BOUND
 // RUN: %python %S/Inputs/calibration_reference.py entropy %t/band.npy %t/band.json act_output_0

@@ -52,6 +52,9 @@ namespace {
 struct ObservedTensor {
   Value value;
   std::optional<CalibrationMethod> method;
+  /// The positive levels of its widest quantizer (127 for int8), which
+  /// entropy and mse calibration quantize the histogram to.
+  unsigned levels = 127;
 };
 } // namespace
 
@@ -70,11 +73,16 @@ static SmallVector<ObservedTensor> collectObserved(func::FuncOp func,
     Value input = op->getOperand(0);
     if (isCalibrationWeight(input))
       return;
+    // An integer grid of qmax steps above 0; FP8, whose steps are not
+    // uniform, is searched as int8 (max is the usual FP8 choice).
+    unsigned levels =
+        quantizer.isFloatStorage() ? 127u : unsigned(quantizer.getQMax());
     auto [it, inserted] = index.try_emplace(input, observed.size());
     if (inserted) {
-      observed.push_back({input, quantizer.getCalibration()});
+      observed.push_back({input, quantizer.getCalibration(), levels});
       return;
     }
+    observed[it->second].levels = std::max(observed[it->second].levels, levels);
     std::optional<CalibrationMethod> first = observed[it->second].method;
     if (warn && quantizer.getCalibration() != first)
       op->emitWarning("this quantizer asks for ")
@@ -258,10 +266,12 @@ LogicalResult mlir::quant_qdq::collectCalibrationTable(
   SmallVector<std::string> names;
   SmallVector<CalibrationMethod> methods;
   SmallVector<std::optional<std::pair<double, double>>> bounds;
+  SmallVector<unsigned> levels;
   for (const ObservedTensor &tensor : observed) {
     names.push_back(getTensorName(tensor.value).str());
     methods.push_back(tensor.method.value_or(options.method));
     bounds.push_back(getKnownBounds(tensor.value));
+    levels.push_back(tensor.levels);
   }
 
   FailureOr<SmallVector<std::string>> files = expandDataPaths(dataPaths, loc);
@@ -401,12 +411,12 @@ LogicalResult mlir::quant_qdq::collectCalibrationTable(
     }
   }
 
-  for (auto [name, stat, method, bound] :
-       llvm::zip(names, stats, methods, bounds)) {
+  for (auto [name, stat, method, bound, steps] :
+       llvm::zip(names, stats, methods, bounds, levels)) {
     TensorRange range;
     std::tie(range.min, range.max) = stat.getRange(method);
     TensorStatistics::AmaxChoice choice =
-        stat.chooseAmax(method, 127, options.percentile);
+        stat.chooseAmax(method, steps, options.percentile);
     range.amax = choice.amax;
     if (bound) {
       // A layer that bounds its output (softmax): the values seen, never
@@ -437,7 +447,7 @@ LogicalResult mlir::quant_qdq::collectCalibrationTable(
       auto other = static_cast<CalibrationMethod>(m);
       TensorStatistics::AmaxChoice c =
           other == method ? choice
-                          : stat.chooseAmax(other, 127, options.percentile);
+                          : stat.chooseAmax(other, steps, options.percentile);
       row.amax[m] = c.amax;
       row.clipped[m] = stat.getClippedFraction(c.amax);
       if (other == CalibrationMethod::Entropy)

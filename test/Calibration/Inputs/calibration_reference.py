@@ -2,7 +2,7 @@
 """Independent NumPy statements of the calibration methods, to check the
 calibrator's tables against.
 
-    calibration_reference.py METHOD DATA.npy TABLE.json TENSOR
+    calibration_reference.py METHOD DATA.npy TABLE.json TENSOR [BITS]
 
 Computes amax of TENSOR's values in DATA.npy by METHOD and checks that
 TABLE.json gives TENSOR that amax within one bin width of a 2048-bin
@@ -22,6 +22,9 @@ histogram of |x| over [0, max|x|]. Prints both.
 - mse: the bin edge from bin 127 up that minimizes the squared error of
   fake-quantizing the bin centres (weighted by their counts) with 127
   levels of amax / 127, saturating at amax.
+
+For a BITS-wide quantizer (default 8), 128 and 127 are 2^(BITS-1) and
+2^(BITS-1) - 1: 8 buckets and 7 levels for int4.
 """
 
 import json
@@ -29,7 +32,8 @@ import sys
 
 import numpy as np
 
-BINS, LEVELS = 2048, 128
+BINS = 2048
+LEVELS = 128  # 2^(bits - 1); main sets it from BITS
 
 
 def histogram(values):
@@ -85,7 +89,9 @@ def mse_amax(values):
 
 
 def main():
+    global LEVELS
     method, data, table, tensor = sys.argv[1:5]
+    LEVELS = 2 ** (int(sys.argv[5]) - 1) if len(sys.argv) > 5 else 128
     values = np.load(data)
     magnitudes = np.abs(values.astype(np.float64))
     expected = {
