@@ -217,20 +217,24 @@ class DigitsNet(nn.Module):
         return self.head(self.block2(self.pool(self.block1(self.stem(x)))))
 
 
-def digits_cnn(work, calib=256, epochs=30, seed=0):
-    """DigitsNet trained on 70% of scikit-learn's 1797 8x8 digits; the other
-    30% (540 images) are the evaluation set, with their labels. Calibration
-    takes the first `calib` training images, never test images."""
+def _train_on_digits(make_model, name, work, calib, epochs, seed, flatten):
+    """`make_model()` trained on 70% of scikit-learn's 1797 8x8 digits
+    (made after seeding, so that its initial weights follow `seed`; images, or
+    64-vectors when `flatten`); the other 30% (540 images) are the
+    evaluation set, with their labels. Calibration takes the first `calib`
+    training images, never test images."""
     from sklearn.datasets import load_digits
     from sklearn.model_selection import train_test_split
 
     torch.manual_seed(seed)
     digits = load_digits()
     x = (digits.images.astype(np.float32) / 16.0 - 0.5)[:, None]
+    model = make_model()
+    if flatten:
+        x = x.reshape(len(x), 64)
     y = digits.target.astype(np.int64)
     x_train, x_test, y_train, y_test = train_test_split(
         x, y, test_size=0.3, random_state=seed, stratify=y)
-    model = DigitsNet()
     optimizer = torch.optim.Adam(model.parameters(), lr=3e-3)
     xt, yt = torch.from_numpy(x_train), torch.from_numpy(y_train)
     for _ in range(epochs):
@@ -242,12 +246,30 @@ def digits_cnn(work, calib=256, epochs=30, seed=0):
             nn.functional.cross_entropy(model(xt[idx]), yt[idx]).backward()
             optimizer.step()
     model.eval()
-    path = Path(work) / "digits_cnn.onnx"
-    _export(model, torch.zeros(1, 1, 8, 8), path, opset=13, input_name="image")
+    path = Path(work) / f"{name}.onnx"
+    _export(model, torch.zeros((1,) + x.shape[1:]), path, opset=13,
+            input_name="image")
     return BenchModel(
-        name="digits_cnn", onnx=path, case="resnet-v1",
+        name=name, onnx=path, case="resnet-v1",
         calibration=x_train[:calib].copy(),
         evaluation=[x_test[i:i + 1] for i in range(len(x_test))],
         labels=y_test,
         notes=[f"trained on {len(x_train)} real digits, "
                f"evaluated on {len(x_test)} held-out ones"])
+
+
+def digits_cnn(work, calib=256, epochs=30, seed=0):
+    """DigitsNet trained on the digits (_train_on_digits)."""
+    return _train_on_digits(DigitsNet, "digits_cnn", work, calib, epochs,
+                            seed, flatten=False)
+
+
+def digits_mlp(work, calib=256, epochs=30, seed=0):
+    """A three-layer perceptron (64-256-256-10, ReLU) trained on the digits
+    as 64-vectors: only matrix products, the layers int4 weight-only
+    formats are for."""
+    def make():
+        return nn.Sequential(nn.Linear(64, 256), nn.ReLU(),
+                             nn.Linear(256, 256), nn.ReLU(), nn.Linear(256, 10))
+    return _train_on_digits(make, "digits_mlp", work, calib, epochs, seed,
+                            flatten=True)
