@@ -1,6 +1,7 @@
 //===- Calibrator.cpp - ranges of activations from calibration data -------===//
 
 #include "QuantQDQ/Calibration/Calibration.h"
+#include "CalibrationData.h"
 #include "CalibrationProgress.h"
 #include "QuantQDQ/Conversion/ONNXToQuantQDQ.h"
 #include "QuantQDQ/Execution/JITExecutor.h"
@@ -147,12 +148,9 @@ void mlir::quant_qdq::removeQuantization(func::FuncOp func) {
   });
 }
 
-/// Turns `func` into its float version (removeQuantization) that also
-/// returns `observed`. With `rangesOnly`, each observed tensor is returned
-/// as three scalars computed where it is produced, ReduceMin, ReduceMax and
-/// Size (which folds to a constant), instead of the whole tensor.
-static void makeObservingFunction(func::FuncOp func, ArrayRef<Value> observed,
-                                  bool rangesOnly) {
+void mlir::quant_qdq::makeObservingFunction(func::FuncOp func,
+                                           ArrayRef<Value> observed,
+                                           bool rangesOnly) {
   removeQuantization(func);
   auto ret = cast<func::ReturnOp>(func.getBody().front().getTerminator());
   SmallVector<Value> results(ret.getOperands());
@@ -213,38 +211,10 @@ static void makeObservingFunction(func::FuncOp func, ArrayRef<Value> observed,
                                  ret.getOperandTypes()));
 }
 
-/// The .npy files of `paths`, folders expanded (sorted by name).
-static FailureOr<SmallVector<std::string>>
-expandDataPaths(ArrayRef<std::string> paths, Location loc) {
-  SmallVector<std::string> files;
-  for (const std::string &path : paths) {
-    if (!llvm::sys::fs::is_directory(path)) {
-      files.push_back(path);
-      continue;
-    }
-    SmallVector<std::string> inFolder;
-    std::error_code ec;
-    for (llvm::sys::fs::directory_iterator it(path, ec), end;
-         it != end && !ec; it.increment(ec))
-      if (llvm::sys::path::extension(it->path()) == ".npy")
-        inFolder.push_back(it->path());
-    if (ec)
-      return emitError(loc) << "cannot list '" << path << "': "
-                            << ec.message();
-    llvm::sort(inFolder);
-    llvm::append_range(files, inFolder);
-  }
-  if (files.empty())
-    return emitError(loc) << "no calibration data (.npy files) in "
-                          << llvm::join(paths, ", ");
-  return files;
-}
-
 LogicalResult mlir::quant_qdq::collectCalibrationTable(
     ModuleOp module, ArrayRef<std::string> dataPaths,
     const CalibrationOptions &options, CalibrationTable &table,
     SmallVectorImpl<MethodComparison> *comparisons) {
-  MLIRContext *context = module.getContext();
   Location loc = module.getLoc();
   func::FuncOp entry = findEntryFunction(module, options.entry);
   if (!entry)
@@ -274,38 +244,11 @@ LogicalResult mlir::quant_qdq::collectCalibrationTable(
     levels.push_back(tensor.levels);
   }
 
-  FailureOr<SmallVector<std::string>> files = expandDataPaths(dataPaths, loc);
-  if (failed(files))
+  FailureOr<CalibrationData> data =
+      CalibrationData::load(dataPaths, inputType, loc);
+  if (failed(data))
     return failure();
-  std::vector<NpyArray> arrays;
-  int64_t totalSamples = 0;
-  for (const std::string &file : *files) {
-    auto array = readNpy(file, context);
-    if (!array)
-      return emitError(loc) << llvm::toString(array.takeError());
-    if (array->shape.size() != size_t(inputType.getRank()))
-      return emitError(loc) << file << ": expected arrays of rank "
-                            << inputType.getRank() << " (a batch of "
-                            << inputType << " samples), got rank "
-                            << array->shape.size();
-    // The data is checked before anything compiles, and errors name it.
-    // Floating-point data of another width is converted batch by batch.
-    if (!isConvertibleElementType(array->elementType,
-                                  inputType.getElementType()))
-      return emitError(loc) << file << ": holds elements of type "
-                            << array->elementType << " but the model's input "
-                            << "is " << inputType;
-    for (int64_t d = 1; d < inputType.getRank(); ++d)
-      if (!inputType.isDynamicDim(d) &&
-          inputType.getDimSize(d) != array->shape[d])
-        return emitError(loc) << file << ": dimension " << d << " is "
-                              << array->shape[d] << " but the model's input "
-                              << "is " << inputType;
-    if (!array->shape.empty() && array->shape[0] == 0)
-      return emitError(loc) << file << ": holds no samples";
-    totalSamples += array->shape.empty() ? 1 : array->shape[0];
-    arrays.push_back(std::move(*array));
-  }
+  int64_t totalSamples = data->totalSamples;
 
   bool histogram = options.compareMethods ||
                    llvm::any_of(methods, TensorStatistics::needsHistogram);
@@ -318,32 +261,14 @@ LogicalResult mlir::quant_qdq::collectCalibrationTable(
             .getElementType()
             .isF32();
       });
-  // One executor per batch size met: the model's own batch when static,
-  // else chunks of options.batchSize and one for a shorter last chunk.
-  int64_t modelBatch = inputType.getDimSize(0);
-  // Other dynamic dimensions (a sequence) take the data's sizes: one
-  // executor per shape met.
-  std::map<std::vector<int64_t>, std::unique_ptr<JITExecutor>> executors;
-  // `compiling` is told before a new shape compiles.
-  auto getExecutor = [&](ArrayRef<int64_t> shape,
-                         function_ref<void()> compiling) -> JITExecutor * {
-    auto &slot = executors[std::vector<int64_t>(shape.begin(), shape.end())];
-    if (slot)
-      return slot.get();
-    compiling();
-    OwningOpRef<ModuleOp> copy = cast<ModuleOp>(module->clone());
-    auto func = copy->lookupSymbol<func::FuncOp>(entry.getName());
+  // The observing model, compiled once per batch shape met.
+  ExecutorsByShape executors([&](ModuleOp copy) {
+    auto func = copy.lookupSymbol<func::FuncOp>(entry.getName());
     SmallVector<Value> values;
     for (const ObservedTensor &tensor : collectObserved(func, /*warn=*/false))
       values.push_back(tensor.value);
     makeObservingFunction(func, values, rangesInGraph);
-    auto executor = JITExecutor::create(std::move(copy), entry.getName(),
-                                        {SmallVector<int64_t>(shape)});
-    if (failed(executor))
-      return nullptr;
-    slot = std::move(*executor);
-    return slot.get();
-  };
+  });
 
   unsigned numResults = entry.getNumResults();
   std::vector<TensorStatistics> stats(observed.size());
@@ -358,57 +283,49 @@ LogicalResult mlir::quant_qdq::collectCalibrationTable(
     std::string what =
         histogram ? (pass ? "calibration (histograms)" : "calibration (ranges)")
                   : "calibration";
-    for (const NpyArray &array : arrays) {
-      int64_t samples = array.shape[0];
-      int64_t step = ShapedType::isDynamic(modelBatch)
-                         ? std::max<int64_t>(1, options.batchSize)
-                         : modelBatch;
-      if (!ShapedType::isDynamic(modelBatch) && samples % modelBatch != 0)
-        return emitError(loc) << "the model takes batches of " << modelBatch
-                              << " but a calibration file holds " << samples
-                              << " samples";
-      for (int64_t begin = 0; begin < samples; begin += step) {
-        int64_t count = std::min(step, samples - begin);
-        NpyArray chunk = convertFloatElements(array.slice(begin, count),
-                                              inputType.getElementType());
-        JITExecutor *executor = getExecutor(
-            chunk.shape, [&] { progress.compiling(what, chunk.shape); });
-        if (!executor)
-          return failure();
-        SmallVector<NpyArray> outputs;
-        if (llvm::Error error = executor->run({&chunk}, outputs))
-          return emitError(loc) << llvm::toString(std::move(error));
-        for (size_t i = 0; rangesInGraph && i < observed.size(); ++i) {
-          // Per-row minima and maxima (one row for a scalar), and the size.
-          auto values = [&](unsigned k) {
-            NpyArray &out = outputs[numResults + 3 * i + k];
-            return ArrayRef<float>(reinterpret_cast<float *>(out.bytes),
-                                   out.getNumElements());
-          };
-          // A NaN row (a NaN among its values) makes the batch's range NaN.
-          double lo = std::numeric_limits<double>::infinity(), hi = -lo;
-          for (float v : values(0))
-            lo = std::isnan(v) ? NAN : std::min<double>(lo, v);
-          for (float v : values(1))
-            hi = std::isnan(v) ? NAN : std::max<double>(hi, v);
-          auto *size = reinterpret_cast<int64_t *>(
-              outputs[numResults + 3 * i + 2].bytes);
-          stats[i].observeRange(lo, hi, *size);
-        }
-        for (size_t i = 0; !rangesInGraph && i < observed.size(); ++i) {
-          NpyArray &out = outputs[numResults + i];
-          ArrayRef<float> values(reinterpret_cast<float *>(out.bytes),
+    auto observeBatch = [&](NpyArray &chunk) -> LogicalResult {
+      JITExecutor *executor =
+          executors.get(module, entry.getName(), chunk.shape,
+                        [&] { progress.compiling(what, chunk.shape); });
+      if (!executor)
+        return failure();
+      SmallVector<NpyArray> outputs;
+      if (llvm::Error error = executor->run({&chunk}, outputs))
+        return emitError(loc) << llvm::toString(std::move(error));
+      for (size_t i = 0; rangesInGraph && i < observed.size(); ++i) {
+        // Per-row minima and maxima (one row for a scalar), and the size.
+        auto values = [&](unsigned k) {
+          NpyArray &out = outputs[numResults + 3 * i + k];
+          return ArrayRef<float>(reinterpret_cast<float *>(out.bytes),
                                  out.getNumElements());
-          if (pass == 0)
-            stats[i].observeRange(values);
-          else if (options.compareMethods ||
-                   TensorStatistics::needsHistogram(methods[i]))
-            stats[i].observeHistogram(values, options.bins);
-        }
-        done += count;
-        progress.update(what, pass, done);
+        };
+        // A NaN row (a NaN among its values) makes the batch's range NaN.
+        double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+        for (float v : values(0))
+          lo = std::isnan(v) ? NAN : std::min<double>(lo, v);
+        for (float v : values(1))
+          hi = std::isnan(v) ? NAN : std::max<double>(hi, v);
+        auto *size = reinterpret_cast<int64_t *>(
+            outputs[numResults + 3 * i + 2].bytes);
+        stats[i].observeRange(lo, hi, *size);
       }
-    }
+      for (size_t i = 0; !rangesInGraph && i < observed.size(); ++i) {
+        NpyArray &out = outputs[numResults + i];
+        ArrayRef<float> values(reinterpret_cast<float *>(out.bytes),
+                               out.getNumElements());
+        if (pass == 0)
+          stats[i].observeRange(values);
+        else if (options.compareMethods ||
+                 TensorStatistics::needsHistogram(methods[i]))
+          stats[i].observeHistogram(values, options.bins);
+      }
+      done += chunk.shape.empty() ? 1 : chunk.shape[0];
+      progress.update(what, pass, done);
+      return success();
+    };
+    if (failed(data->forEachBatch(inputType, options.batchSize, loc,
+                                  observeBatch)))
+      return failure();
   }
 
   for (auto [name, stat, method, bound, steps] :

@@ -1,0 +1,72 @@
+//===- CalibrationData.h - calibration data, the runs over it ---*- C++ -*-===//
+//
+// What every pass that runs a model on calibration data shares (the
+// calibrator, the activation-aware weight scales): the .npy files checked
+// against the model's input before anything compiles, the batches one run
+// takes, one compiled executor per batch shape, and the float model that
+// also returns the tensors a pass observes.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef QUANTQDQ_LIB_CALIBRATION_CALIBRATIONDATA_H
+#define QUANTQDQ_LIB_CALIBRATION_CALIBRATIONDATA_H
+
+#include "QuantQDQ/Execution/JITExecutor.h"
+#include "QuantQDQ/Execution/Npy.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
+
+#include <map>
+#include <memory>
+#include <vector>
+
+namespace mlir::quant_qdq {
+
+/// The arrays of calibration .npy files (folders expanded, sorted by name).
+struct CalibrationData {
+  std::vector<NpyArray> arrays;
+  int64_t totalSamples = 0;
+
+  /// Reads `paths`, checking that each holds a non-empty batch of samples
+  /// of `inputType` (a float type other than the input's is converted
+  /// batch by batch); errors at `loc` name the file.
+  static FailureOr<CalibrationData> load(ArrayRef<std::string> paths,
+                                         RankedTensorType inputType,
+                                         Location loc);
+
+  /// Calls `fn` with each batch converted to `inputType`'s element type:
+  /// the model's batch when static (each file must hold a multiple), else
+  /// chunks of `batchSize` samples and a shorter last one.
+  LogicalResult
+  forEachBatch(RankedTensorType inputType, int64_t batchSize, Location loc,
+               function_ref<LogicalResult(NpyArray &)> fn) const;
+};
+
+/// One executor per input shape met (a dynamic batch or sequence takes the
+/// data's sizes), each compiled on first use from a clone of the module
+/// that `prepare` rewrites.
+class ExecutorsByShape {
+public:
+  explicit ExecutorsByShape(std::function<void(ModuleOp)> prepare)
+      : prepare(std::move(prepare)) {}
+  /// The executor of `entry` in `module` for inputs of `shape`, or null
+  /// (with a diagnostic); `compiling` is told before one compiles.
+  JITExecutor *get(ModuleOp module, StringRef entry, ArrayRef<int64_t> shape,
+                   function_ref<void()> compiling = {});
+
+private:
+  std::function<void(ModuleOp)> prepare;
+  std::map<std::vector<int64_t>, std::unique_ptr<JITExecutor>> executors;
+};
+
+/// Turns `func` into its float version (removeQuantization) that also
+/// returns `observed`. With `rangesOnly`, each observed tensor is returned
+/// as three scalars computed where it is produced, ReduceMin, ReduceMax and
+/// Size (which folds to a constant), instead of the whole tensor.
+void makeObservingFunction(func::FuncOp func, ArrayRef<Value> observed,
+                           bool rangesOnly);
+
+} // namespace mlir::quant_qdq
+
+#endif // QUANTQDQ_LIB_CALIBRATION_CALIBRATIONDATA_H
