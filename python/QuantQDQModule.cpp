@@ -482,7 +482,8 @@ static void quantize(ModuleHandle &module,
                      bool propagate, unsigned activationBits,
                      unsigned weightBits, const std::string &weightFormat,
                      const std::string &activationFormat,
-                     int64_t weightBlockSize, int64_t attentionMaxSequence,
+                     int64_t weightBlockSize, bool awq,
+                     int64_t attentionMaxSequence,
                      const std::vector<std::string> &data,
                      const std::string &method, double percentile,
                      unsigned bins, int64_t batchSize) {
@@ -501,6 +502,7 @@ static void quantize(ModuleHandle &module,
     options.weightFormat = weightFormat;
     options.activationFormat = activationFormat;
     options.weightBlockSize = weightBlockSize;
+    options.awq = awq;
     options.attentionMaxSequence = attentionMaxSequence;
     options.data = ArrayRef<std::string>(data);
     options.method = method;
@@ -855,7 +857,7 @@ PYBIND11_MODULE(_quant_qdq, m) {
            py::arg("propagate"), py::arg("activation_bits"),
            py::arg("weight_bits"), py::arg("weight_format"),
            py::arg("activation_format"), py::arg("weight_block_size"),
-           py::arg("attention_max_sequence"), py::arg("data"),
+           py::arg("awq"), py::arg("attention_max_sequence"), py::arg("data"),
            py::arg("method"),
            py::arg("percentile"), py::arg("bins"), py::arg("batch_size"))
       .def("layers", &describeLayers)

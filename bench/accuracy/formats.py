@@ -7,8 +7,10 @@ the digits CNN (convolutions, batch norm, residual adds) and a three-layer
 perceptron (matrix products only), exports them to ONNX, and for each
 format runs
 
-    qdq-opt model.onnx --insert-qdq="cases=resnet-v1 <format options>"
-            --calibrate=calib.npy -o model.<format>.onnx
+    qdq-opt model.onnx --qdq-quantize="cases=resnet-v1 <format options>
+            data=calib.npy" -o model.<format>.onnx
+
+(insert-qdq, then qdq-awq where `awq=true`, then calibration)
 
 then scores the FP32 and the quantized model on the 540 held-out digits in
 ONNX Runtime, which runs the Q/DQ as written (its graph rewrites off: its
@@ -45,6 +47,8 @@ FORMATS = [
      "weight-format=int4 activation-format=none weight-block-size=16"),
     ("W4 weight-only, blocks of 32",
      "weight-format=int4 activation-format=none weight-block-size=32"),
+    ("W4 weight-only, blocks of 16, AWQ",
+     "weight-format=int4 activation-format=none weight-block-size=16 awq=true"),
 ]
 
 
@@ -72,18 +76,18 @@ def main():
         fp32 = ort.top1_percent(reference, model.labels)
         print(f"\n{model.name}: {model.notes[0]}; trained and exported in "
               f"{time.time() - start:.1f} s; FP32 top-1 {fp32:.2f}%")
-        print(f"{'format':<30} {'opset':>5} {'storage':<18} {'top-1':>7} "
+        print(f"{'format':<35} {'opset':>5} {'storage':<18} {'top-1':>7} "
               f"{'delta':>6} {'SQNR dB':>8}")
         for index, (name, options) in enumerate(FORMATS):
             out = work / f"{model.name}.{index}.onnx"
             subprocess.run(
                 [str(qdq_opt), str(model.onnx),
-                 f"--insert-qdq=cases={model.case} {options}".strip(),
-                 f"--calibrate={work / 'calib.npy'}", "-o", str(out)],
+                 f"--qdq-quantize=cases={model.case} {options} "
+                 f"data={work / 'calib.npy'}", "-o", str(out)],
                 check=True, stderr=subprocess.DEVNULL)
             top1, sqnr = score(out, model, reference)
             opset, storage = describe(out)
-            print(f"{name:<30} {opset:>5} {storage:<18} {top1:>6.2f}% "
+            print(f"{name:<35} {opset:>5} {storage:<18} {top1:>6.2f}% "
                   f"{top1 - fp32:>+6.2f} {sqnr:>8.1f}")
 
 

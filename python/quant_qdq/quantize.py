@@ -75,7 +75,7 @@ def _quantize(module: Module, quantization_mode: str,
               percentile: float = 99.99, batch_size: int = 32,
               weight_bits: int = 8, activation_bits: int = 8,
               weight_format: str = "", activation_format: str = "",
-              block_size: int = 0) -> str:
+              block_size: int = 0, awq: bool = False) -> str:
     """Python cases record their choices, then the qdq-quantize pipeline
     (the one qdq-opt runs) places Q/DQ and, given data, calibrates."""
     if quantization_mode not in _MODES:
@@ -134,7 +134,7 @@ def _quantize(module: Module, quantization_mode: str,
             propagate=bool(propagate), activation_bits=int(activation_bits),
             weight_bits=int(weight_bits), weight_format=str(weight_format),
             activation_format=str(activation_format),
-            weight_block_size=int(block_size),
+            weight_block_size=int(block_size), awq=bool(awq),
             attention_max_sequence=_attention_max_sequence(custom_qdq_cases),
             data=data, method=calibration_method,
             percentile=float(percentile), bins=bins,
@@ -190,7 +190,7 @@ def quantize_model(model, quantization_mode: str = "full",
                    weight_bits: int = 8, activation_bits: int = 8,
                    weight_format: Optional[str] = None,
                    activation_format: Optional[str] = None,
-                   block_size: int = 0,
+                   block_size: int = 0, awq: bool = False,
                    qat: bool = False, range_tracking: str = "last_value"):
     """Inserts Q/DQ nodes in `model` and returns an onnx.ModelProto, or,
     with `output`, writes it to that file and returns the path. With
@@ -237,17 +237,20 @@ def quantize_model(model, quantization_mode: str = "full",
         channels instead of one per output channel (0). Int4 weight-only
         for TensorRT: weight_format="int4", activation_format="none",
         block_size=128 (opset-21 blocked DequantizeLinear).
+      awq: scale the weights of weight-only dense layers by their inputs'
+        magnitudes on `calibration_data` first (AWQ-lite: docs/
+        Calibration.md), which the model then divides back with a Mul.
       qat: return a Keras model for quantization-aware training; its
         ranges start at the maximum seen on `calibration_data` when given.
       range_tracking: with `qat`, how activation ranges follow training:
         "last_value" (the toolkit's) or "moving_average" (TFMOT's).
     """
     if qat:
-        if weight_format or activation_format or block_size:
+        if weight_format or activation_format or block_size or awq:
             raise ValueError("with qat=True, give widths as weight_bits and "
                              "activation_bits; weight_format, "
-                             "activation_format and block_size are for "
-                             "export")
+                             "activation_format, block_size and awq are "
+                             "for export")
         if calibration_method != "max" or calibration_table is not None:
             raise ValueError("with qat=True, calibration_data sets the "
                              "starting ranges by their maximum; "
@@ -275,6 +278,9 @@ def quantize_model(model, quantization_mode: str = "full",
     if calibration_data is not None and calibration_table is not None:
         raise ValueError("give calibration_data or calibration_table, "
                          "not both")
+    if awq and calibration_data is None:
+        raise ValueError("awq=True measures the layers' inputs: give "
+                         "calibration_data")
     module = load_module(model, example_input=example_input,
                          opset_version=opset_version)
     # Folded first, so that cases see the layers that will run.
@@ -289,7 +295,7 @@ def quantize_model(model, quantization_mode: str = "full",
                      activation_bits=activation_bits,
                      weight_format=weight_format or "",
                      activation_format=activation_format or "",
-                     block_size=block_size)
+                     block_size=block_size, awq=awq)
     if report is not None:
         with open(report, "w") as f:
             f.write(text)

@@ -266,6 +266,39 @@ def test_fp8(block_model):
     assert np.isfinite(session.run(None, {"x": x})[0]).all()
 
 
+def _salient_mlp():
+    """x[n, 64] -> MatMul -> Relu -> MatMul, for inputs whose first 4
+    channels are 25 times the others (the case AWQ is for)."""
+    from onnx import TensorProto, helper, numpy_helper
+    rng = np.random.default_rng(0)
+    w1 = (rng.standard_normal((64, 32)) * 0.1).astype(np.float32)
+    w2 = (rng.standard_normal((32, 8)) * 0.1).astype(np.float32)
+    graph = helper.make_graph(
+        [helper.make_node("MatMul", ["x", "w1"], ["h"], name="fc1"),
+         helper.make_node("Relu", ["h"], ["r"], name="relu"),
+         helper.make_node("MatMul", ["r", "w2"], ["y"], name="fc2")], "mlp",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["n", 64])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["n", 8])],
+        [numpy_helper.from_array(w1, "w1"), numpy_helper.from_array(w2, "w2")])
+    x = rng.standard_normal((128, 64)).astype(np.float32)
+    x[:, :4] *= 25
+    return helper.make_model(graph, ir_version=8,
+                             opset_imports=[helper.make_opsetid("", 17)]), x
+
+
+def test_awq():
+    # Both layers get their weight scaled and a Mul on their input.
+    model, x = _salient_mlp()
+    with pytest.warns(QuantQDQWarning, match="opset from 17 to 21"):
+        qdq = quantize_model(model, weight_format="int4",
+                             activation_format="none", block_size=16,
+                             awq=True, calibration_data=x)
+    muls = [n.name for n in qdq.graph.node if n.op_type == "Mul"]
+    assert muls == ["fc1_awq_scale", "fc2_awq_scale"]
+    with pytest.raises(ValueError, match="give calibration_data"):
+        quantize_model(model, weight_format="int4", awq=True)
+
+
 def test_format_errors(block_model):
     with pytest.raises(QuantQDQError, match="unknown weight-format 'int3'"):
         quantize_model(block_model, weight_format="int3")

@@ -62,4 +62,45 @@ def Calibrate : Pass<"calibrate", "::mlir::ModuleOp"> {
   ];
 }
 
+def ActivationAwareScales : Pass<"qdq-awq", "::mlir::ModuleOp"> {
+  let summary = "Activation-aware scaling of weight-only quantized dense "
+                "layers (AWQ-lite)";
+  let description = [{
+    For each dense layer (MatMul, Gemm) whose weight is quantized and whose
+    input is not (weight-only int4 or int8, per channel or in blocks), runs
+    the float network on the calibration data, and measures the mean
+    magnitude `a_k` of each input channel. Salient channels, those with
+    large inputs, lose least to quantization when their weights are scaled
+    up before it and their inputs scaled down after: for `alpha` from 0 to
+    1 by `alpha-step`, `s_k = a_k^alpha` (normalized so that
+    `max(s) * min(s) = 1`), the weight row `k` times `s_k` is quantized
+    and divided back, and the squared error of the layer's output on up
+    to `rows` calibration rows is measured. The best `alpha` wins when it
+    beats `alpha = 0` (plain rounding): the weight becomes `diag(s) W` and
+    a `multiply` by `1 / s` (ONNX `Mul`) reads the layer's input, as Model
+    Optimizer's `awq_lite` does for its int4 export. `report=` lists each
+    layer's `alpha` and errors.
+
+    `--qdq-awq=data.npy` is short for `--qdq-awq="data=data.npy"`.
+  }];
+  let options = [
+    ListOption<"data", "data", "std::string",
+               "Calibration arrays: .npy files or folders of them">,
+    Option<"batchSize", "batch-size", "int64_t", /*default=*/"32",
+           "Samples per run when the model's batch is dynamic">,
+    Option<"alphaStep", "alpha-step", "double", /*default=*/"0.05",
+           "Step of the search over alpha in [0, 1]">,
+    Option<"rows", "rows", "int64_t", /*default=*/"512",
+           "Input rows per layer kept to measure the output error">,
+    Option<"entry", "entry", "std::string", /*default=*/"",
+           "Function to run (default: the only public one)">,
+    Option<"reportPath", "report", "std::string", /*default=*/"",
+           "Write each layer's alpha and output errors ('-': stdout)">,
+  ];
+  let statistics = [
+    Statistic<"numScaled", "scaled-layers",
+              "Dense layers whose weight AWQ scaled">,
+  ];
+}
+
 #endif // QUANTQDQ_CALIBRATION_PASSES_TD

@@ -1,7 +1,8 @@
 //===- QuantizePipeline.h - the deployment job as one pipeline --*- C++ -*-===//
 //
 // What a user means by "quantize this model" (the seed toolkit's
-// quantize_model): optionally fold batch normalization, place Q/DQ, and
+// quantize_model): optionally fold batch normalization, place Q/DQ,
+// optionally scale weight-only layers by their activations (AWQ), and
 // calibrate when data or a table is given. qdq-opt registers it as the
 // pipeline `qdq-quantize`; Python's quantize_model builds the same
 // pipeline through buildQuantizePipeline, so both run the same passes with
@@ -53,6 +54,11 @@ struct QuantizePipelineOptions
   Option<std::string> activationFormat{
       *this, "activation-format",
       llvm::cl::desc("Activation format: int8, int16 or none")};
+  Option<bool> awq{
+      *this, "awq",
+      llvm::cl::desc("Activation-aware weight scales (qdq-awq) on `data` "
+                     "for weight-only dense layers"),
+      llvm::cl::init(false)};
   Option<int64_t> weightBlockSize{
       *this, "weight-block-size",
       llvm::cl::desc("Input channels per weight block (0: per channel)"),

@@ -100,4 +100,5 @@ struct CalibratePass
 
 void mlir::quant_qdq::registerCalibrationPasses() {
   registerPass([] { return createCalibrate(); });
+  registerPass([] { return createActivationAwareScales(); });
 }

@@ -30,6 +30,16 @@ void mlir::quant_qdq::buildQuantizePipeline(
   insert.attentionMaxSequence = options.attentionMaxSequence;
   pm.addPass(createInsertQDQ(std::move(insert)));
 
+  // Activation-aware weight scales need the data, and come before the
+  // activation ranges (which they do not change: they scale weight-only
+  // layers).
+  if (options.awq) {
+    ActivationAwareScalesOptions awq;
+    awq.data.assign(options.data.begin(), options.data.end());
+    awq.batchSize = options.batchSize;
+    pm.addPass(createActivationAwareScales(std::move(awq)));
+  }
+
   if (options.data.empty() && options.load.empty())
     return;
   CalibrateOptions calibrate;
