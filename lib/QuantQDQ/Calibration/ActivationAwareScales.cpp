@@ -135,28 +135,42 @@ static void fakeQuantize(MutableArrayRef<float> weight, ArrayRef<int64_t> shape,
     }
 }
 
-/// Mean squared difference between rows . w and `reference` ([rows x n]),
-/// `w` given as [k x n] (or [n x k] when `transposed`).
-static double outputError(const Target &t, ArrayRef<float> w, bool transposed,
-                          ArrayRef<double> reference, MLIRContext *context) {
+/// rows . w ([rows x n]), `w` given as [k x n] (or [n x k] when
+/// `transposed`), with contiguous inner loops either way.
+static std::vector<float> multiplyRows(const Target &t, ArrayRef<float> w,
+                                       bool transposed, MLIRContext *context) {
   int64_t rows = int64_t(t.rows.size()) / t.k;
-  std::vector<double> perRow(rows, 0.0);
+  std::vector<float> y(rows * t.n, 0.0f);
   parallelFor(context, 0, rows, [&](size_t r) {
     const float *x = &t.rows[r * t.k];
-    double sum = 0;
-    for (int64_t j = 0; j < t.n; ++j) {
-      double y = 0;
-      for (int64_t i = 0; i < t.k; ++i)
-        y += double(x[i]) * w[transposed ? j * t.k + i : i * t.n + j];
-      double d = y - reference[r * t.n + j];
-      sum += d * d;
+    float *out = &y[r * t.n];
+    if (transposed) {
+      for (int64_t j = 0; j < t.n; ++j) {
+        const float *column = &w[j * t.k];
+        float sum = 0;
+        for (int64_t i = 0; i < t.k; ++i)
+          sum += x[i] * column[i];
+        out[j] = sum;
+      }
+      return;
     }
-    perRow[r] = sum;
+    for (int64_t i = 0; i < t.k; ++i) {
+      const float *row = &w[i * t.n];
+      for (int64_t j = 0; j < t.n; ++j)
+        out[j] += x[i] * row[j];
+    }
   });
+  return y;
+}
+
+/// Mean squared difference between rows . w and `reference`.
+static double outputError(const Target &t, ArrayRef<float> w, bool transposed,
+                          ArrayRef<float> reference, MLIRContext *context) {
+  std::vector<float> y = multiplyRows(t, w, transposed, context);
   double total = 0;
-  for (double v : perRow)
-    total += v;
-  return total / double(rows * t.n);
+  for (auto [got, want] : llvm::zip(y, reference))
+    total += double(got - want) * double(got - want);
+  return total / double(y.size());
 }
 
 /// Searches alpha for `t` over the weight `w` (stored layout).
@@ -164,18 +178,8 @@ static Choice search(Target &t, ArrayRef<float> w, double alphaStep,
                      MLIRContext *context) {
   bool transposed = t.dense.getTransposeWeight();
   auto shape = cast<RankedTensorType>(t.weight.getType()).getShape();
-  int64_t rows = int64_t(t.rows.size()) / t.k;
   // The float output the quantized layer should reproduce.
-  std::vector<double> reference(rows * t.n, 0.0);
-  parallelFor(context, 0, rows, [&](size_t r) {
-    for (int64_t j = 0; j < t.n; ++j) {
-      double y = 0;
-      for (int64_t i = 0; i < t.k; ++i)
-        y += double(t.rows[r * t.k + i]) *
-             w[transposed ? j * t.k + i : i * t.n + j];
-      reference[r * t.n + j] = y;
-    }
-  });
+  std::vector<float> reference = multiplyRows(t, w, transposed, context);
   // Mean magnitudes, floored so that a silent channel gets a finite scale.
   std::vector<double> magnitude(t.k);
   double largest = 0;
