@@ -36,7 +36,7 @@ def report(bits, fp32, ptq, trained, epochs, seconds):
           f"after {epochs} epochs ({seconds:.1f} s)")
 
 
-def report_export(onnx_model, x_test, y_test, own_logits, what):
+def report_export(bits, onnx_model, x_test, y_test, own_logits, what):
     """Runs the exported model in ONNX Runtime (rewrites off), one digit at
     a time, and says how it scores and agrees with the trained model."""
     session = ort.session(onnx_model.SerializeToString(), optimize=False)
@@ -45,5 +45,5 @@ def report_export(onnx_model, x_test, y_test, own_logits, what):
                              for i in range(len(x_test))])
     top1 = 100.0 * float(np.mean(logits.argmax(1) == y_test))
     agree = 100.0 * float(np.mean(logits.argmax(1) == own_logits.argmax(1)))
-    print(f"W8A8 QAT exported, ONNX Runtime top-1 {top1:.2f}%, agreeing "
+    print(f"W{bits}A8 QAT exported, ONNX Runtime top-1 {top1:.2f}%, agreeing "
           f"with {what} on {agree:.2f}% of the digits")

@@ -10,9 +10,9 @@ handwritten digits, then measures top-1 on the 540 held-out digits:
   PTQ           quantize_model(qat=True) at the ResNet-v1 placement, ranges
                 from one pass over the training images, no training;
   QAT           the same model after a few epochs of model.fit;
-  QAT, ONNX     (8-bit weights only: ONNX's int4 export is issue 16) the
-                trained model exported with export_qat_model and run by
-                ONNX Runtime, which must agree with Keras.
+  QAT, ONNX     the trained model exported with export_qat_model (4-bit
+                weights as opset-21 INT4 initializers) and run by ONNX
+                Runtime, which must agree with Keras.
 
 usage: bench/qat/digits_keras.py [--epochs N] [--weight-bits B]
                                  [--fp32-epochs N]
@@ -94,10 +94,8 @@ def main():
     trained = top1(qat, x_test, y_test)
     digits_qat.report(args.weight_bits, fp32, ptq, trained, args.epochs,
                       time.time() - start)
-    if args.weight_bits == 8:
-        digits_qat.report_export(export_qat_model(qat), x_test, y_test,
-                                 qat.predict(x_test, verbose=0),
-                                 "Keras")
+    digits_qat.report_export(args.weight_bits, export_qat_model(qat), x_test,
+                             y_test, qat.predict(x_test, verbose=0), "Keras")
 
 
 if __name__ == "__main__":

@@ -11,9 +11,9 @@ measures top-1 on the 540 held-out digits:
              placement, ranges from the float module on 256 training
              images, no training;
   QAT        the same module after a few epochs of a plain training loop;
-  QAT, ONNX  (8-bit weights only: ONNX's int4 export is issue 16) the
-             trained module exported with export_qat_module and run by
-             ONNX Runtime, compared with the module itself.
+  QAT, ONNX  the trained module exported with export_qat_module (4-bit
+             weights as opset-21 INT4 initializers) and run by ONNX
+             Runtime, compared with the module itself.
 
 usage: bench/qat/digits_torch.py [--epochs N] [--weight-bits B]
                                  [--fp32-epochs N]
@@ -79,11 +79,10 @@ def main():
     trained = top1(qat, x_test, y_test)
     digits_qat.report(bits, fp32, ptq, trained, args.epochs,
                       time.time() - start)
-    if bits == 8:
-        with torch.no_grad():
-            own = qat(torch.from_numpy(x_test)).numpy()
-        digits_qat.report_export(export_qat_module(qat), x_test, y_test, own,
-                                 "the module")
+    with torch.no_grad():
+        own = qat(torch.from_numpy(x_test)).numpy()
+    digits_qat.report_export(bits, export_qat_module(qat), x_test, y_test, own,
+                             "the module")
 
 
 if __name__ == "__main__":

@@ -137,6 +137,31 @@ def test_trained_model_exports_with_its_ranges(tmp_path):
                                rtol=0, atol=1e-6)
 
 
+def test_four_bit_weights_export_as_int4():
+    """4-bit QAT weights export as INT4 initializers per output channel,
+    at opset 21, and ONNX Runtime computes what the Keras model does."""
+    keras.utils.set_random_seed(0)
+    qat = qq.quantize_model(residual_net(), qat=True, weight_bits=4,
+                            custom_qdq_cases=[qq.ResNetV1QDQCase()])
+    x = np.random.RandomState(1).randn(16, 8, 8, 3).astype("f")
+    onnx_model = export_qat_model(qat)
+    opset = {o.domain: o.version for o in onnx_model.opset_import}[""]
+    assert opset == 21
+    int4 = [t for t in onnx_model.graph.initializer
+            if t.data_type == 22 and len(t.dims) > 1]  # TensorProto.INT4
+    assert len(int4) == 4
+    # 14 of these 16 rows are equal to float rounding; 2 differ by about
+    # one step of an inner quantizer, most likely where an inner value
+    # sits within float rounding of a tie, which TF's and ONNX Runtime's
+    # summation orders then round apart (4-bit weights make such round
+    # sums likelier).
+    want = qat.predict(x, verbose=0)
+    got = run_onnx(onnx_model, x)
+    equal = np.abs(got - want).max(1) < 1e-6
+    assert equal.sum() >= 14
+    assert np.abs(got - want).max() < 0.1 * np.abs(want).max()
+
+
 def test_tf_keras_models_train_too(tmp_path):
     """A tf.keras model gets tf.keras layers (TensorFlow's ops), trains,
     and exports as a Keras 3 one does."""

@@ -109,3 +109,14 @@ func.func @fp8(%x: tensor<1x4xf32>) -> tensor<1x4xf32> {
   return %fq : tensor<1x4xf32>
 }
 }
+
+// -----
+
+// A module that records no opset (Keras, MLIR) takes the one its Q/DQ
+// need, without a warning: nothing was written for another.
+// CHECK: module attributes {quant_qdq.onnx.opset_import = {ai.onnx = 21 : i64}}
+// CHECK-LABEL: func @no_opset
+func.func @no_opset(%x: tensor<1x4xf32>) -> tensor<1x4xf32> {
+  %fq = quant_qdq.fake_quant %x <bits = 4> scale [0.5] : tensor<1x4xf32>
+  return %fq : tensor<1x4xf32>
+}

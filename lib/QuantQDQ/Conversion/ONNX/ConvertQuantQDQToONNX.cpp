@@ -49,13 +49,12 @@ void mlir::quant_qdq::populateQuantQDQToONNXPatterns(
 }
 
 /// Raises the default-domain opset the module imports to what its Q/DQ ops
-/// need (13, or 21 for int4/int16 and blocks); nodes kept generic are
-/// written unchanged, and a warning names their types.
+/// need (13; 19 for FP8; 21 for int4/int16 and blocks); nodes kept generic
+/// are written unchanged, and a warning names their types. A module that
+/// records no opset gets the one it needs, silently.
 static void raiseOpsetForQDQ(ModuleOp module) {
   auto opsets = module->getAttrOfType<DictionaryAttr>(kOpsetImport);
   int64_t opset = getDefaultDomainOpset(module);
-  if (!opsets)
-    return;
   int64_t required = 0;
   llvm::SetVector<StringRef> genericTypes;
   module.walk([&](Operation *op) {
@@ -71,6 +70,19 @@ static void raiseOpsetForQDQ(ModuleOp module) {
   });
   if (required <= opset)
     return;
+  auto version = IntegerAttr::get(IntegerType::get(module.getContext(), 64),
+                                  required);
+  // A module that imported no opset (Keras, MLIR) just takes the one it
+  // needs; there is nothing written for an older one to contradict.
+  if (!opsets) {
+    MLIRContext *context = module.getContext();
+    module->setAttr(
+        kOpsetImport,
+        DictionaryAttr::get(context, {NamedAttribute(StringAttr::get(
+                                          context, kDefaultDomain),
+                                      version)}));
+    return;
+  }
   InFlightDiagnostic warning = emitWarning(module.getLoc())
                                << "raising the default-domain opset from "
                                << opset << " to " << required
@@ -80,9 +92,7 @@ static void raiseOpsetForQDQ(ModuleOp module) {
     llvm::interleaveComma(genericTypes, warning);
   }
   NamedAttrList entries(opsets);
-  entries.set(kDefaultDomain,
-              IntegerAttr::get(IntegerType::get(module.getContext(), 64),
-                               required));
+  entries.set(kDefaultDomain, version);
   module->setAttr(kOpsetImport, entries.getDictionary(module.getContext()));
 }
 
