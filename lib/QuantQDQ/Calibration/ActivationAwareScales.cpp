@@ -62,18 +62,21 @@ struct Choice {
 } // namespace
 
 /// The quantizer ops of a symmetric integer weight quantizer on `weight`,
-/// or none.
+/// or none. The quantized weight must be this layer's alone: scaling one
+/// that another layer also reads (shared layers, ALBERT) would change that
+/// layer too. (A float constant others read stays: the scaled weight is a
+/// new constant.)
 static SmallVector<Operation *> getWeightQuantOps(Value weight,
                                                   QuantizerAttr &quantizer) {
   SmallVector<Operation *> ops;
+  if (!weight.hasOneUse())
+    return ops;
   if (auto fake = weight.getDefiningOp<FakeQuantOp>()) {
     quantizer = fake.getQuantizer();
     ops.push_back(fake);
   } else if (auto dq = weight.getDefiningOp<DequantizeOp>()) {
     auto q = dq.getInput().getDefiningOp<QuantizeOp>();
-    if (!q || !llvm::all_of(q->getUsers(), [](Operation *user) {
-          return isa<DequantizeOp>(user);
-        }))
+    if (!q || !q->hasOneUse())
       return {};
     quantizer = q.getQuantizer();
     ops.push_back(q);

@@ -2,7 +2,9 @@
 """A two-layer perceptron whose inputs have a few salient channels (25x
 the others), the case activation-aware weight scaling is for.
 
-    awq_model.py make DIR       writes DIR/m.onnx, calib.npy and test.npy
+    awq_model.py make DIR       writes DIR/m.onnx, calib.npy and test.npy,
+                                and shared.onnx, whose two layers share
+                                one weight
     awq_model.py evaluate DIR   scores DIR/rtn.onnx and DIR/awq.onnx
                                 against m.onnx on the held-out test.npy
                                 in ONNX Runtime
@@ -39,6 +41,17 @@ def make(work):
     onnx.save(helper.make_model(graph, ir_version=8,
                                 opset_imports=[helper.make_opsetid("", 17)]),
               work / "m.onnx")
+    shared = helper.make_graph(
+        [helper.make_node("MatMul", ["x", "w"], ["h"], name="fc1"),
+         helper.make_node("Relu", ["h"], ["r"], name="relu"),
+         helper.make_node("MatMul", ["r", "w"], ["y"], name="fc2")], "shared",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["n", K])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["n", K])],
+        [numpy_helper.from_array(
+            (rng.standard_normal((K, K)) * 0.1).astype(np.float32), "w")])
+    onnx.save(helper.make_model(shared, ir_version=8,
+                                opset_imports=[helper.make_opsetid("", 17)]),
+              work / "shared.onnx")
     np.save(work / "calib.npy", data(256, 1))
     np.save(work / "test.npy", data(512, 2))
 
