@@ -49,11 +49,12 @@ static Value emitUnclamped(OpBuilder &b, Location loc, Value x,
 // FP8 E4M3FN on f32 bits
 //===----------------------------------------------------------------------===//
 
-/// i32 of `type`'s shape (for f32 or vector-of-f32 `type`).
-static Type i32Like(OpBuilder &b, Type type) {
-  if (auto vector = dyn_cast<VectorType>(type))
-    return vector.clone(b.getI32Type());
-  return b.getI32Type();
+/// `element`, or a vector of it of `like`'s shape when `like` is a vector:
+/// the scalar and vector forms of a value in another element type.
+static Type withElementType(Type like, Type element) {
+  if (auto vector = dyn_cast<VectorType>(like))
+    return vector.clone(element);
+  return element;
 }
 
 static Value i32Splat(OpBuilder &b, Location loc, Type type, int64_t value) {
@@ -78,7 +79,7 @@ static Value emitExponent(OpBuilder &b, Location loc, Value bits) {
 /// their inverses are powers of two built from exponent bits, so the
 /// products are exact.
 static Value emitRoundToE4M3FN(OpBuilder &b, Location loc, Value y) {
-  Type type = y.getType(), intType = i32Like(b, type);
+  Type type = y.getType(), intType = withElementType(type, b.getI32Type());
   Value bits = arith::BitcastOp::create(b, loc, intType, y);
   // 121 is the biased f32 exponent of 2^-6, E4M3FN's smallest normal.
   Value exponent = arith::MaxUIOp::create(b, loc, emitExponent(b, loc, bits),
@@ -99,7 +100,7 @@ static Value emitRoundToE4M3FN(OpBuilder &b, Location loc, Value y) {
 
 /// The E4M3FN byte (as i32) of `r`, an E4M3FN value held in f32 (or NaN).
 static Value emitEncodeE4M3FN(OpBuilder &b, Location loc, Value r) {
-  Type type = r.getType(), intType = i32Like(b, type);
+  Type type = r.getType(), intType = withElementType(type, b.getI32Type());
   auto c = [&](int64_t v) { return i32Splat(b, loc, intType, v); };
   Value bits = arith::BitcastOp::create(b, loc, intType, r);
   Value sign = arith::AndIOp::create(
@@ -129,9 +130,7 @@ static Value emitEncodeE4M3FN(OpBuilder &b, Location loc, Value r) {
 /// The f32 value of E4M3FN bytes held in i32.
 static Value emitDecodeE4M3FN(OpBuilder &b, Location loc, Value code) {
   Type intType = code.getType();
-  Type type = isa<VectorType>(intType)
-                  ? cast<VectorType>(intType).clone(b.getF32Type())
-                  : Type(b.getF32Type());
+  Type type = withElementType(intType, b.getF32Type());
   auto c = [&](int64_t v) { return i32Splat(b, loc, intType, v); };
   Value sign = arith::ShLIOp::create(
       b, loc, arith::AndIOp::create(b, loc, code, c(0x80)), c(24));
@@ -211,17 +210,11 @@ Value mlir::quant_qdq::emitInRange(OpBuilder &b, Location loc, Value x,
   return arith::AndIOp::create(b, loc, aboveMin, belowMax);
 }
 
-/// f32 of `type`'s shape.
-static Type f32Like(OpBuilder &b, Type type) {
-  if (auto vector = dyn_cast<VectorType>(type))
-    return vector.clone(b.getF32Type());
-  return b.getF32Type();
-}
-
 static Value toF32(OpBuilder &b, Location loc, Value x) {
   if (getElementTypeOrSelf(x.getType()).isF32())
     return x;
-  return arith::ExtFOp::create(b, loc, f32Like(b, x.getType()), x);
+  return arith::ExtFOp::create(
+      b, loc, withElementType(x.getType(), b.getF32Type()), x);
 }
 
 static Value fromF32(OpBuilder &b, Location loc, Value x, Type type) {
@@ -239,12 +232,9 @@ Value mlir::quant_qdq::emitQuantOp(OpBuilder &b, Location loc, QuantOpKind kind,
   case QuantOpKind::Quantize: {
     Value q = emitQuantize(b, loc, toF32(b, loc, data[0]), p);
     if (p.fp8) {
-      Type byteType = isa<VectorType>(resultType)
-                          ? Type(cast<VectorType>(resultType)
-                                     .clone(b.getIntegerType(8)))
-                          : Type(b.getIntegerType(8));
-      Value byte =
-          arith::TruncIOp::create(b, loc, byteType, emitEncodeE4M3FN(b, loc, q));
+      Value byte = arith::TruncIOp::create(
+          b, loc, withElementType(resultType, b.getIntegerType(8)),
+          emitEncodeE4M3FN(b, loc, q));
       return arith::BitcastOp::create(b, loc, resultType, byte);
     }
     if (isUnsigned)
@@ -252,18 +242,13 @@ Value mlir::quant_qdq::emitQuantOp(OpBuilder &b, Location loc, QuantOpKind kind,
     return arith::FPToSIOp::create(b, loc, resultType, q);
   }
   case QuantOpKind::Dequantize: {
-    Type f32 = f32Like(b, data[0].getType());
+    Type storage = data[0].getType();
+    Type f32 = withElementType(storage, b.getF32Type());
     if (p.fp8) {
-      Type storage = data[0].getType();
-      auto bytesOf = [&](Type element) -> Type {
-        if (auto vector = dyn_cast<VectorType>(storage))
-          return vector.clone(element);
-        return element;
-      };
       Value byte = arith::BitcastOp::create(
-          b, loc, bytesOf(b.getIntegerType(8)), data[0]);
-      Value code =
-          arith::ExtUIOp::create(b, loc, bytesOf(b.getI32Type()), byte);
+          b, loc, withElementType(storage, b.getIntegerType(8)), data[0]);
+      Value code = arith::ExtUIOp::create(
+          b, loc, withElementType(storage, b.getI32Type()), byte);
       return fromF32(b, loc,
                      emitDequantize(b, loc, emitDecodeE4M3FN(b, loc, code), p),
                      resultType);
