@@ -41,6 +41,10 @@ SmallVector<ScaleRun> getScaleRuns(QuantizerAttr q, ArrayRef<int64_t> shape);
 /// when `weight` holds no floating-point values.
 FailureOr<SmallVector<float>> computeWeightScales(ElementsAttr weight,
                                                   QuantizerAttr q);
+/// The same for weights held as floats of `shape` (row-major).
+SmallVector<float> computeWeightScales(ArrayRef<float> weight,
+                                       ArrayRef<int64_t> shape,
+                                       QuantizerAttr q);
 
 /// The number of bytes one storage element of `q` takes in memory and in
 /// a dense constant: 1 up to 8 bits, 2 up to 16.

@@ -46,7 +46,9 @@ struct Target {
   /// fake_quant), which take the new weight's scales.
   SmallVector<Operation *> quantOps;
   QuantizerAttr quantizer;
+  /// The weight is stored [k x n], or [n x k] when transposed.
   int64_t k = 0, n = 0;
+  bool transposed = false;
   /// Sum of |x_k| over the rows seen, and their count.
   std::vector<double> absSum;
   int64_t rowsSeen = 0;
@@ -109,7 +111,8 @@ static SmallVector<Target> collectTargets(func::FuncOp func) {
       return;
     auto weightType = cast<RankedTensorType>(t.weight.getType());
     t.k = inputType.getShape().back();
-    t.n = weightType.getDimSize(dense.getTransposeWeight() ? 0 : 1);
+    t.transposed = dense.getTransposeWeight();
+    t.n = weightType.getDimSize(t.transposed ? 0 : 1);
     t.absSum.assign(t.k, 0.0);
     targets.push_back(std::move(t));
   });
@@ -117,37 +120,35 @@ static SmallVector<Target> collectTargets(func::FuncOp func) {
 }
 
 /// Fake-quantizes `weight` (the stored layout) in place with `q` and the
-/// scales max|w| / qmax of its groups.
+/// scales the export will give it (computeWeightScales).
 static void fakeQuantize(MutableArrayRef<float> weight, ArrayRef<int64_t> shape,
                          QuantizerAttr q) {
-  SmallVector<ScaleRun> runs = getScaleRuns(q, shape);
-  int64_t groups = ShapedType::getNumElements(q.getScaleShape(shape));
-  std::vector<float> amax(groups, 0.0f);
-  for (const ScaleRun &run : runs)
-    for (int64_t i = 0; i < run.length; ++i) {
-      float &m = amax[run.scale + i * run.scaleStride];
-      m = std::max(m, std::fabs(weight[run.begin + i]));
-    }
+  SmallVector<float> scales = computeWeightScales(weight, shape, q);
   float qmin = float(q.getQMin()), qmax = float(q.getQMax());
-  for (const ScaleRun &run : runs)
+  for (const ScaleRun &run : getScaleRuns(q, shape))
     for (int64_t i = 0; i < run.length; ++i) {
-      float m = amax[run.scale + i * run.scaleStride];
-      float scale = m > 0 ? m / qmax : 1.0f;
+      float scale = scales[run.scale + i * run.scaleStride];
       float &w = weight[run.begin + i];
       w = std::clamp(std::nearbyint(w / scale), qmin, qmax) * scale;
     }
 }
 
-/// rows . w ([rows x n]), `w` given as [k x n] (or [n x k] when
-/// `transposed`), with contiguous inner loops either way.
+/// The input channel (row of W) of element `e` of the stored weight:
+/// [k x n], or [n x k] when the layer transposes it.
+static int64_t getInputChannel(const Target &t, size_t e) {
+  return t.transposed ? int64_t(e) % t.k : int64_t(e) / t.n;
+}
+
+/// rows . w ([rows x n]) for `w` in the stored layout, with contiguous
+/// inner loops either way.
 static std::vector<float> multiplyRows(const Target &t, ArrayRef<float> w,
-                                       bool transposed, MLIRContext *context) {
+                                       MLIRContext *context) {
   int64_t rows = int64_t(t.rows.size()) / t.k;
   std::vector<float> y(rows * t.n, 0.0f);
   parallelFor(context, 0, rows, [&](size_t r) {
     const float *x = &t.rows[r * t.k];
     float *out = &y[r * t.n];
-    if (transposed) {
+    if (t.transposed) {
       for (int64_t j = 0; j < t.n; ++j) {
         const float *column = &w[j * t.k];
         float sum = 0;
@@ -167,9 +168,9 @@ static std::vector<float> multiplyRows(const Target &t, ArrayRef<float> w,
 }
 
 /// Mean squared difference between rows . w and `reference`.
-static double outputError(const Target &t, ArrayRef<float> w, bool transposed,
+static double outputError(const Target &t, ArrayRef<float> w,
                           ArrayRef<float> reference, MLIRContext *context) {
-  std::vector<float> y = multiplyRows(t, w, transposed, context);
+  std::vector<float> y = multiplyRows(t, w, context);
   double total = 0;
   for (auto [got, want] : llvm::zip(y, reference))
     total += double(got - want) * double(got - want);
@@ -179,10 +180,9 @@ static double outputError(const Target &t, ArrayRef<float> w, bool transposed,
 /// Searches alpha for `t` over the weight `w` (stored layout).
 static Choice search(Target &t, ArrayRef<float> w, double alphaStep,
                      MLIRContext *context) {
-  bool transposed = t.dense.getTransposeWeight();
   auto shape = cast<RankedTensorType>(t.weight.getType()).getShape();
   // The float output the quantized layer should reproduce.
-  std::vector<float> reference = multiplyRows(t, w, transposed, context);
+  std::vector<float> reference = multiplyRows(t, w, context);
   // Mean magnitudes, floored so that a silent channel gets a finite scale.
   std::vector<double> magnitude(t.k);
   double largest = 0;
@@ -209,16 +209,12 @@ static Choice search(Target &t, ArrayRef<float> w, double alphaStep,
     for (float &s : scales)
       s /= norm;
     // Rows of input channel i scaled by s_i, quantized, scaled back.
-    for (size_t e = 0; e < w.size(); ++e) {
-      int64_t i = transposed ? int64_t(e) % t.k : int64_t(e) / t.n;
-      scaled[e] = w[e] * scales[i];
-    }
+    for (size_t e = 0; e < w.size(); ++e)
+      scaled[e] = w[e] * scales[getInputChannel(t, e)];
     fakeQuantize(scaled, shape, t.quantizer);
-    for (size_t e = 0; e < w.size(); ++e) {
-      int64_t i = transposed ? int64_t(e) % t.k : int64_t(e) / t.n;
-      scaled[e] /= scales[i];
-    }
-    double error = outputError(t, scaled, transposed, reference, context);
+    for (size_t e = 0; e < w.size(); ++e)
+      scaled[e] /= scales[getInputChannel(t, e)];
+    double error = outputError(t, scaled, reference, context);
     if (step == 0)
       best.roundingError = error;
     if (step == 0 || error < best.error) {
@@ -232,7 +228,6 @@ static Choice search(Target &t, ArrayRef<float> w, double alphaStep,
 
 /// Gives `t` the weight diag(s) W and a multiply by 1 / s on its input.
 static void apply(Target &t, ArrayRef<float> w, const Choice &choice) {
-  bool transposed = t.dense.getTransposeWeight();
   auto type = cast<RankedTensorType>(t.weight.getType());
   MLIRContext *context = t.dense.getContext();
   std::string name = getLocationName(t.weight.getLoc()).str();
@@ -245,8 +240,7 @@ static void apply(Target &t, ArrayRef<float> w, const Choice &choice) {
   MutableArrayRef<float> scaled(reinterpret_cast<float *>(bytes.data()),
                                 w.size());
   for (size_t e = 0; e < w.size(); ++e)
-    scaled[e] = w[e] * choice.scales[transposed ? int64_t(e) % t.k
-                                                : int64_t(e) / t.n];
+    scaled[e] = w[e] * choice.scales[getInputChannel(t, e)];
   OpBuilder b(t.weight);
   auto weight = arith::ConstantOp::create(
       b, NameLoc::get(StringAttr::get(context, name), t.weight.getLoc()),

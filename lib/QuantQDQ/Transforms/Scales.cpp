@@ -3,10 +3,11 @@
 // A QDQ model needs a scale on every QuantizeLinear. Weights need no
 // calibration data: their range is in the constant, so the scale of group c
 // is max|w_c| / qmax (per output channel for per-axis quantizers, per block
-// for blocked ones), as the NVIDIA toolkit and Model Optimizer compute it. Activations do: without calibration they get
-// the toolkit's initial range, amax = 6, and a warning says so. Export runs
-// this on a copy of the module, calibration for the weights, and the
-// `qdq-weight-scales` pass in a pipeline.
+// for blocked ones), as the NVIDIA toolkit and Model Optimizer compute it.
+// Activations do: without calibration they get the toolkit's initial range,
+// amax = 6, and a warning says so. Export runs this on a copy of the
+// module, calibration for the weights, and the `qdq-weight-scales` pass in
+// a pipeline.
 //
 //===----------------------------------------------------------------------===//
 
@@ -103,56 +104,85 @@ SmallVector<ScaleRun> mlir::quant_qdq::getScaleRuns(QuantizerAttr q,
   return runs;
 }
 
-/// Minimum and maximum of `value` per scale of `q` (one per tensor, slice
-/// or block).
-static FailureOr<std::pair<SmallVector<float>, SmallVector<float>>>
-getScaleGroupRanges(ElementsAttr value, QuantizerAttr q) {
-  auto type = cast<ShapedType>(value.getType());
-  if (!type.hasStaticShape() || (q.getAxis() && *q.getAxis() >= type.getRank()))
-    return failure();
-  int64_t groups = ShapedType::getNumElements(q.getScaleShape(type.getShape()));
-  SmallVector<float> lo(groups, 0.0f), hi(groups, 0.0f);
-  SmallVector<ScaleRun> runs = getScaleRuns(q, type.getShape());
-  LogicalResult ok = readFloatConstant(value, [&](ArrayRef<float> data) {
-    // NaN compares false both ways: it changes neither bound.
-    for (const ScaleRun &run : runs) {
-      ArrayRef<float> values = data.slice(run.begin, run.length);
-      if (run.scaleStride == 0) {
-        float l = lo[run.scale], h = hi[run.scale];
-        for (float v : values) {
-          l = v < l ? v : l;
-          h = v > h ? v : h;
-        }
-        lo[run.scale] = l;
-        hi[run.scale] = h;
-        continue;
+namespace {
+/// Minimum and maximum per scale group of a quantizer.
+struct GroupRanges {
+  SmallVector<float> lo, hi;
+};
+} // namespace
+
+/// Minimum and maximum of `data` (of `shape`) per scale of `q` (one per
+/// tensor, slice or block).
+static GroupRanges getScaleGroupRanges(ArrayRef<float> data,
+                                       ArrayRef<int64_t> shape,
+                                       QuantizerAttr q) {
+  int64_t groups = ShapedType::getNumElements(q.getScaleShape(shape));
+  GroupRanges ranges{SmallVector<float>(groups, 0.0f),
+                     SmallVector<float>(groups, 0.0f)};
+  // NaN compares false both ways: it changes neither bound.
+  for (const ScaleRun &run : getScaleRuns(q, shape)) {
+    ArrayRef<float> values = data.slice(run.begin, run.length);
+    if (run.scaleStride == 0) {
+      float l = ranges.lo[run.scale], h = ranges.hi[run.scale];
+      for (float v : values) {
+        l = v < l ? v : l;
+        h = v > h ? v : h;
       }
-      float *l = &lo[run.scale], *h = &hi[run.scale];
-      for (auto [i, v] : llvm::enumerate(values)) {
-        l[i] = v < l[i] ? v : l[i];
-        h[i] = v > h[i] ? v : h[i];
-      }
+      ranges.lo[run.scale] = l;
+      ranges.hi[run.scale] = h;
+      continue;
     }
-  });
-  if (failed(ok))
-    return failure();
-  return std::make_pair(std::move(lo), std::move(hi));
+    float *l = &ranges.lo[run.scale], *h = &ranges.hi[run.scale];
+    for (auto [i, v] : llvm::enumerate(values)) {
+      l[i] = v < l[i] ? v : l[i];
+      h[i] = v > h[i] ? v : h[i];
+    }
+  }
+  return ranges;
 }
 
-FailureOr<SmallVector<float>>
-mlir::quant_qdq::computeWeightScales(ElementsAttr weight, QuantizerAttr q) {
-  auto ranges = getScaleGroupRanges(weight, q);
-  int64_t qmax = q.getQMax();
-  if (failed(ranges) || qmax <= 0)
+/// The same for a constant of static shape.
+static FailureOr<GroupRanges> getScaleGroupRanges(ElementsAttr value,
+                                                  QuantizerAttr q) {
+  auto type = cast<ShapedType>(value.getType());
+  if (!type.hasStaticShape() ||
+      (q.getAxis() && *q.getAxis() >= type.getRank()))
     return failure();
+  GroupRanges ranges;
+  if (failed(readFloatConstant(value, [&](ArrayRef<float> data) {
+        ranges = getScaleGroupRanges(data, type.getShape(), q);
+      })))
+    return failure();
+  return ranges;
+}
+
+/// max(|lo|, |hi|) / qmax per group; a group of zeros gets scale 1, since
+/// any positive scale represents it exactly.
+static SmallVector<float> getSymmetricScales(const GroupRanges &ranges,
+                                             int64_t qmax) {
   SmallVector<float> scales;
-  for (auto [lo, hi] : llvm::zip(ranges->first, ranges->second)) {
+  for (auto [lo, hi] : llvm::zip(ranges.lo, ranges.hi)) {
     float amax = std::max(std::abs(lo), std::abs(hi));
-    // Any positive scale represents a group of zeros exactly.
     scales.push_back(amax > 0.0f && std::isfinite(amax) ? amax / float(qmax)
                                                         : 1.0f);
   }
   return scales;
+}
+
+FailureOr<SmallVector<float>>
+mlir::quant_qdq::computeWeightScales(ElementsAttr weight, QuantizerAttr q) {
+  FailureOr<GroupRanges> ranges = getScaleGroupRanges(weight, q);
+  if (failed(ranges) || q.getQMax() <= 0)
+    return failure();
+  return getSymmetricScales(*ranges, q.getQMax());
+}
+
+SmallVector<float>
+mlir::quant_qdq::computeWeightScales(ArrayRef<float> weight,
+                                     ArrayRef<int64_t> shape,
+                                     QuantizerAttr q) {
+  return getSymmetricScales(getScaleGroupRanges(weight, shape, q),
+                            q.getQMax());
 }
 
 namespace {
@@ -201,11 +231,11 @@ getDefaultParams(Operation *op, QuantizerAttr q, Value input,
                              "be a floating-point constant of static shape");
       return std::optional<Params>(Params{std::move(*scales), {}});
     }
-    auto ranges = getScaleGroupRanges(weight, q);
+    FailureOr<GroupRanges> ranges = getScaleGroupRanges(weight, q);
     if (failed(ranges))
       return op->emitError("cannot compute weight ranges");
     return std::optional<Params>(
-        getAsymmetricParams(q, ranges->first, ranges->second));
+        getAsymmetricParams(q, ranges->lo, ranges->hi));
   }
   if (!activationAmax)
     return std::optional<Params>();
