@@ -47,20 +47,27 @@ LogicalResult mlir::quant_qdq::quantizeConstant(ElementsAttr value,
     for (int64_t byte = 0; byte < bytes; ++byte)
       out[i * bytes + byte] = char(uint8_t((uint64_t(v) >> (8 * byte)) & 0xff));
   };
-  SmallVector<ScaleRun> runs = getScaleRuns(q, type.getShape());
+  // Chunks of about 1 Mi elements go to the context's threads (a 600 MB
+  // weight takes seconds on one core): a run longer than that (a
+  // per-tensor weight) is cut, shorter ones are grouped.
+  constexpr int64_t kChunk = 1 << 20;
+  SmallVector<ScaleRun> runs;
+  for (const ScaleRun &run : getScaleRuns(q, type.getShape()))
+    for (int64_t at = 0; at < run.length; at += kChunk)
+      runs.push_back({run.begin + at, std::min(kChunk, run.length - at),
+                      run.scale + at * run.scaleStride, run.scaleStride});
   bool fp8 = q.isFloatStorage();
   auto quantizeRun = [&](ArrayRef<float> data, const ScaleRun &run) {
     for (int64_t i = 0; i < run.length; ++i) {
+      int64_t s = run.scale + i * run.scaleStride;
+      float scaled = data[run.begin + i] / scales[s];
       if (fp8) {
-        float scaled = data[run.begin + i] / scales[run.scale +
-                                                    i * run.scaleStride];
         store(run.begin + i, encodeE4M3FN(roundToE4M3FN(scaled)));
         continue;
       }
-      int64_t s = run.scale + i * run.scaleStride;
       int64_t zp = zeroPoints.empty() ? 0 : zeroPoints[s];
       // nearbyint rounds half to even in the default rounding mode.
-      float scaled = std::nearbyint(data[run.begin + i] / scales[s]);
+      scaled = std::nearbyint(scaled);
       int64_t v = std::isnan(scaled) ? zp
                   : scaled > 1e9f    ? qmax
                   : scaled < -1e9f   ? qmin
@@ -69,9 +76,6 @@ LogicalResult mlir::quant_qdq::quantizeConstant(ElementsAttr value,
     }
   };
   return readFloatConstant(value, [&](ArrayRef<float> data) {
-    // Chunks of about 1 Mi elements on the context's threads (a 600 MB
-    // weight takes seconds on one core).
-    constexpr int64_t kChunk = 1 << 20;
     SmallVector<size_t> chunkStarts{0};
     for (int64_t r = 0, filled = 0; r < int64_t(runs.size()); ++r) {
       filled += runs[r].length;
