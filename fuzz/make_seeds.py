@@ -10,7 +10,8 @@ OUTDIR/<target>/ gets, for
   npy                arrays of each supported dtype and .npy version, and
                      the bad arrays the qdq-run tests use;
   calibration-table  a JSON table and a TensorRT cache;
-  spec               the quantization specs of test/Transforms/InsertQDQ;
+  spec               the quantization specs of test/Transforms/InsertQDQ
+                     and the TensorQuant maps of InsertNumberFormats;
   mlir               the examples and the dialect's tests, split at their
                      `// -----` markers;
 and every target also the inputs that once crashed or hung it, kept in
@@ -77,9 +78,10 @@ def table_seeds(out):
 
 
 def spec_seeds(out):
-    for path in sorted((ROOT / "test" / "Transforms" / "InsertQDQ" /
-                        "Inputs").glob("*.json")):
-        (out / path.name).write_bytes(path.read_bytes())
+    for folder in ["InsertQDQ", "InsertNumberFormats"]:
+        for path in sorted((ROOT / "test" / "Transforms" / folder /
+                            "Inputs").glob("*.json")):
+            (out / f"{folder}-{path.name}").write_bytes(path.read_bytes())
 
 
 def mlir_seeds(out):

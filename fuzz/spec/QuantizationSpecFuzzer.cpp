@@ -1,10 +1,12 @@
-//===- QuantizationSpecFuzzer.cpp - bytes as a quantization spec ----------===//
+//===- QuantizationSpecFuzzer.cpp - bytes as the JSON files passes read ---===//
 //
-// `insert-qdq{spec=...}`: any bytes as a QuantizationSpec (JSON or YAML).
+// `insert-qdq{spec=...}` and `insert-number-formats{weights=...}`: any bytes
+// as a QuantizationSpec (JSON or YAML) and as a TensorQuant map.
 //
 //===----------------------------------------------------------------------===//
 
 #include "FuzzerSupport.h"
+#include "QuantQDQ/Transforms/NumberFormatMap.h"
 #include "QuantQDQ/Transforms/QuantizationSpec.h"
 
 using namespace mlir;
@@ -13,7 +15,8 @@ using namespace mlir::quant_qdq;
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   static const DialectRegistry registry;
   fuzz::QuietContext context(registry);
-  (void)QuantizationSpec::parse(fuzz::asText(data, size), "fuzz.json",
-                                context.get());
+  StringRef text = fuzz::asText(data, size);
+  (void)QuantizationSpec::parse(text, "fuzz.json", context.get());
+  (void)NumberFormatMap::parseMap(text, "fuzz.json", context.get());
   return 0;
 }

@@ -44,11 +44,13 @@ from .graph import Graph, Layer
 from .keras_import import import_keras, load_keras_model
 from .ir import (Module, export_onnx, import_onnx, load_module, parse_module,
                  run_pipeline, save_onnx)
+from .number_formats import apply_number_formats
 from .quantize import insert_qdq, quantize_model
 from .spec import LayerConfig, QuantizationSpec
 
 __all__ = [
     "quantize_model", "insert_qdq", "QuantizationSpec", "LayerConfig",
+    "apply_number_formats",
     "CustomQDQInsertionCase", "RegisteredQDQCase", "ResNetV1QDQCase",
     "ResNetV2QDQCase", "EfficientNetQDQCase", "MobileNetQDQCase",
     "InceptionQDQCase", "TransformerQDQCase", "ResidualConnectionQDQCase",

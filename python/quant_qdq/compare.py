@@ -62,8 +62,8 @@ def compare(quantized, reference=None, inputs=None, *,
       quantized: the quantized network: an ONNX path, ModelProto or bytes, a
         Module, or an .mlir path (as load_module takes).
       reference: the float network in the same forms, its tensors matched by
-        name; None: `quantized` with its Q/DQ removed (weights stored in
-        int8 stay quantized then).
+        name; None: `quantized` with its Q/DQ and number formats removed
+        (weights stored in int8 stay quantized then).
       inputs: an array (torch tensors too) or a list of them, one per input
         of the network.
       layers: how many of the worst layers the text lists; 0 compares the

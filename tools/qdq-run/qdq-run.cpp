@@ -82,7 +82,7 @@ static cl::opt<std::string> compareWith(
              "SQNR, max error and top-1 agreement per output, and the "
              "layers adding the most error. --compare=<model>: that model "
              "(tensors matched by name); --compare alone: this model with "
-             "its Q/DQ removed"),
+             "its Q/DQ and number formats removed"),
     cl::value_desc("reference model"), cl::cat(runnerCategory));
 static cl::opt<unsigned> compareLayers(
     "compare-layers",
@@ -276,8 +276,8 @@ int main(int argc, char **argv) {
       return 1;
     llvm::outs() << "compared with "
                  << (compareWith.empty()
-                         ? "the model without its Q/DQ (weights stored "
-                           "quantized stay so)"
+                         ? "the model without its Q/DQ and number formats "
+                           "(weights stored quantized stay so)"
                          : "'" + compareWith + "'")
                  << "\n";
     printComparison(llvm::outs(), *result, compareLayers);

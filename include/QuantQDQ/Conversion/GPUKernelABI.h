@@ -13,6 +13,10 @@
 // The launch is a 1-D grid and block, given by the kernel's
 // `known_grid_size` and `known_block_size`.
 //
+// round_to_format kernels take input and output, and a ternary format
+// without a threshold also threshold[1], 0.7 * mean|input| (computed on
+// the host before the launch).
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef QUANTQDQ_CONVERSION_GPUKERNELABI_H
@@ -24,7 +28,15 @@
 
 namespace mlir::quant_qdq {
 
-enum class KernelArgRole { Input, Grad, Output, Scale, Reciprocal, ZeroPoint };
+enum class KernelArgRole {
+  Input,
+  Grad,
+  Output,
+  Scale,
+  Reciprocal,
+  ZeroPoint,
+  Threshold
+};
 
 /// The roles of a kernel's arguments, in order.
 inline ArrayRef<KernelArgRole> getKernelArgRoles(bool hasGrad) {
@@ -38,6 +50,15 @@ inline ArrayRef<KernelArgRole> getKernelArgRoles(bool hasGrad) {
   if (hasGrad)
     return withGrad;
   return plain;
+}
+
+/// The roles of a round_to_format kernel's arguments, in order.
+inline ArrayRef<KernelArgRole> getRoundToFormatArgRoles(bool hasThreshold) {
+  static const KernelArgRole withThreshold[] = {
+      KernelArgRole::Input, KernelArgRole::Output, KernelArgRole::Threshold};
+  if (hasThreshold)
+    return withThreshold;
+  return ArrayRef(withThreshold).drop_back();
 }
 
 /// The position of `role` among a kernel's arguments.
@@ -60,6 +81,8 @@ inline StringRef getKernelArgRoleName(KernelArgRole role) {
     return "reciprocal";
   case KernelArgRole::ZeroPoint:
     return "zero_point";
+  case KernelArgRole::Threshold:
+    return "threshold";
   }
   return "";
 }

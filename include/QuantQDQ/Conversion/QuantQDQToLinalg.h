@@ -14,7 +14,8 @@ namespace mlir::quant_qdq {
 
 /// Patterns lowering layer ops to linalg/tensor/arith/math.
 void populateLayerToLinalgPatterns(RewritePatternSet &patterns);
-/// Patterns lowering quantize, dequantize and fake_quant to linalg.
+/// Patterns lowering quantize, dequantize, fake_quant (and its gradient)
+/// and round_to_format to linalg.
 void populateQDQToLinalgPatterns(RewritePatternSet &patterns);
 
 /// Replaces each constant of sub-byte integers or FP8 (int4 and FP8

@@ -11,6 +11,10 @@
 
 namespace mlir::quant_qdq {
 struct QuantizerOverride;
+
+/// Reads a float parameter of an attribute (`marginal = 0.5`) as an f32
+/// FloatAttr.
+FailureOr<FloatAttr> parseF32Parameter(AsmParser &parser);
 } // namespace mlir::quant_qdq
 
 #define GET_ATTRDEF_CLASSES

@@ -72,6 +72,121 @@ def QDQ_StorageFormat : I32EnumAttr<"StorageFormat",
   let genSpecializedAttr = 0;
 }
 
+// TensorQuant's number formats (seed 004), emulated in float.
+def QDQ_NumberFormatKind : I32EnumAttr<"NumberFormatKind",
+    "a number format that round_to_format emulates", [
+    I32EnumAttrCase<"FixedPoint", 0, "fixed_point">,
+    I32EnumAttrCase<"Binary", 1, "binary">,
+    I32EnumAttrCase<"Ternary", 2, "ternary">,
+    I32EnumAttrCase<"Logarithmic", 3, "logarithmic">,
+    I32EnumAttrCase<"Sparse", 4, "sparse">,
+    I32EnumAttrCase<"Half", 5, "half">]> {
+  let cppNamespace = "::mlir::quant_qdq";
+  let genSpecializedAttr = 0;
+}
+
+// How a fixed-point format rounds onto its grid.
+def QDQ_FixedPointRounding : I32EnumAttr<"FixedPointRounding",
+    "how a fixed-point number format rounds", [
+    I32EnumAttrCase<"Nearest", 0, "nearest">,
+    I32EnumAttrCase<"Zero", 1, "zero">,
+    I32EnumAttrCase<"Down", 2, "down">,
+    I32EnumAttrCase<"Stochastic", 3, "stochastic">]> {
+  let cppNamespace = "::mlir::quant_qdq";
+  let genSpecializedAttr = 0;
+}
+
+// An optional f32 parameter, written as a bare float literal (`0.5`).
+class QDQ_OptionalF32Parameter<string desc = "">
+    : OptionalParameter<"FloatAttr", desc> {
+  let parser = "::mlir::quant_qdq::parseF32Parameter($_parser)";
+  let printer = "$_printer << $_self.getValueAsDouble()";
+}
+
+//===----------------------------------------------------------------------===//
+// Number format
+//===----------------------------------------------------------------------===//
+
+def QDQ_NumberFormatAttr : AttrDef<QuantQDQ_Dialect, "NumberFormat"> {
+  let mnemonic = "number_format";
+  let summary = "A number format emulated in float (TensorQuant's quantizers)";
+  let description = [{
+    The set of values `round_to_format` rounds a float tensor onto. Unlike
+    `#quant_qdq.quantizer` there is no scale to calibrate and no integer
+    storage: the format alone fixes the values. These are the quantizers of
+    TensorQuant (seed 004), for research on number formats; no ONNX or
+    TensorRT operator computes them, so they exist as fake quantization
+    only.
+
+    - `fixed_point`, with `bits` (total, 2 to 24) and `fraction_bits` (-64
+      to 64): multiples of `2^-fraction_bits` in
+      `[-2^(bits-1), 2^(bits-1) - 1] * 2^-fraction_bits`, saturating.
+      `rounding` is `nearest` (half away from zero, the default), `zero`
+      (truncate), `down` (floor) or `stochastic` (up with probability the
+      fraction, from a counter-based generator keyed by `seed` and the
+      element's position, so runs repeat);
+    - `binary`: `marginal` (default 1) for `x >= 0`, `-marginal` below;
+    - `ternary`: `marginal` above `threshold`, `-marginal` below
+      `-threshold`, 0 between; without a `threshold`, `0.7 * mean|x|` over
+      the whole tensor, computed on every run;
+    - `logarithmic`: `sign(x) * 2^floor(log2 |x|)`, 0 stays 0;
+    - `sparse`: 0 where `|x| < threshold`, `x` elsewhere;
+    - `half`: the nearest IEEE binary16 value, ties to even.
+
+    NaN stays NaN in every format. Example:
+    `#quant_qdq.number_format<fixed_point, bits = 16, fraction_bits = 8>`.
+  }];
+  let parameters = (ins
+    "NumberFormatKind":$kind,
+    OptionalParameter<"std::optional<int64_t>">:$bits,
+    OptionalParameter<"std::optional<int64_t>">:$fraction_bits,
+    OptionalParameter<"std::optional<FixedPointRounding>">:$rounding,
+    OptionalParameter<"std::optional<int64_t>">:$seed,
+    QDQ_OptionalF32Parameter<>:$marginal,
+    QDQ_OptionalF32Parameter<>:$threshold);
+  let assemblyFormat = [{
+    `<` $kind (`,` struct($bits, $fraction_bits, $rounding, $seed, $marginal,
+                          $threshold)^)? `>`
+  }];
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// The rounding of a fixed-point format (`nearest` when not given).
+    FixedPointRounding getRoundingOrDefault() const {
+      return getRounding().value_or(FixedPointRounding::Nearest);
+    }
+    /// The marginal of a binary or ternary format (1 when not given).
+    float getMarginalValue() const {
+      return getMarginal() ? getMarginal().getValueAsDouble() : 1.0f;
+    }
+    /// The threshold, when given.
+    std::optional<float> getThresholdValue() const {
+      if (!getThreshold())
+        return std::nullopt;
+      return float(getThreshold().getValueAsDouble());
+    }
+    /// Whether the format reads a statistic of the whole tensor (ternary
+    /// without a threshold).
+    bool needsMeanMagnitude() const {
+      return getKind() == NumberFormatKind::Ternary && !getThreshold();
+    }
+    /// Whether values depend on the element's position (stochastic).
+    bool isStochastic() const {
+      return getKind() == NumberFormatKind::FixedPoint &&
+             getRoundingOrDefault() == FixedPointRounding::Stochastic;
+    }
+    /// TensorQuant's name for the format (`nearest,16,8`, `ternary,1,0.5`).
+    std::string getTensorQuantName() const;
+    /// Reads such a name: `none` (no format: nullopt), `nearest`, `zero`,
+    /// `down` or `stochastic` with `,<bits>,<fraction bits>` (and a seed
+    /// for stochastic), `binary[,m]`, `ternary[,m[,threshold]]`,
+    /// `logarithmic`, `sparse,<threshold>`, `fp16`. Fails through
+    /// `emitError` on anything else.
+    static FailureOr<std::optional<NumberFormatAttr>> parseTensorQuantName(
+        MLIRContext *context, StringRef name,
+        function_ref<InFlightDiagnostic()> emitError);
+  }];
+}
+
 //===----------------------------------------------------------------------===//
 // Quantizer
 //===----------------------------------------------------------------------===//

@@ -566,4 +566,26 @@ def QDQ_FakeQuantGradOp : QDQ_QuantOp<"fake_quant_grad",
   }];
 }
 
+def QDQ_RoundToFormatOp : QDQ_Op<"round_to_format",
+    [Pure, SameOperandsAndResultType]> {
+  let summary = "round a float tensor onto a number format, staying in float";
+  let description = [{
+    Each element becomes the value of `format` (`#quant_qdq.number_format`)
+    that the format's rule picks: fixed point with its rounding, binary,
+    ternary, logarithmic, sparse or binary16. This is TensorQuant's
+    quantization (seed 004): fake quantization with no scale to calibrate
+    and no ONNX form, for studying number formats on CPU and GPU. Training
+    passes the gradient straight through, as TensorQuant does.
+
+    ```mlir
+    %y = quant_qdq.round_to_format %x <fixed_point, bits = 16,
+        fraction_bits = 8, rounding = stochastic, seed = 7>
+        : tensor<1x64x56x56xf32>
+    ```
+  }];
+  let arguments = (ins QDQ_FloatTensor:$input, QDQ_NumberFormatAttr:$format);
+  let results = (outs QDQ_FloatTensor:$output);
+  let assemblyFormat = "$input $format attr-dict `:` type($input)";
+}
+
 #endif // QUANTQDQ_OPS_TD

@@ -97,6 +97,40 @@ def InsertQDQ : Pass<"insert-qdq", "::mlir::ModuleOp"> {
                            "::mlir::pdl_interp::PDLInterpDialect"];
 }
 
+def InsertNumberFormats : Pass<"insert-number-formats", "::mlir::ModuleOp"> {
+  let summary = "Round layer outputs and weights onto TensorQuant's formats";
+  let description = [{
+    TensorQuant's quantization (seed 004) as a pass: layers are selected by
+    name substring, and a selected layer's outputs (`outputs=`,
+    TensorQuant's `extr_q_map`) or all its weights and other parameters
+    (`weights=`, its `weight_q_map`) go through `round_to_format`.
+
+    Each option is a TensorQuant map file, JSON `{"name substring":
+    "format"}`, where the first key (in file order) that the layer's name
+    contains decides and `"none"` leaves the layer alone; or a format
+    alone, for every layer. Formats are TensorQuant's names:
+    `nearest,16,8` (fixed point, 16 bits of which 8 fractional; also
+    `zero`, `down` and `stochastic[,...,seed]`), `binary[,m]`,
+    `ternary[,m[,threshold]]`, `logarithmic`, `sparse,<threshold>`, `fp16`.
+
+    `--insert-number-formats="outputs=extr.json weights='ternary'"`.
+    The formats are fake quantization: qdq-run and calibration execute them,
+    ONNX export refuses them. A map entry that matches no layer is a
+    warning at the entry.
+  }];
+  let options = [
+    Option<"outputsMap", "outputs", "std::string", /*default=*/"",
+           "TensorQuant map (JSON file) or format for layer outputs">,
+    Option<"weightsMap", "weights", "std::string", /*default=*/"",
+           "TensorQuant map (JSON file) or format for layer weights">,
+  ];
+  let statistics = [
+    Statistic<"numOutputs", "outputs-rounded", "Layer outputs rounded">,
+    Statistic<"numWeights", "weights-rounded", "Layer weights rounded">,
+  ];
+  let dependentDialects = ["::mlir::quant_qdq::QuantQDQDialect"];
+}
+
 def NameTensors : Pass<"qdq-name-tensors", "::mlir::ModuleOp"> {
   let summary = "Give every graph tensor one unique, stable name";
   let description = [{

@@ -32,7 +32,17 @@ static func::FuncOp findEntry(ModuleOp module, StringRef name) {
 }
 
 static bool isQuantizationOp(Operation *op) {
-  return isa<QuantizeOp, DequantizeOp, FakeQuantOp>(op);
+  return isa<QuantizeOp, DequantizeOp, FakeQuantOp, RoundToFormatOp>(op);
+}
+
+/// `func` without its number formats: the float network a TensorQuant
+/// study compares against.
+static void removeNumberFormats(func::FuncOp func) {
+  SmallVector<RoundToFormatOp> rounds(func.getOps<RoundToFormatOp>());
+  for (RoundToFormatOp round : rounds) {
+    round.getResult().replaceAllUsesWith(round.getInput());
+    round.erase();
+  }
 }
 
 namespace {
@@ -130,7 +140,9 @@ mlir::quant_qdq::compareNetworks(OwningOpRef<ModuleOp> quantized,
   nameTensors(qFunc);
   if (!reference) {
     reference = cast<ModuleOp>(quantized->clone());
-    removeQuantization(findEntry(*reference, options.entry));
+    func::FuncOp float32 = findEntry(*reference, options.entry);
+    removeQuantization(float32);
+    removeNumberFormats(float32);
   }
   func::FuncOp rFunc = findEntry(*reference, options.entry);
   if (!rFunc)

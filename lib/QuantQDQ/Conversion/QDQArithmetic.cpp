@@ -49,20 +49,23 @@ static Value emitUnclamped(OpBuilder &b, Location loc, Value x,
 // FP8 E4M3FN on f32 bits
 //===----------------------------------------------------------------------===//
 
-/// `element`, or a vector of it of `like`'s shape when `like` is a vector:
-/// the scalar and vector forms of a value in another element type.
-static Type withElementType(Type like, Type element) {
+Type mlir::quant_qdq::withElementType(Type like, Type element) {
   if (auto vector = dyn_cast<VectorType>(like))
     return vector.clone(element);
   return element;
 }
 
-static Value i32Splat(OpBuilder &b, Location loc, Type type, int64_t value) {
-  auto attr = b.getI32IntegerAttr(int32_t(value));
+Value mlir::quant_qdq::intSplat(OpBuilder &b, Location loc, Type type,
+                                int64_t value) {
+  auto attr = b.getIntegerAttr(getElementTypeOrSelf(type), value);
   if (auto shaped = dyn_cast<ShapedType>(type))
     return arith::ConstantOp::create(b, loc,
                                      DenseElementsAttr::get(shaped, attr));
   return arith::ConstantOp::create(b, loc, attr);
+}
+
+static Value i32Splat(OpBuilder &b, Location loc, Type type, int64_t value) {
+  return intSplat(b, loc, type, int32_t(value));
 }
 
 /// The biased f32 exponent of each element of the f32 value `x`.
@@ -210,14 +213,15 @@ Value mlir::quant_qdq::emitInRange(OpBuilder &b, Location loc, Value x,
   return arith::AndIOp::create(b, loc, aboveMin, belowMax);
 }
 
-static Value toF32(OpBuilder &b, Location loc, Value x) {
+Value mlir::quant_qdq::toF32(OpBuilder &b, Location loc, Value x) {
   if (getElementTypeOrSelf(x.getType()).isF32())
     return x;
   return arith::ExtFOp::create(
       b, loc, withElementType(x.getType(), b.getF32Type()), x);
 }
 
-static Value fromF32(OpBuilder &b, Location loc, Value x, Type type) {
+Value mlir::quant_qdq::fromF32(OpBuilder &b, Location loc, Value x,
+                               Type type) {
   if (getElementTypeOrSelf(type).isF32())
     return x;
   return arith::TruncFOp::create(b, loc, type, x);

@@ -70,6 +70,14 @@ Value emitQuantOp(OpBuilder &b, Location loc, QuantOpKind kind, ValueRange data,
 
 /// A constant of the f32 or vector-of-f32 type `type`, splat if a vector.
 Value f32Splat(OpBuilder &b, Location loc, Type type, double value);
+/// The same for an integer or vector-of-integer type.
+Value intSplat(OpBuilder &b, Location loc, Type type, int64_t value);
+/// `element`, or a vector of it of `like`'s shape when `like` is a vector:
+/// the scalar and vector forms of a value in another element type.
+Type withElementType(Type like, Type element);
+/// `x` (any float scalar or vector) as f32, and an f32 value back as `type`.
+Value toF32(OpBuilder &b, Location loc, Value x);
+Value fromF32(OpBuilder &b, Location loc, Value x, Type type);
 
 /// The smallest and largest scale for which kernels use the reciprocal.
 constexpr float kMinReciprocalScale = 0x1p-100f;

@@ -51,7 +51,9 @@ struct GPUKernelsCLOptions {
 /// One Q/DQ op of the module, as the manifest describes it.
 struct KernelUse {
   std::string function, op, kernel;
+  /// One of the two: a Q/DQ op's quantizer, a round_to_format's format.
   QuantizerAttr quantizer;
+  NumberFormatAttr format;
   RankedTensorType input, output;
   /// The op's constants, when it has them: per channel, as the kernel
   /// reads them (reciprocal = RN(1 / scale), zero points as f32).
@@ -87,7 +89,8 @@ static std::vector<KernelUse> collectOps(ModuleOp module) {
   std::vector<KernelUse> uses;
   module.walk([&](func::FuncOp func) {
     func.walk([&](Operation *op) {
-      if (!isa<QuantizeOp, DequantizeOp, FakeQuantOp, FakeQuantGradOp>(op))
+      if (!isa<QuantizeOp, DequantizeOp, FakeQuantOp, FakeQuantGradOp,
+               RoundToFormatOp>(op))
         return;
       auto input = dyn_cast<RankedTensorType>(op->getOperand(0).getType());
       auto output = dyn_cast<RankedTensorType>(op->getResult(0).getType());
@@ -97,6 +100,7 @@ static std::vector<KernelUse> collectOps(ModuleOp module) {
       use.function = func.getName().str();
       use.op = op->getName().stripDialect().str();
       use.quantizer = op->getAttrOfType<QuantizerAttr>("quantizer");
+      use.format = op->getAttrOfType<NumberFormatAttr>("format");
       use.input = input;
       use.output = output;
       if (auto scale = op->getAttrOfType<DenseF32ArrayAttr>("scale")) {
@@ -120,8 +124,9 @@ static LogicalResult exportGPUKernels(ModuleOp module, llvm::raw_ostream &os) {
                           << cl.format << "'";
   std::vector<KernelUse> uses = collectOps(module);
   if (uses.empty())
-    return emitError(loc) << "no quantize, dequantize, fake_quant or "
-                             "fake_quant_grad op of static shape to export";
+    return emitError(loc) << "no quantize, dequantize, fake_quant, "
+                             "fake_quant_grad or round_to_format op of static "
+                             "shape to export";
 
   // Each op's launcher call names its kernel, which states its launch size
   // and argument roles until it is compiled.
@@ -140,7 +145,7 @@ static LogicalResult exportGPUKernels(ModuleOp module, llvm::raw_ostream &os) {
   if (launched.size() != uses.size())
     return emitError(loc) << "the conversion made " << launched.size()
                           << " kernel launches for " << uses.size()
-                          << " Q/DQ ops";
+                          << " ops";
   auto kernels = compiled->lookupSymbol<gpu::GPUModuleOp>(kKernelModuleName);
   for (auto [use, name] : llvm::zip(uses, launched)) {
     use.kernel = name.str();
@@ -207,7 +212,7 @@ static LogicalResult exportGPUKernels(ModuleOp module, llvm::raw_ostream &os) {
             json.attribute("elements_per_thread", *use.elementsPerThread);
           QuantizerAttr q = use.quantizer;
           int64_t channels =
-              q.getAxis() ? use.input.getDimSize(*q.getAxis()) : 1;
+              q && q.getAxis() ? use.input.getDimSize(*q.getAxis()) : 1;
           json.attributeArray("args", [&] {
             for (StringRef name : use.roles) {
               json.object([&] {
@@ -218,7 +223,7 @@ static LogicalResult exportGPUKernels(ModuleOp module, llvm::raw_ostream &os) {
                     name == "output" ? use.output : use.input;
                 json.attribute("dtype",
                                tensor ? getDtype(type.getElementType(),
-                                                 q.getIsSigned())
+                                                 !q || q.getIsSigned())
                                       : StringRef("float32"));
                 json.attributeArray("shape", [&] {
                   if (tensor)
@@ -241,6 +246,15 @@ static LogicalResult exportGPUKernels(ModuleOp module, llvm::raw_ostream &os) {
               });
             }
           });
+          if (NumberFormatAttr f = use.format) {
+            // The threshold argument, when there is one, is computed from
+            // the input before each launch: 0.7 * mean|input|.
+            json.attributeObject("format", [&] {
+              json.attribute("kind", stringifyNumberFormatKind(f.getKind()));
+              json.attribute("name", f.getTensorQuantName());
+            });
+            return;
+          }
           json.attributeObject("quantizer", [&] {
             json.attribute("bits", int64_t(q.getBits()));
             json.attribute("signed", q.getIsSigned());

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "QuantQDQ/Transforms/QuantizationSpec.h"
+#include "QuantQDQ/Transforms/JSONText.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
@@ -477,25 +478,10 @@ FailureOr<QuantizationSpec> SpecParser::parse(const json::Value &root) {
 FailureOr<QuantizationSpec>
 QuantizationSpec::parse(StringRef text, StringRef bufferName,
                         MLIRContext *context) {
-  llvm::Expected<json::Value> root = json::parse(text);
-  if (!root) {
-    // ParseError prints "[line:col, byte=N]: message".
-    std::string message = llvm::toString(root.takeError());
-    unsigned line = 1, col = 1;
-    StringRef rest(message);
-    if (rest.consume_front("[")) {
-      StringRef lineText, colText;
-      std::tie(lineText, rest) = rest.split(':');
-      std::tie(colText, rest) = rest.split(',');
-      (void)lineText.getAsInteger(10, line);
-      if (!colText.getAsInteger(10, col))
-        ++col; // llvm::json counts columns from 0.
-      rest = rest.split("]: ").second;
-    }
-    emitError(FileLineColLoc::get(context, bufferName, line, col))
-        << "malformed QuantizationSpec JSON: " << rest;
+  FailureOr<json::Value> root =
+      parseJSONText(text, bufferName, "QuantizationSpec", context);
+  if (failed(root))
     return failure();
-  }
   SpecParser parser(text, bufferName, context);
   return parser.parse(*root);
 }

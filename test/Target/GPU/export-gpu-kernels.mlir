@@ -87,7 +87,7 @@
 // DRY: dry run: the manifest is valid; nothing was run
 // BENCH: dry run: the manifest is valid; nothing was run
 // FORMAT: error: --gpu-format must be isa, bin or fatbin, not 'elf'
-// NONE: error: no quantize, dequantize, fake_quant or fake_quant_grad op of static shape to export
+// NONE: error: no quantize, dequantize, fake_quant, fake_quant_grad or round_to_format op of static shape to export
 
 func.func @fq_f32_pc_16KiB(%x: tensor<16x4x8x8xf32>) -> tensor<16x4x8x8xf32> {
   %y = quant_qdq.fake_quant %x <bits = 8, axis = 1> scale [0.5, 0.25, 1.0, 2.0] : tensor<16x4x8x8xf32>

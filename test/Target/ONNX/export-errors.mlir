@@ -37,3 +37,12 @@ func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
 func.func @g(%x: tensor<4xf32>) -> tensor<4xf32> {
   return %x : tensor<4xf32>
 }
+
+// -----
+
+// TensorQuant's number formats have no ONNX operator.
+// CHECK: export-errors.mlir:{{[0-9]+}} offset :{{[0-9]+}}:8: error: the ternary number format ('ternary,1,0.5') has no ONNX form: TensorQuant's formats are fake quantization only
+func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %y = quant_qdq.round_to_format %x <ternary, threshold = 0.5> : tensor<4xf32>
+  return %y : tensor<4xf32>
+}

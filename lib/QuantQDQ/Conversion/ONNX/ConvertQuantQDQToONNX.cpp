@@ -147,12 +147,21 @@ LogicalResult mlir::quant_qdq::convertQuantQDQToONNX(
         [&] { return hadError; });
     if (hadError)
       return failure();
-    for (Operation &op : func.getBody().getOps())
+    for (Operation &op : func.getBody().getOps()) {
+      if (auto round = dyn_cast<RoundToFormatOp>(op))
+        return round.emitError("the ")
+               << stringifyNumberFormatKind(round.getFormat().getKind())
+               << " number format ('"
+               << round.getFormat().getTensorQuantName()
+               << "') has no ONNX form: TensorQuant's formats are fake "
+                  "quantization only; run the model with qdq-run, or export "
+                  "it before insert-number-formats";
       if (!isONNX(op))
         return op.emitError("'")
                << op.getName()
                << "' has no ONNX form; export supports quant_qdq layer and "
                   "Q/DQ ops and arith.constant";
+    }
     shareQuantizationParameters(func);
     eraseUnreadConstants(func);
     refreshFunctionType(func);

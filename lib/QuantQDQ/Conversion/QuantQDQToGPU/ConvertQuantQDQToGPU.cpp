@@ -13,6 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "../NumberFormatArithmetic.h"
 #include "../QDQArithmetic.h"
 #include "QuantQDQ/Conversion/GPUKernelABI.h"
 #include "QuantQDQ/Conversion/Passes.h"
@@ -47,6 +48,9 @@ struct KernelSpec {
   bool reciprocal = true;
   /// FP8 E4M3FN storage.
   bool fp8 = false;
+  /// For round_to_format kernels, the format (then `kind` and the
+  /// quantizer fields do not apply).
+  NumberFormatAttr format;
 
   // Launch geometry, derived.
   int64_t vectorWidth = 1, vectorsPerThread = 1, blockSize = 256;
@@ -60,6 +64,12 @@ struct KernelSpec {
   }
   bool perChannel() const { return channels > 1 || inner != numElements; }
   std::string name() const;
+  /// The kernel's arguments, in order.
+  ArrayRef<KernelArgRole> roles() const {
+    if (format)
+      return getRoundToFormatArgRoles(format.needsMeanMagnitude());
+    return getKernelArgRoles(kind == QuantOpKind::FakeQuantGrad);
+  }
 };
 } // namespace
 
@@ -88,7 +98,25 @@ static std::string signedName(double v) {
   return (v < 0 ? "m" : "") + std::to_string(int64_t(std::fabs(v)));
 }
 
+/// A format's TensorQuant name as part of a symbol: `ternary,1,0.5` is
+/// `ternary_1_0p5`.
+static std::string formatTag(NumberFormatAttr format) {
+  std::string tag;
+  for (char c : format.getTensorQuantName())
+    tag += c == ',' ? std::string("_")
+           : c == '.' ? std::string("p")
+           : c == '-' ? std::string("m")
+           : c == '+' ? std::string()
+                      : std::string(1, c);
+  return tag;
+}
+
 std::string KernelSpec::name() const {
+  if (format)
+    return llvm::formatv("round_to_format_{0}_{1}_n{2}_{3}",
+                         typeName(inElement), typeName(outElement),
+                         numElements, formatTag(format))
+        .str();
   std::string n =
       llvm::formatv("{0}_{1}_{2}_n{3}", kindName(kind), typeName(inElement),
                     typeName(outElement), numElements);
@@ -157,8 +185,8 @@ public:
 private:
   Value index(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
   Value arg(KernelArgRole role) {
-    return func.getArgument(
-        getKernelArgIndex(spec.kind == QuantOpKind::FakeQuantGrad, role));
+    ArrayRef<KernelArgRole> roles = spec.roles();
+    return func.getArgument(llvm::find(roles, role) - roles.begin());
   }
   VectorType f32Vector() {
     return VectorType::get({spec.vectorWidth}, b.getF32Type());
@@ -177,6 +205,8 @@ private:
   void emitVectors(bool guarded);
   Value emitLoad(Value memref, Value element, Type vectorType);
   Value compute(ValueRange data, const QuantArith &p);
+  /// round_to_format of the vector starting at `element`.
+  Value computeFormat(Value data, Value element);
 
   const KernelSpec &spec;
   gpu::GPUFuncOp func;
@@ -184,6 +214,7 @@ private:
   Location loc;
   Value threadId, blockId;
   Value scale, reciprocal, zeroPoint; // per tensor, scalars
+  Value threshold;                     // ternary's own threshold
   Value tableScale, tableReciprocal, tableZeroPoint, tableFirstRow;
 };
 } // namespace
@@ -191,6 +222,12 @@ private:
 void KernelBuilder::emitPrologue() {
   threadId = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
   blockId = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
+  if (spec.format) {
+    if (spec.format.needsMeanMagnitude())
+      threshold = memref::LoadOp::create(b, loc, arg(KernelArgRole::Threshold),
+                                         index(0));
+    return;
+  }
   if (!spec.perChannel()) {
     Value zero = index(0);
     scale = memref::LoadOp::create(b, loc, arg(KernelArgRole::Scale), zero);
@@ -301,6 +338,27 @@ Value KernelBuilder::compute(ValueRange data, const QuantArith &p) {
   return emitQuantOp(b, loc, spec.kind, data, p, vectorOf(spec.outElement));
 }
 
+Value KernelBuilder::computeFormat(Value data, Value element) {
+  VectorType type = f32Vector();
+  NumberFormatInputs inputs;
+  if (threshold)
+    inputs.threshold = vector::BroadcastOp::create(b, loc, type, threshold);
+  if (spec.format.isStochastic()) {
+    // Lane j holds element + j.
+    VectorType positions = vectorOf(b.getI64Type());
+    Value first = arith::IndexCastOp::create(b, loc, b.getI64Type(), element);
+    auto lanes = llvm::to_vector(llvm::seq<int64_t>(0, spec.vectorWidth));
+    Value offsets = arith::ConstantOp::create(
+        b, loc, DenseElementsAttr::get(positions, ArrayRef<int64_t>(lanes)));
+    inputs.position = arith::AddIOp::create(
+        b, loc, vector::BroadcastOp::create(b, loc, positions, first),
+        offsets);
+  }
+  Value rounded =
+      emitRoundToFormat(b, loc, toF32(b, loc, data), spec.format, inputs);
+  return fromF32(b, loc, rounded, vectorOf(spec.outElement));
+}
+
 void KernelBuilder::emitVectors(bool guarded) {
   bool grad = spec.kind == QuantOpKind::FakeQuantGrad;
   int64_t numVectors = spec.numElements / spec.vectorWidth;
@@ -360,7 +418,9 @@ void KernelBuilder::emitVectors(bool guarded) {
       auto ifOp = scf::IfOp::create(b, loc, slot.inBounds);
       b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
     }
-    Value result = compute(slot.data, vectorParams(slot.element));
+    Value result = spec.format
+                       ? computeFormat(slot.data[0], slot.element)
+                       : compute(slot.data, vectorParams(slot.element));
     auto store = vector::StoreOp::create(b, loc, result, output, slot.element);
     store.setAlignment(uint64_t(outAlignment));
   }
@@ -435,6 +495,12 @@ static MemRefType flatMemRef(Type element, int64_t size) {
 /// The kernel's argument types, in KernelArgRole order.
 static SmallVector<Type> kernelArgTypes(const KernelSpec &spec, Builder &b) {
   SmallVector<Type> types = {flatMemRef(spec.inElement, spec.numElements)};
+  if (spec.format) {
+    types.push_back(flatMemRef(spec.outElement, spec.numElements));
+    if (spec.format.needsMeanMagnitude())
+      types.push_back(flatMemRef(b.getF32Type(), 1));
+    return types;
+  }
   if (spec.kind == QuantOpKind::FakeQuantGrad)
     types.push_back(flatMemRef(spec.inElement, spec.numElements));
   types.push_back(flatMemRef(spec.outElement, spec.numElements));
@@ -463,9 +529,8 @@ ConvertQuantQDQToGPUPass::getOrCreateKernel(const KernelSpec &spec) {
   func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
   func.setKnownBlockSize(ArrayRef<int32_t>{int32_t(spec.blockSize), 1, 1});
   func.setKnownGridSize(ArrayRef<int32_t>{int32_t(spec.numBlocks), 1, 1});
-  bool grad = spec.kind == QuantOpKind::FakeQuantGrad;
   SmallVector<Attribute> roles;
-  for (KernelArgRole role : getKernelArgRoles(grad))
+  for (KernelArgRole role : spec.roles())
     roles.push_back(b.getStringAttr(getKernelArgRoleName(role)));
   func->setAttr(kKernelArgsAttr, b.getArrayAttr(roles));
   func->setAttr(kKernelElementsPerThreadAttr,
@@ -474,7 +539,7 @@ ConvertQuantQDQToGPUPass::getOrCreateKernel(const KernelSpec &spec) {
   // read-only data cache.
   for (unsigned i = 0, e = argTypes.size(); i < e; ++i) {
     func.setArgAttr(i, "llvm.noalias", b.getUnitAttr());
-    if (getKernelArgRoles(grad)[i] != KernelArgRole::Output)
+    if (spec.roles()[i] != KernelArgRole::Output)
       func.setArgAttr(i, "llvm.readonly", b.getUnitAttr());
   }
   KernelBuilder(spec, func).build();
@@ -576,6 +641,11 @@ LogicalResult ConvertQuantQDQToGPUPass::rewrite(Operation *op) {
                   dataInputs.push_back(q.getGrad());
                 return true;
               })
+          .Case<RoundToFormatOp>([&](RoundToFormatOp round) {
+            spec.format = round.getFormat();
+            dataInputs.push_back(round.getInput());
+            return true;
+          })
           .Default([](Operation *) { return false; });
   if (!handled)
     return success();
@@ -640,9 +710,18 @@ LogicalResult ConvertQuantQDQToGPUPass::rewrite(Operation *op) {
   Value out =
       memref::AllocOp::create(b, loc, outMemRef, b.getI64IntegerAttr(64));
   args.push_back(flattenBuffer(b, loc, out));
-  args.push_back(getConstantBuffer(b, loc, module, scales, numGlobals));
-  args.push_back(getConstantBuffer(b, loc, module, reciprocals, numGlobals));
-  args.push_back(getConstantBuffer(b, loc, module, zeroPoints, numGlobals));
+  if (spec.format) {
+    // Ternary's own threshold: a reduction on the host, before the launch.
+    if (spec.format.needsMeanMagnitude()) {
+      Value th = emitMeanMagnitudeThreshold(b, loc, dataInputs[0]);
+      args.push_back(toFlatBuffer(tensor::FromElementsOp::create(
+          b, loc, RankedTensorType::get({1}, b.getF32Type()), th)));
+    }
+  } else {
+    args.push_back(getConstantBuffer(b, loc, module, scales, numGlobals));
+    args.push_back(getConstantBuffer(b, loc, module, reciprocals, numGlobals));
+    args.push_back(getConstantBuffer(b, loc, module, zeroPoints, numGlobals));
+  }
   func::CallOp::create(b, loc, launcher, args);
   Value result = bufferization::ToTensorOp::create(
       b, loc, outType, out, /*restrict=*/true, /*writable=*/true);
@@ -665,7 +744,8 @@ void ConvertQuantQDQToGPUPass::runOnOperation() {
            signalPassFailure();
   SmallVector<Operation *> ops;
   getOperation().walk([&](Operation *op) {
-    if (isa<QuantizeOp, DequantizeOp, FakeQuantOp, FakeQuantGradOp>(op) &&
+    if (isa<QuantizeOp, DequantizeOp, FakeQuantOp, FakeQuantGradOp,
+            RoundToFormatOp>(op) &&
         !op->getParentOfType<gpu::GPUModuleOp>())
       ops.push_back(op);
   });

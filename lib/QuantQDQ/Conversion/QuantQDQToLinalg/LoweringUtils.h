@@ -65,6 +65,8 @@ void populateNormalizationToLinalgPatterns(RewritePatternSet &patterns);
 void populateShapeToLinalgPatterns(RewritePatternSet &patterns);
 /// The lowerings of generic ONNX nodes (static shapes), by op type.
 void populateONNXNodeToLinalgPatterns(RewritePatternSet &patterns);
+/// The pattern populateQDQToLinalgPatterns adds for round_to_format.
+void populateRoundToFormatToLinalgPatterns(RewritePatternSet &patterns);
 
 } // namespace mlir::quant_qdq
 

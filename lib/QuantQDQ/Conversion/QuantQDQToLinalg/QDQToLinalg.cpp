@@ -156,4 +156,5 @@ void mlir::quant_qdq::populateQDQToLinalgPatterns(RewritePatternSet &patterns) {
   patterns.add<QuantOpLowering<QuantizeOp>, QuantOpLowering<DequantizeOp>,
                QuantOpLowering<FakeQuantOp>, QuantOpLowering<FakeQuantGradOp>>(
       patterns.getContext());
+  populateRoundToFormatToLinalgPatterns(patterns);
 }

@@ -1,0 +1,25 @@
+// Bad maps and formats are errors at their line and column, with exit
+// status 1.
+
+// RUN: not qdq-opt %s --insert-number-formats="outputs=%S/Inputs/bad-format.json" 2>&1 | FileCheck %s --check-prefix=FORMAT
+// FORMAT: bad-format.json:2:11: error: quantizer 'nearest,16': expected 'nearest,<bits>,<fraction bits>'
+
+// RUN: not qdq-opt %s --insert-number-formats="outputs=%S/Inputs/bad-syntax.json" 2>&1 | FileCheck %s --check-prefix=SYNTAX
+// SYNTAX: bad-syntax.json:3:4: error: malformed TensorQuant map JSON: Expected , or } after object property
+
+// RUN: not qdq-opt %s --insert-number-formats="weights=%S/Inputs/not-an-object.json" 2>&1 | FileCheck %s --check-prefix=OBJECT
+// OBJECT: not-an-object.json:1:2: error: a TensorQuant map is an object from layer-name substrings to formats
+
+// RUN: not qdq-opt %s --insert-number-formats="weights=%S/Inputs/nested.json" 2>&1 | FileCheck %s --check-prefix=NESTED
+// NESTED: nested.json:2:12: error: expected a string: each entry maps a layer-name substring to a format name
+
+// RUN: not qdq-opt %s --insert-number-formats="weights=quaternary" 2>&1 | FileCheck %s --check-prefix=NAME
+// NAME: error: 'quaternary' is neither a map file nor a format: unknown quantizer 'quaternary'; expected none, nearest, zero, down, stochastic, binary, ternary, logarithmic, sparse or fp16
+
+// RUN: not qdq-opt %s --insert-number-formats="weights='stochastic,30,2'" 2>&1 | FileCheck %s --check-prefix=RANGE
+// RANGE: error: 'stochastic,30,2' is neither a map file nor a format: fixed-point bits must be in [2, 24], got 30
+
+func.func @net(%x: tensor<1x4xf32>, %w: tensor<4x2xf32>) -> tensor<1x2xf32> {
+  %y = quant_qdq.dense "fc" %x, %w : (tensor<1x4xf32>, tensor<4x2xf32>) -> tensor<1x2xf32>
+  return %y : tensor<1x2xf32>
+}
