@@ -13,9 +13,11 @@ from .calibration import CALIBRATION_METHODS
 
 __all__ = ["LayerConfig", "QuantizationSpec"]
 
-_QUANTIZER_FIELDS = {"bits": int, "signed": bool, "narrow_range": bool,
-                     "symmetric": bool, "per_channel": bool,
+_QUANTIZER_FIELDS = {"bits": int, "format": str, "signed": bool,
+                     "narrow_range": bool, "symmetric": bool,
+                     "per_channel": bool, "block_size": int,
                      "calibration": str}
+_FORMATS = ("int4", "int8", "int16", "fp8")
 # TFMOT's quantizers name two of the fields otherwise; the JSON reader
 # takes either name.
 _TFMOT_FIELDS = {"num_bits": "bits", "per_axis": "per_channel"}
@@ -30,7 +32,10 @@ class LayerConfig:
     every layer whose name contains ``name`` (TensorQuant style); the
     quantizer fields override the default 8-bit signed narrow-range
     symmetric quantizer (keys: bits, signed, narrow_range, symmetric,
-    per_channel; TFMOT's num_bits and per_axis too), for both sides or for inputs or weights only; an input
+    per_channel; TFMOT's num_bits and per_axis too; ``format``, one of
+    int4, int8, int16, fp8, and, for weights, ``block_size``: scales per
+    block of that many input channels, 0 for per channel), for both sides
+    or for inputs or weights only; an input
     quantizer's ``calibration`` (max, percentile, entropy, mse, last-value,
     moving-average: TFMOT's range estimators among them) picks how
     calibration chooses that tensor's range, whatever the global method.
@@ -111,9 +116,18 @@ def _check_quantizer(value, what):
             raise TypeError("`%s`: %r must be an int" % (what, key))
         if kind is bool and not isinstance(v, bool):
             raise TypeError("`%s`: %r must be a bool" % (what, key))
-        if kind is str and v not in CALIBRATION_METHODS:
+        if key == "format" and v not in _FORMATS:
+            raise ValueError("`%s`: format must be one of %s, got %r"
+                             % (what, ", ".join(_FORMATS), v))
+        if key == "calibration" and v not in CALIBRATION_METHODS:
             raise ValueError("`%s`: calibration must be one of %s, got %r"
                              % (what, ", ".join(CALIBRATION_METHODS), v))
+        if key == "block_size" and v < 0:
+            raise ValueError("`%s`: block_size must be 0 (per channel) or "
+                             "positive, got %r" % (what, v))
+    if what == "input_quantizer" and "block_size" in value:
+        raise ValueError("`input_quantizer`: block_size applies to weight "
+                         "quantizers")
     if what == "weight_quantizer" and "calibration" in value:
         raise ValueError("`weight_quantizer`: weights are scaled from their "
                          "values; calibration applies to input quantizers")

@@ -244,6 +244,38 @@ def test_int16_activations(block_model):
     assert zero_points == {onnx.TensorProto.INT16, onnx.TensorProto.INT8}
 
 
+def test_formats_per_layer(block_model, calib_data):
+    # The spec picks formats per layer: conv2 reads int16 and keeps int4
+    # weights in blocks of 4 input channels; fc is FP8; the rest stays int8.
+    import onnxruntime as ort
+    qspec = QuantizationSpec()
+    qspec.add("conv2", input_quantizer={"format": "int16"},
+              weight_quantizer={"format": "int4", "block_size": 4})
+    qspec.add("fc", quantizer={"format": "fp8"})
+    with pytest.warns(QuantQDQWarning, match="opset from 13 to 21"):
+        qdq = quantize_model(block_model, quantization_spec=qspec,
+                             calibration_data=calib_data)
+    onnx.checker.check_model(qdq, full_check=True)
+    types = {t.name: t.data_type for t in qdq.graph.initializer}
+    assert types["w2_quantized"] == onnx.TensorProto.INT4
+    assert types["w1_quantized"] == onnx.TensorProto.INT8
+    assert types["fcw_quantized"] == onnx.TensorProto.FLOAT8E4M3FN
+    w2 = [n for n in qdq.graph.node if n.op_type == "DequantizeLinear"
+          and n.input[0] == "w2_quantized"][0]
+    assert {a.name: a.i for a in w2.attribute} == {"axis": 1,
+                                                   "block_size": 4}
+    zero_points = {types[n.input[2]] for n in qdq.graph.node
+                   if n.op_type == "QuantizeLinear"}
+    assert zero_points == {onnx.TensorProto.INT8, onnx.TensorProto.INT16,
+                           onnx.TensorProto.FLOAT8E4M3FN}
+    options = ort.SessionOptions()
+    options.graph_optimization_level = (
+        ort.GraphOptimizationLevel.ORT_ENABLE_BASIC)
+    session = ort.InferenceSession(qdq.SerializeToString(), options,
+                                   providers=["CPUExecutionProvider"])
+    assert np.isfinite(session.run(None, {"x": calib_data[:1]})[0]).all()
+
+
 def test_fp8(block_model):
     # FP8 weights stored as FLOAT8E4M3FN, activations through FP8 Q/DQ.
     import onnxruntime as ort

@@ -47,6 +47,13 @@ def test_scalar_index_with_one_name():
     (dict(name="a", quantizer={"bitz": 8}), ValueError, "bitz"),
     (dict(name="a", weight_quantizer={"per_channel": 1}), TypeError,
      "per_channel"),
+    (dict(name="a", quantizer={"format": "int3"}), ValueError, "format"),
+    (dict(name="a", input_quantizer={"block_size": 32}), ValueError,
+     "block_size applies to weight"),
+    (dict(name="a", weight_quantizer={"block_size": -1}), ValueError,
+     "block_size"),
+    (dict(name="a", weight_quantizer={"block_size": 1.5}), TypeError,
+     "block_size"),
 ])
 def test_add_rejects(kwargs, error, message):
     with pytest.raises(error, match=message):

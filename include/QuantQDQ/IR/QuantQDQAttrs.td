@@ -293,7 +293,9 @@ def QDQ_CaseRecordAttr : AttrDef<QuantQDQ_Dialect, "CaseRecord"> {
     - `weight`: whether the weight is quantized;
     - `input_quantizer`, `weight_quantizer` (optional): quantizer fields the
       case sets, with a QuantizationSpec's keys (`{bits = 4 : i64,
-      calibration = "mse"}`); the others keep insert-qdq's defaults.
+      calibration = "mse"}`, `block_size`), a spec's `format` written as
+      `bits` and `storage` (`int` or `e4m3fn`); the others keep
+      insert-qdq's defaults.
 
     Example: `#quant_qdq.case_record<cases = ["residual"], inputs = [1],
     weight = false>`. A record with no inputs and no weight keeps the layer

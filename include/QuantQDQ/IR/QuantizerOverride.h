@@ -21,15 +21,25 @@ struct QuantizerOverride {
   std::optional<bool> isSigned, narrowRange, symmetric, perChannel;
   /// How calibration chooses the range (activations only).
   std::optional<CalibrationMethod> calibration;
+  /// Integers or FP8 (a spec's `"format": "fp8"` sets it, with 8 bits).
+  std::optional<StorageFormat> storage;
+  /// Weights only: scales per block of this many input channels, or per
+  /// output channel for 0.
+  std::optional<int64_t> blockSize;
 
   bool empty() const {
     return !bits && !isSigned && !narrowRange && !symmetric && !perChannel &&
-           !calibration;
+           !calibration && !storage && !blockSize;
   }
   /// `base` with the set fields replaced. `channelAxis` is used when
-  /// per-channel quantization is asked for.
-  QuantizerAttr apply(QuantizerAttr base,
-                      std::optional<int64_t> channelAxis) const;
+  /// per-channel quantization is asked for; `reductionAxis` when blocks
+  /// are (a block size of 0 turns blocks back into per-channel scales).
+  /// The fields must be consistent (verify()).
+  QuantizerAttr apply(QuantizerAttr base, std::optional<int64_t> channelAxis,
+                      std::optional<int64_t> reductionAxis = std::nullopt) const;
+  /// Why the set fields cannot describe one quantizer (FP8 that is not
+  /// 8-bit, signed and symmetric; a negative block size), or empty.
+  std::string verify() const;
   /// `later`'s set fields over these.
   void mergeFrom(const QuantizerOverride &later);
 

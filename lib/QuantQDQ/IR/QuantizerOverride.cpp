@@ -8,25 +8,47 @@
 using namespace mlir;
 using namespace mlir::quant_qdq;
 
-QuantizerAttr QuantizerOverride::apply(QuantizerAttr base,
-                                       std::optional<int64_t> channelAxis) const {
+std::string QuantizerOverride::verify() const {
+  if (storage == StorageFormat::E4M3FN &&
+      ((bits && *bits != 8) || (isSigned && !*isSigned) ||
+       (symmetric && !*symmetric)))
+    return "fp8 (e4m3fn) is 8-bit, signed and symmetric";
+  if (blockSize && *blockSize < 0)
+    return "block_size must be 0 (per channel) or positive";
+  return "";
+}
+
+QuantizerAttr QuantizerOverride::apply(
+    QuantizerAttr base, std::optional<int64_t> channelAxis,
+    std::optional<int64_t> reductionAxis) const {
   std::optional<int64_t> axis = base.getAxis();
   if (perChannel)
     axis = *perChannel ? channelAxis : std::nullopt;
+  std::optional<int64_t> block =
+      axis == base.getAxis() ? base.getBlockSize() : std::nullopt;
+  // Blocks replace per-channel scales, along the input channels.
+  if (blockSize && (!perChannel || *perChannel)) {
+    if (*blockSize > 0 && reductionAxis) {
+      axis = reductionAxis;
+      block = *blockSize;
+    } else if (*blockSize == 0 && block) {
+      axis = channelAxis;
+      block = std::nullopt;
+    }
+  }
   // FP8 is 8-bit, signed and symmetric: an entry that asks otherwise asks
-  // for integers.
-  StorageFormat storage = base.getStorage();
-  if ((bits && *bits != 8) || (isSigned && !*isSigned) ||
-      (symmetric && !*symmetric))
-    storage = StorageFormat::Int;
-  return QuantizerAttr::get(base.getContext(), bits.value_or(base.getBits()),
-                            isSigned.value_or(base.getIsSigned()),
-                            narrowRange.value_or(base.getNarrowRange()),
-                            symmetric.value_or(base.getSymmetric()), axis,
-                            calibration ? calibration : base.getCalibration(),
-                            axis == base.getAxis() ? base.getBlockSize()
-                                                   : std::nullopt,
-                            storage);
+  // for integers, and one that asks for FP8 gets all three.
+  StorageFormat storageFormat = storage.value_or(base.getStorage());
+  if (!storage && ((bits && *bits != 8) || (isSigned && !*isSigned) ||
+                   (symmetric && !*symmetric)))
+    storageFormat = StorageFormat::Int;
+  bool fp8 = storageFormat == StorageFormat::E4M3FN;
+  return QuantizerAttr::get(
+      base.getContext(), fp8 ? 8 : bits.value_or(base.getBits()),
+      fp8 || isSigned.value_or(base.getIsSigned()),
+      narrowRange.value_or(base.getNarrowRange()),
+      fp8 || symmetric.value_or(base.getSymmetric()), axis,
+      calibration ? calibration : base.getCalibration(), block, storageFormat);
 }
 
 void QuantizerOverride::mergeFrom(const QuantizerOverride &later) {
@@ -40,6 +62,8 @@ void QuantizerOverride::mergeFrom(const QuantizerOverride &later) {
   take(symmetric, later.symmetric);
   take(perChannel, later.perChannel);
   take(calibration, later.calibration);
+  take(storage, later.storage);
+  take(blockSize, later.blockSize);
 }
 
 // The keys are the QuantizationSpec's, so a record reads as the entry did.
@@ -47,7 +71,9 @@ static constexpr StringLiteral kBits = "bits", kSigned = "signed",
                                kNarrowRange = "narrow_range",
                                kSymmetric = "symmetric",
                                kPerChannel = "per_channel",
-                               kCalibration = "calibration";
+                               kCalibration = "calibration",
+                               kStorage = "storage",
+                               kBlockSize = "block_size";
 
 DictionaryAttr QuantizerOverride::toDictionary(MLIRContext *context) const {
   if (empty())
@@ -65,6 +91,12 @@ DictionaryAttr QuantizerOverride::toDictionary(MLIRContext *context) const {
   if (calibration)
     fields.push_back(b.getNamedAttr(
         kCalibration, b.getStringAttr(stringifyCalibrationMethod(*calibration))));
+  if (storage)
+    fields.push_back(b.getNamedAttr(
+        kStorage, b.getStringAttr(stringifyStorageFormat(*storage))));
+  if (blockSize)
+    fields.push_back(
+        b.getNamedAttr(kBlockSize, b.getI64IntegerAttr(*blockSize)));
   return b.getDictionaryAttr(fields);
 }
 
@@ -92,6 +124,20 @@ QuantizerOverride::fromDictionary(DictionaryAttr dictionary,
                               "method "
                            << value;
       result.calibration = method;
+    } else if (key == kStorage) {
+      auto name = dyn_cast<StringAttr>(value);
+      result.storage =
+          name ? symbolizeStorageFormat(name.getValue()) : std::nullopt;
+      if (!result.storage)
+        return emitError() << "quantizer override: storage must be int or "
+                              "e4m3fn, got "
+                           << value;
+    } else if (key == kBlockSize) {
+      auto size = dyn_cast<IntegerAttr>(value);
+      if (!size)
+        return emitError() << "quantizer override: block_size must be an "
+                              "integer";
+      result.blockSize = size.getInt();
     } else {
       std::optional<bool> *flag = key == kSigned        ? &result.isSigned
                                   : key == kNarrowRange ? &result.narrowRange
@@ -108,5 +154,7 @@ QuantizerOverride::fromDictionary(DictionaryAttr dictionary,
       *flag = boolean.getValue();
     }
   }
+  if (std::string why = result.verify(); !why.empty())
+    return emitError() << "quantizer override: " << why;
   return result;
 }

@@ -152,7 +152,10 @@ void InsertQDQPass::decide(
     op->removeAttr(kCaseAttrName);
 
     std::optional<int64_t> channelAxis = layer.getWeightChannelAxis();
+    std::optional<int64_t> reductionAxis = layer.getWeightReductionAxis();
     bool hasWeight = layer.getWeightOperandIndex().has_value();
+    // A block size the entry or case gives wins over weight-block-size.
+    bool blocksChosen = false;
     LayerDecision decision{op, {}, false, activationDefault,
                            weightDefault.withAxis(channelAxis), ""};
     const SpecEntry *entry =
@@ -168,15 +171,18 @@ void InsertQDQPass::decide(
       decision.inputQuantizer =
           entry->inputQuantizer.apply(activationDefault, std::nullopt);
       decision.weightQuantizer = entry->weightQuantizer.apply(
-          decision.weightQuantizer, channelAxis);
+          decision.weightQuantizer, channelAxis, reductionAxis);
+      blocksChosen = entry->weightQuantizer.blockSize.has_value();
       decision.rule = "spec '" + entry->pattern + "'";
     } else if (record) {
       llvm::append_range(decision.inputs, record.getInputPositions());
       decision.weight = record.getWeight() && hasWeight;
       decision.inputQuantizer =
           record.getInputOverride().apply(activationDefault, std::nullopt);
-      decision.weightQuantizer = record.getWeightOverride().apply(
-          decision.weightQuantizer, channelAxis);
+      QuantizerOverride weightOverride = record.getWeightOverride();
+      decision.weightQuantizer = weightOverride.apply(
+          decision.weightQuantizer, channelAxis, reductionAxis);
+      blocksChosen = weightOverride.blockSize.has_value();
       decision.rule = "case " + record.getCaseNames();
     } else if (!partial) {
       if (layer.quantizesInputByDefault())
@@ -191,10 +197,10 @@ void InsertQDQPass::decide(
       decision.rule += "; weight-only";
     }
     // Blocks of input channels replace the per-channel scales.
-    if (weightBlockSize > 0 && decision.weightQuantizer.isPerAxis())
-      if (std::optional<int64_t> axis = layer.getWeightReductionAxis())
-        decision.weightQuantizer =
-            decision.weightQuantizer.withBlocks(*axis, weightBlockSize);
+    if (weightBlockSize > 0 && !blocksChosen &&
+        decision.weightQuantizer.isPerAxis() && reductionAxis)
+      decision.weightQuantizer =
+          decision.weightQuantizer.withBlocks(*reductionAxis, weightBlockSize);
     // Calibration reads it from the quantizer; the report says it here.
     if (std::optional<CalibrationMethod> method =
             decision.inputQuantizer.getCalibration();

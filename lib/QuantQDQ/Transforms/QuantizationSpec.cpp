@@ -257,6 +257,38 @@ LogicalResult SpecParser::parseQuantizer(const json::Value &value,
       out.bits = *bits;
       continue;
     }
+    if (key == "format") {
+      // insert-qdq's format names, for one entry.
+      std::optional<StringRef> name = field.getAsString();
+      auto format =
+          llvm::StringSwitch<std::optional<std::pair<unsigned, StorageFormat>>>(
+              name.value_or(""))
+              .Case("int4", std::pair{4u, StorageFormat::Int})
+              .Case("int8", std::pair{8u, StorageFormat::Int})
+              .Case("int16", std::pair{16u, StorageFormat::Int})
+              .Case("fp8", std::pair{8u, StorageFormat::E4M3FN})
+              .Default(std::nullopt);
+      if (!format)
+        return error(fieldPath, "format must be one of int4, int8, int16, "
+                                "fp8");
+      if (object->get("bits") &&
+          object->get("bits")->getAsInteger() != int64_t(format->first))
+        return error(fieldPath, "format " + name->str() + " stores " +
+                                    std::to_string(format->first) +
+                                    " bits, and 'bits' says otherwise: "
+                                    "give one");
+      out.bits = format->first;
+      out.storage = format->second;
+      continue;
+    }
+    if (key == "block_size") {
+      std::optional<int64_t> size = field.getAsInteger();
+      if (!size || *size < 0)
+        return error(fieldPath, "block_size must be 0 (per channel) or a "
+                                "positive integer");
+      out.blockSize = *size;
+      continue;
+    }
     if (key == "calibration") {
       std::optional<StringRef> name = field.getAsString();
       std::optional<CalibrationMethod> method =
@@ -277,9 +309,10 @@ LogicalResult SpecParser::parseQuantizer(const json::Value &value,
     if (!target)
       return error(fieldPath + "#key",
                    "unknown quantizer field '" + key.str() +
-                       "' (expected bits, signed, narrow_range, symmetric, "
-                       "per_channel, calibration; TFMOT's num_bits and "
-                       "per_axis are read as bits and per_channel)");
+                       "' (expected bits, format, signed, narrow_range, "
+                       "symmetric, per_channel, block_size, calibration; "
+                       "TFMOT's num_bits and per_axis are read as bits and "
+                       "per_channel)");
     bool flag;
     if (failed(parseBool(field, fieldPath, flag)))
       return failure();
@@ -423,6 +456,10 @@ LogicalResult SpecParser::parseEntry(const json::Object &entry,
         return error(fieldPath(key) + ".calibration",
                      "weights are scaled from their values; calibration "
                      "applies to input quantizers");
+      if (target == &input && input.blockSize)
+        return error(fieldPath(key) + ".block_size",
+                     "blocks of input channels are for weights; "
+                     "block_size applies to weight quantizers");
       continue;
     }
     QuantizerOverride both;
@@ -430,7 +467,12 @@ LogicalResult SpecParser::parseEntry(const json::Object &entry,
       return failure();
     input = weight = both;
     weight.calibration.reset(); // Weights are scaled from their values.
+    input.blockSize.reset();    // Blocks are for weights.
   }
+  for (auto [key, side] : {std::pair{StringRef("input_quantizer"), &input},
+                           std::pair{StringRef("weight_quantizer"), &weight}})
+    if (std::string why = side->verify(); !why.empty())
+      return error(fieldPath(entry.get(key) ? key : "quantizer"), why);
 
   for (size_t i = 0; i < count; ++i) {
     if (isClass[i] && textMatch == SpecEntry::Match::Substring)

@@ -9,6 +9,11 @@
 // RUN: not qdq-opt %S/Inputs/block.mlir --insert-qdq --qdq-spec=%t/unknown-field.json 2>&1 | FileCheck %s --check-prefix=UNKNOWN-FIELD
 // RUN: not qdq-opt %S/Inputs/block.mlir --insert-qdq --qdq-spec=%t/list-length.json 2>&1 | FileCheck %s --check-prefix=LIST-LENGTH
 // RUN: not qdq-opt %S/Inputs/block.mlir --insert-qdq --qdq-spec=%t/bad-bits.json 2>&1 | FileCheck %s --check-prefix=BAD-BITS
+// RUN: not qdq-opt %S/Inputs/block.mlir --insert-qdq --qdq-spec=%t/bad-format.json 2>&1 | FileCheck %s --check-prefix=BAD-FORMAT
+// RUN: not qdq-opt %S/Inputs/block.mlir --insert-qdq --qdq-spec=%t/format-bits.json 2>&1 | FileCheck %s --check-prefix=FORMAT-BITS
+// RUN: not qdq-opt %S/Inputs/block.mlir --insert-qdq --qdq-spec=%t/unsigned-fp8.json 2>&1 | FileCheck %s --check-prefix=UNSIGNED-FP8
+// RUN: not qdq-opt %S/Inputs/block.mlir --insert-qdq --qdq-spec=%t/input-blocks.json 2>&1 | FileCheck %s --check-prefix=INPUT-BLOCKS
+// RUN: not qdq-opt %S/Inputs/block.mlir --insert-qdq --qdq-spec=%t/negative-block.json 2>&1 | FileCheck %s --check-prefix=NEGATIVE-BLOCK
 // RUN: not qdq-opt %S/Inputs/block.mlir --insert-qdq --qdq-spec=%t/both-names.json 2>&1 | FileCheck %s --check-prefix=BOTH-NAMES
 // RUN: not qdq-opt %S/Inputs/block.mlir --insert-qdq --qdq-spec=%t/no-name.json 2>&1 | FileCheck %s --check-prefix=NO-NAME
 // RUN: not qdq-opt %S/Inputs/block.mlir --insert-qdq --qdq-spec=%t/missing.json 2>&1 | FileCheck %s --check-prefix=MISSING
@@ -36,6 +41,11 @@
 // UNKNOWN-FIELD: unknown-field.json:1:26: error: unknown field 'quantise_input' (expected name,
 // LIST-LENGTH: list-length.json:1:54: error: expected one value per name (2), got 3
 // BAD-BITS: bad-bits.json:1:54: error: bits must be an integer in [2, 16]
+// BAD-FORMAT: bad-format.json:1:56: error: format must be one of int4, int8, int16, fp8
+// FORMAT-BITS: format-bits.json:1:56: error: format int4 stores 4 bits, and 'bits' says otherwise: give one
+// UNSIGNED-FP8: unsigned-fp8.json:1:77: error: fp8 (e4m3fn) is 8-bit, signed and symmetric
+// INPUT-BLOCKS: input-blocks.json:1:60: error: blocks of input channels are for weights; block_size applies to weight quantizers
+// NEGATIVE-BLOCK: negative-block.json:1:61: error: block_size must be 0 (per channel) or a positive integer
 // BOTH-NAMES: both-names.json:1:57: error: 'num_bits' is TFMOT's name for 'bits': give one of them
 // NO-NAME: no-name.json:1:2: error: entry has no 'name'
 // MISSING: missing.json:0:0: error: cannot read QuantizationSpec '{{.*}}missing.json'
@@ -63,6 +73,16 @@
 [{"name": ["block1_conv", "pool"], "quantize_input": [true, false, true]}]
 //--- bad-bits.json
 [{"name": "block1_conv", "input_quantizer": {"bits": 32}}]
+//--- bad-format.json
+[{"name": "block1_conv", "input_quantizer": {"format": "int3"}}]
+//--- format-bits.json
+[{"name": "block1_conv", "input_quantizer": {"format": "int4", "bits": 8}}]
+//--- unsigned-fp8.json
+[{"name": "block1_conv", "quantizer": {"format": "fp8"}, "input_quantizer": {"signed": false}}]
+//--- input-blocks.json
+[{"name": "block1_conv", "input_quantizer": {"block_size": 32}}]
+//--- negative-block.json
+[{"name": "block1_conv", "weight_quantizer": {"block_size": -1}}]
 //--- both-names.json
 [{"name": "block1_conv", "input_quantizer": {"bits": 4, "num_bits": 8}}]
 //--- no-name.json

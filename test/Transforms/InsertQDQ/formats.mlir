@@ -6,6 +6,8 @@
 // RUN: qdq-opt %S/Inputs/mlp.mlir --insert-qdq="weight-format=int4" | FileCheck %s --check-prefix=PERCHANNEL
 // RUN: qdq-opt %S/Inputs/mlp.mlir --qdq-quantize="weight-format=int4 activation-format=none weight-block-size=32 report=-" | FileCheck %s --check-prefix=REPORT
 // RUN: qdq-opt %S/Inputs/mlp.mlir --insert-qdq="weight-format=fp8 activation-format=fp8" | FileCheck %s --check-prefix=FP8
+// RUN: qdq-opt %S/Inputs/mlp.mlir --insert-qdq="spec=%S/Inputs/mixed-formats.json weight-format=int4 weight-block-size=16" | FileCheck %s --check-prefix=MIXED
+// RUN: qdq-opt %S/Inputs/mlp.mlir --insert-qdq="spec=%S/Inputs/mixed-formats.json weight-format=int4 weight-block-size=16" --qdq-weight-scales --qdq-quantize-weights | qdq-translate --export-onnx -o %t.onnx
 // RUN: not qdq-opt %S/Inputs/mlp.mlir --insert-qdq="weight-format=int4 weight-bits=6" 2>&1 | FileCheck %s --check-prefix=CONFLICT
 // RUN: not qdq-opt %S/Inputs/mlp.mlir --insert-qdq="weight-format=fp4" 2>&1 | FileCheck %s --check-prefix=UNKNOWN
 // RUN: not qdq-opt %S/Inputs/mlp.mlir --insert-qdq="activation-format=int2" 2>&1 | FileCheck %s --check-prefix=UNKNOWN-ACT
@@ -35,6 +37,14 @@
 // FP8 E4M3FN activations per tensor and weights per channel.
 // FP8: quant_qdq.quantize %arg0 <bits = 8, storage = e4m3fn> : tensor<2x256xf32> -> tensor<2x256xf8E4M3FN>
 // FP8: quant_qdq.quantize %{{.*}} <bits = 8, axis = 0, storage = e4m3fn> : tensor<64x256xf32> -> tensor<64x256xf8E4M3FN>
+
+// Formats per layer from the spec: fc1 reads int16 and keeps int4 weights
+// in blocks of 32 (the entry's, not the option's 16); fc2 is FP8 on both
+// sides with per-channel weights (block_size 0 undoes the option).
+// MIXED: quant_qdq.quantize %arg0 <bits = 16> : tensor<2x256xf32> -> tensor<2x256xi16>
+// MIXED: quant_qdq.quantize %{{.*}} <bits = 4, axis = 1, block_size = 32> : tensor<64x256xf32> -> tensor<64x256xi4>
+// MIXED: quant_qdq.quantize %{{.*}} <bits = 8, axis = 1, storage = e4m3fn> : tensor<64x16xf32> -> tensor<64x16xf8E4M3FN>
+// MIXED: quant_qdq.quantize %{{.*}} <bits = 8, storage = e4m3fn> : tensor<2x64xf32> -> tensor<2x64xf8E4M3FN>
 
 // REPORT: fc1 {{.*}} default table; weight-only
 // REPORT: fc2 {{.*}} default table; weight-only
