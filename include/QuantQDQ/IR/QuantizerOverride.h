@@ -36,7 +36,8 @@ struct QuantizerOverride {
   /// are (a block size of 0 turns blocks back into per-channel scales).
   /// The fields must be consistent (verify()).
   QuantizerAttr apply(QuantizerAttr base, std::optional<int64_t> channelAxis,
-                      std::optional<int64_t> reductionAxis = std::nullopt) const;
+                      std::optional<int64_t> reductionAxis =
+                          std::nullopt) const;
   /// Why the set fields cannot describe one quantizer (FP8 that is not
   /// 8-bit, signed and symmetric; a negative block size), or empty.
   std::string verify() const;

@@ -75,8 +75,15 @@ static GPUKernelsCLOptions &getCLOptions() {
 static StringRef getDtype(Type type, bool isSigned) {
   if (type.isInteger(8))
     return isSigned ? "int8" : "uint8";
+  if (type.isInteger(16))
+    return isSigned ? "int16" : "uint16";
+  // Sub-byte integers are held one per byte.
+  if (type.isInteger(4))
+    return isSigned ? "int4" : "uint4";
   if (type.isF32())
     return "float32";
+  if (isa<Float8E4M3FNType>(type))
+    return "float8_e4m3fn";
   if (type.isF16())
     return "float16";
   if (type.isBF16())
@@ -211,8 +218,13 @@ static LogicalResult exportGPUKernels(ModuleOp module, llvm::raw_ostream &os) {
           if (use.elementsPerThread)
             json.attribute("elements_per_thread", *use.elementsPerThread);
           QuantizerAttr q = use.quantizer;
-          int64_t channels =
-              q && q.getAxis() ? use.input.getDimSize(*q.getAxis()) : 1;
+          // Parameter tables: [C] per channel, the scale shape per block.
+          SmallVector<int64_t> tableShape = {1};
+          if (q && q.getAxis())
+            tableShape = q.getScaleShape(
+                (use.output.getElementType().isIntOrIndex() ? use.output
+                                                            : use.input)
+                    .getShape());
           json.attributeArray("args", [&] {
             for (StringRef name : use.roles) {
               json.object([&] {
@@ -230,7 +242,8 @@ static LogicalResult exportGPUKernels(ModuleOp module, llvm::raw_ostream &os) {
                     for (int64_t d : type.getShape())
                       json.value(d);
                   else
-                    json.value(channels);
+                    for (int64_t d : tableShape)
+                      json.value(d);
                 });
                 ArrayRef<float> values = name == "scale" ? use.scales
                                          : name == "reciprocal"
@@ -263,6 +276,8 @@ static LogicalResult exportGPUKernels(ModuleOp module, llvm::raw_ostream &os) {
               json.attribute("axis", *q.getAxis());
             else
               json.attribute("axis", nullptr);
+            if (q.getBlockSize())
+              json.attribute("block_size", *q.getBlockSize());
             json.attribute("qmin", q.getQMin());
             json.attribute("qmax", q.getQMax());
             json.attribute("storage",

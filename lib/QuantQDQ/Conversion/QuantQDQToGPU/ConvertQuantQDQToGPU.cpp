@@ -44,6 +44,9 @@ struct KernelSpec {
   /// Channels along the quantizer axis (1 per tensor) and the number of
   /// contiguous elements of one channel slice.
   int64_t channels = 1, inner = 1;
+  /// Blocked quantizers: the block along the axis (0: not blocked). Scales
+  /// are then a row-major [outer, ceil(channels / block), inner] table.
+  int64_t quantBlock = 0;
   double qmin = 0, qmax = 0;
   bool reciprocal = true;
   /// FP8 E4M3FN storage.
@@ -63,6 +66,16 @@ struct KernelSpec {
     return blockSize * vectorsPerThread * vectorWidth;
   }
   bool perChannel() const { return channels > 1 || inner != numElements; }
+  bool blocked() const { return quantBlock > 0; }
+  int64_t blocksPerSlice() const {
+    return (channels + quantBlock - 1) / quantBlock;
+  }
+  /// Entries of each parameter table.
+  int64_t numScales() const {
+    if (!blocked())
+      return channels;
+    return numElements / (channels * inner) * blocksPerSlice() * inner;
+  }
   std::string name() const;
   /// The kernel's arguments, in order.
   ArrayRef<KernelArgRole> roles() const {
@@ -122,6 +135,8 @@ std::string KernelSpec::name() const {
                     typeName(outElement), numElements);
   if (perChannel())
     n += llvm::formatv("_c{0}x{1}", channels, inner).str();
+  if (blocked())
+    n += llvm::formatv("_b{0}", quantBlock).str();
   n += fp8 ? std::string("_e4m3fn")
            : "_q" + signedName(qmin) + "_" + signedName(qmax);
   n += reciprocal ? "_rcp" : "_div";
@@ -148,7 +163,7 @@ static void chooseGeometry(KernelSpec &spec, int64_t blockSize,
     spec.vectorWidth /= 2;
   spec.vectorsPerThread = vectorsPerThread;
 
-  if (spec.perChannel()) {
+  if (spec.perChannel() && !spec.blocked()) {
     // Channels a block can touch: its span over `inner`, plus one partial
     // slice at each end.
     auto touched = [&] {
@@ -199,6 +214,11 @@ private:
   void emitPrologue();
   /// Channel parameters (f32) of flat element `element`.
   std::array<Value, 3> channelParams(Value element);
+  /// The position of flat element `element`'s block in the scale tables.
+  Value blockEntry(Value element);
+  /// The parameters of a blocked quantizer at table entry `entry`: one
+  /// scalar each, or, with `width`, that many consecutive entries.
+  std::array<Value, 3> tableParams(Value entry, int64_t width = 0);
   /// The parameters of the vector starting at `element`.
   QuantArith vectorParams(Value element);
   /// The U vectors of this thread; bounds-checked when `guarded`.
@@ -268,6 +288,33 @@ void KernelBuilder::emitPrologue() {
   gpu::BarrierOp::create(b, loc);
 }
 
+Value KernelBuilder::blockEntry(Value element) {
+  Value rest = arith::DivUIOp::create(b, loc, element, index(spec.inner));
+  Value within = arith::RemUIOp::create(b, loc, element, index(spec.inner));
+  Value channel = arith::RemUIOp::create(b, loc, rest, index(spec.channels));
+  Value outer = arith::DivUIOp::create(b, loc, rest, index(spec.channels));
+  Value block =
+      arith::DivUIOp::create(b, loc, channel, index(spec.quantBlock));
+  Value row = arith::AddIOp::create(
+      b, loc,
+      arith::MulIOp::create(b, loc, outer, index(spec.blocksPerSlice())),
+      block);
+  return arith::AddIOp::create(
+      b, loc, arith::MulIOp::create(b, loc, row, index(spec.inner)), within);
+}
+
+std::array<Value, 3> KernelBuilder::tableParams(Value entry, int64_t width) {
+  std::array<Value, 3> params;
+  static constexpr KernelArgRole roles[] = {
+      KernelArgRole::Scale, KernelArgRole::Reciprocal,
+      KernelArgRole::ZeroPoint};
+  for (auto [i, role] : llvm::enumerate(roles))
+    params[i] = width ? emitLoad(arg(role), entry, f32Vector())
+                      : memref::LoadOp::create(b, loc, arg(role), entry)
+                            .getResult();
+  return params;
+}
+
 std::array<Value, 3> KernelBuilder::channelParams(Value element) {
   Value row = arith::DivUIOp::create(b, loc, element, index(spec.inner));
   if (!spec.staged) {
@@ -301,6 +348,37 @@ QuantArith KernelBuilder::vectorParams(Value element) {
     if (spec.reciprocal)
       p.reciprocal = splat(reciprocal);
     return p;
+  }
+  if (spec.blocked()) {
+    int64_t width = spec.vectorWidth;
+    auto set = [&](std::array<Value, 3> params, bool vector) {
+      auto as = [&](Value v) { return vector ? v : splat(v); };
+      p.scale = as(params[0]);
+      p.zeroPoint = as(params[2]);
+      if (spec.reciprocal)
+        p.reciprocal = as(params[1]);
+      return p;
+    };
+    if (width == 1)
+      return set(tableParams(blockEntry(element)), false);
+    // Along a slice, the vector's scales are consecutive entries.
+    if (spec.inner % width == 0)
+      return set(tableParams(blockEntry(element), width), true);
+    // Across slices (the axis innermost), one block holds the vector.
+    if (spec.inner == 1 && spec.quantBlock % width == 0 &&
+        spec.channels % width == 0)
+      return set(tableParams(blockEntry(element)), false);
+    SmallVector<Value> lanes[3];
+    for (int64_t j = 0; j < width; ++j) {
+      Value e = arith::AddIOp::create(b, loc, element, index(j));
+      std::array<Value, 3> params = tableParams(blockEntry(e));
+      for (int k = 0; k < 3; ++k)
+        lanes[k].push_back(params[k]);
+    }
+    std::array<Value, 3> vectors;
+    for (int k = 0; k < 3; ++k)
+      vectors[k] = vector::FromElementsOp::create(b, loc, type, lanes[k]);
+    return set(vectors, true);
   }
   if (spec.inner % spec.vectorWidth == 0) {
     // The whole vector lies in one channel slice.
@@ -505,7 +583,7 @@ static SmallVector<Type> kernelArgTypes(const KernelSpec &spec, Builder &b) {
     types.push_back(flatMemRef(spec.inElement, spec.numElements));
   types.push_back(flatMemRef(spec.outElement, spec.numElements));
   for (int i = 0; i < 3; ++i)
-    types.push_back(flatMemRef(b.getF32Type(), spec.channels));
+    types.push_back(flatMemRef(b.getF32Type(), spec.numScales()));
   return types;
 }
 
@@ -618,7 +696,6 @@ LogicalResult ConvertQuantQDQToGPUPass::rewrite(Operation *op) {
   SmallVector<float> scales, zeroPoints;
   std::optional<int64_t> axis;
   SmallVector<Value, 2> dataInputs;
-  bool blockedScales = false;
   bool handled =
       TypeSwitch<Operation *, bool>(op)
           .Case<QuantizeOp, DequantizeOp, FakeQuantOp, FakeQuantGradOp>(
@@ -635,7 +712,7 @@ LogicalResult ConvertQuantQDQToGPUPass::rewrite(Operation *op) {
                                 : QuantOpKind::FakeQuantGrad;
                 fillQuantizer(q, spec, scales, zeroPoints);
                 axis = q.getQuantizer().getAxis();
-                blockedScales = q.getQuantizer().isBlocked();
+                spec.quantBlock = q.getQuantizer().getBlockSize().value_or(0);
                 dataInputs.push_back(q.getInput());
                 if constexpr (std::is_same_v<OpT, FakeQuantGradOp>)
                   dataInputs.push_back(q.getGrad());
@@ -649,11 +726,6 @@ LogicalResult ConvertQuantQDQToGPUPass::rewrite(Operation *op) {
           .Default([](Operation *) { return false; });
   if (!handled)
     return success();
-  if (blockedScales) {
-    op->emitRemark("kept on the CPU: block-quantized tensors have no GPU "
-                   "kernel yet");
-    return success();
-  }
 
   auto inType = cast<RankedTensorType>(dataInputs[0].getType());
   auto outType = cast<RankedTensorType>(op->getResult(0).getType());

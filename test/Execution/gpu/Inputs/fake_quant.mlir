@@ -39,3 +39,20 @@ func.func @per_tensor_fp8(%x: tensor<4x2048xf32>) -> tensor<4x2048xf32> {
   %y = quant_qdq.fake_quant %x <bits = 8, storage = e4m3fn> scale [0.0235] : tensor<4x2048xf32>
   return %y : tensor<4x2048xf32>
 }
+
+// Blocked int4: [4, 2048] in blocks of 512 along the innermost axis (the
+// [N, K] layout of a transposed dense weight), and [2048, 4] read as
+// [K, N] in blocks of 256 along K.
+func.func @blocked_n_k(%x: tensor<4x2048xf32>) -> tensor<4x2048xf32> {
+  %y = quant_qdq.fake_quant %x <bits = 4, axis = 1, block_size = 512> scale [0.5, 0.0235, 0.1, 0.003, 0.5, 0.0235, 0.1, 0.003, 0.5, 0.0235, 0.1, 0.003, 0.5, 0.0235, 0.1, 0.003] : tensor<4x2048xf32>
+  return %y : tensor<4x2048xf32>
+}
+
+func.func @blocked_k_n(%x: tensor<4x2048xf32>) -> tensor<4x2048xf32> {
+  %r = tensor.collapse_shape %x [[0, 1]] : tensor<4x2048xf32> into tensor<8192xf32>
+  %k = tensor.expand_shape %r [[0, 1]] output_shape [2048, 4] : tensor<8192xf32> into tensor<2048x4xf32>
+  %y = quant_qdq.fake_quant %k <bits = 4, axis = 0, block_size = 256> scale [0.5, 0.0235, 0.1, 0.003, 0.5, 0.0235, 0.1, 0.003, 0.5, 0.0235, 0.1, 0.003, 0.5, 0.0235, 0.1, 0.003, 0.5, 0.0235, 0.1, 0.003, 0.5, 0.0235, 0.1, 0.003, 0.5, 0.0235, 0.1, 0.003, 0.5, 0.0235, 0.1, 0.003] : tensor<2048x4xf32>
+  %f = tensor.collapse_shape %y [[0, 1]] : tensor<2048x4xf32> into tensor<8192xf32>
+  %o = tensor.expand_shape %f [[0, 1]] output_shape [4, 2048] : tensor<8192xf32> into tensor<4x2048xf32>
+  return %o : tensor<4x2048xf32>
+}
