@@ -120,8 +120,8 @@ def ConvertQuantQDQToLinalg : Pass<"convert-quant-qdq-to-linalg"> {
 }
 
 def ConvertQuantQDQToGPU : Pass<"convert-quant-qdq-to-gpu", "::mlir::ModuleOp"> {
-  let summary = "Turn quantize, dequantize, fake_quant and fake_quant_grad "
-                "into GPU kernels";
+  let summary = "Turn quantize, dequantize, fake_quant, fake_quant_grad and "
+                "round_to_format into GPU kernels";
   let description = [{
     Each Q/DQ op of static shape becomes a call to a host launcher declared
     `quant_qdq.gpu_launcher`, and a `gpu.func` kernel in
@@ -142,20 +142,30 @@ def ConvertQuantQDQToGPU : Pass<"convert-quant-qdq-to-gpu", "::mlir::ModuleOp"> 
 
     Kernel arguments, bare pointers in this order: input, grad
     (fake_quant_grad only), output, scale[C], reciprocal[C] (RN(1/scale)),
-    zero_point[C] (f32 holding integers); C is 1 per tensor.
+    zero_point[C] (f32 holding integers); C is 1 per tensor, the number of
+    blocks for blocked quantizers. round_to_format kernels take input,
+    output and, for ternary's own threshold, threshold[1].
     `qdq-gpu-launchers` later gives the launchers their bodies.
+
+    FP8 (e4m3fn) rounds on the f32 bits, for any GPU; with `hardware-fp8`
+    (qdq-gpu-pipeline sets it for sm_89 and later) through the `cvt`
+    instructions of Ada and Hopper instead, which compute the same values.
   }];
   let options = [
     Option<"blockSize", "block-size", "int64_t", "256",
            "Threads per block">,
     Option<"vectorsPerThread", "vectors", "int64_t", "4",
            "16-byte vectors each thread moves">,
+    Option<"hardwareFP8", "hardware-fp8", "bool", "false",
+           "Convert FP8 with sm_89's cvt instructions (e4m3x2) instead of "
+           "f32 bit arithmetic">,
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::bufferization::BufferizationDialect",
     "::mlir::func::FuncDialect", "::mlir::gpu::GPUDialect",
     "::mlir::math::MathDialect", "::mlir::memref::MemRefDialect",
-    "::mlir::scf::SCFDialect", "::mlir::vector::VectorDialect"];
+    "::mlir::NVVM::NVVMDialect", "::mlir::scf::SCFDialect",
+    "::mlir::vector::VectorDialect"];
 }
 
 def GPULaunchers : Pass<"qdq-gpu-launchers", "::mlir::ModuleOp"> {

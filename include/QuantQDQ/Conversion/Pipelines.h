@@ -66,6 +66,10 @@ struct GPUPipelineOptions : public PassPipelineOptions<GPUPipelineOptions> {
       llvm::cl::init("")};
 };
 
+/// Whether `chip` (`sm_89`, `sm_90a`) has the FP8 conversions (sm_89 and
+/// later).
+bool hasFP8Conversions(StringRef chip);
+
 /// The passes of `qdq-gpu-pipeline`: Q/DQ ops become GPU kernels
 /// (convert-quant-qdq-to-gpu) launched from host code; layers take the CPU
 /// path; kernels are compiled to `options.format` in a `gpu.binary`, and the

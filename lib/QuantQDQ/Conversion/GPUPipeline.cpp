@@ -15,13 +15,24 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/ADT/StringExtras.h"
 
 using namespace mlir;
 using namespace mlir::quant_qdq;
 
+bool mlir::quant_qdq::hasFP8Conversions(StringRef chip) {
+  unsigned version = 0;
+  if (!chip.consume_front("sm_"))
+    return false;
+  chip = chip.take_while([](char c) { return llvm::isDigit(c); });
+  return !chip.getAsInteger(10, version) && version >= 89;
+}
+
 void mlir::quant_qdq::buildGPUPipeline(OpPassManager &pm,
                                        const GPUPipelineOptions &options) {
-  pm.addPass(createConvertQuantQDQToGPU());
+  ConvertQuantQDQToGPUOptions kernels;
+  kernels.hardwareFP8 = hasFP8Conversions(options.chip);
+  pm.addPass(createConvertQuantQDQToGPU(kernels));
   buildGPULoweringPipeline(pm, options);
 }
 

@@ -139,7 +139,9 @@ static LogicalResult exportGPUKernels(ModuleOp module, llvm::raw_ostream &os) {
   // and argument roles until it is compiled.
   OwningOpRef<ModuleOp> compiled = module.clone();
   PassManager convert(module.getContext());
-  convert.addPass(createConvertQuantQDQToGPU());
+  ConvertQuantQDQToGPUOptions kernelOptions;
+  kernelOptions.hardwareFP8 = hasFP8Conversions(cl.chip.getValue());
+  convert.addPass(createConvertQuantQDQToGPU(kernelOptions));
   if (failed(convert.run(*compiled)))
     return failure();
   SmallVector<StringRef> launched;

@@ -33,14 +33,17 @@
 // PTX: ld.shared
 // PTX-NOT: div.
 // PTX: .visible .entry dequantize_i8_f32_n65536_c64x1024_qm127_127_rcp(
-// FP8: rounded and encoded on the f32 bits, 4 elements a vector (16 bytes
-// of f32, 4 of e4m3fn).
-// PTX: .visible .entry quantize_f32_f8E4M3FN_n65536_e4m3fn_rcp(
+// FP8 on sm_90: sm_89's conversions, two values each, 4 elements a vector
+// (16 bytes of f32, 4 of e4m3fn).
+// PTX: .visible .entry quantize_f32_f8E4M3FN_n65536_e4m3fn_cvt_rcp(
 // PTX: ld.global.nc.v4
-// PTX: cvt.rni.f32.f32
-// PTX: st.global.b32
-// PTX: .visible .entry dequantize_f8E4M3FN_f32_n65536_e4m3fn_rcp(
+// PTX-NOT: cvt.rni
+// PTX: cvt.rn.satfinite.e4m3x2.f32
+// PTX: cvt.rn.satfinite.e4m3x2.f32
+// PTX: st.global.v2.b16
+// PTX: .visible .entry dequantize_f8E4M3FN_f32_n65536_e4m3fn_cvt_rcp(
 // PTX: ld.global.nc.b32
+// PTX: cvt.rn.f16x2.e4m3x2
 // PTX: st.global.v4
 
 // PTXAS-NOT: spill stores
@@ -48,6 +51,11 @@
 // PTXAS-NOT: [1-9][0-9]* bytes spill
 
 // SM80: .target sm_80
+// sm_80 has no FP8 conversions: rounded and encoded on the f32 bits.
+// SM80: .visible .entry quantize_f32_f8E4M3FN_n65536_e4m3fn_rcp(
+// SM80-NOT: e4m3x2
+// SM80: cvt.rni.f32.f32
+// SM80: st.global.b32
 
 // HOST-DAG: llvm.call @mgpuStreamCreate()
 // HOST-DAG: llvm.call @mgpuMemAlloc

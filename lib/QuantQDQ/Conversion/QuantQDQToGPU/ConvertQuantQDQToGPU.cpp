@@ -49,8 +49,9 @@ struct KernelSpec {
   int64_t quantBlock = 0;
   double qmin = 0, qmax = 0;
   bool reciprocal = true;
-  /// FP8 E4M3FN storage.
-  bool fp8 = false;
+  /// FP8 E4M3FN storage, converted by sm_89's cvt instructions when
+  /// `hardwareFP8`.
+  bool fp8 = false, hardwareFP8 = false;
   /// For round_to_format kernels, the format (then `kind` and the
   /// quantizer fields do not apply).
   NumberFormatAttr format;
@@ -137,7 +138,7 @@ std::string KernelSpec::name() const {
     n += llvm::formatv("_c{0}x{1}", channels, inner).str();
   if (blocked())
     n += llvm::formatv("_b{0}", quantBlock).str();
-  n += fp8 ? std::string("_e4m3fn")
+  n += fp8 ? std::string(hardwareFP8 ? "_e4m3fn_cvt" : "_e4m3fn")
            : "_q" + signedName(qmin) + "_" + signedName(qmax);
   n += reciprocal ? "_rcp" : "_div";
   return n;
@@ -225,6 +226,10 @@ private:
   void emitVectors(bool guarded);
   Value emitLoad(Value memref, Value element, Type vectorType);
   Value compute(ValueRange data, const QuantArith &p);
+  /// The E4M3FN bytes (a vector of i8) of f32 quotients, and back, through
+  /// the cvt instructions of sm_89.
+  Value convertToE4M3FN(Value quotients);
+  Value convertFromE4M3FN(Value bytes);
   /// round_to_format of the vector starting at `element`.
   Value computeFormat(Value data, Value element);
 
@@ -412,8 +417,77 @@ Value KernelBuilder::emitLoad(Value memref, Value element, Type vectorType) {
   return load;
 }
 
+Value KernelBuilder::convertToE4M3FN(Value quotients) {
+  Type i8 = b.getIntegerType(8);
+  auto pairType = VectorType::get({2}, i8);
+  Type fp8 = Float8E4M3FNType::get(b.getContext());
+  SmallVector<Value> bytes;
+  Value zero = f32Splat(b, loc, b.getF32Type(), 0.0);
+  for (int64_t j = 0; j < spec.vectorWidth; j += 2) {
+    bool whole = j + 1 < spec.vectorWidth;
+    Value lo = vector::ExtractOp::create(b, loc, quotients, j);
+    Value hi = whole ? vector::ExtractOp::create(b, loc, quotients, j + 1)
+                           .getResult()
+                     : zero;
+    // cvt puts `a` in the high byte of its 16 bits: as a vector of two
+    // bytes (little endian), [b, a].
+    Value pair = NVVM::ConvertF32x2ToF8x2Op::create(
+        b, loc, pairType, /*a=*/hi, /*b=*/lo, NVVM::FPRoundingMode::RN,
+        NVVM::SaturationMode::SATFINITE, /*relu=*/false, fp8);
+    bytes.push_back(vector::ExtractOp::create(b, loc, pair, 0));
+    if (whole)
+      bytes.push_back(vector::ExtractOp::create(b, loc, pair, 1));
+  }
+  return vector::FromElementsOp::create(b, loc, vectorOf(i8), bytes);
+}
+
+Value KernelBuilder::convertFromE4M3FN(Value bytes) {
+  Type i8 = b.getIntegerType(8);
+  auto pairType = VectorType::get({2}, i8);
+  auto halfPair = VectorType::get({2}, b.getF16Type());
+  Type fp8 = Float8E4M3FNType::get(b.getContext());
+  Value zero = arith::ConstantOp::create(b, loc, b.getI8IntegerAttr(0));
+  SmallVector<Value> values;
+  for (int64_t j = 0; j < spec.vectorWidth; j += 2) {
+    bool whole = j + 1 < spec.vectorWidth;
+    Value lo = vector::ExtractOp::create(b, loc, bytes, j);
+    Value hi = whole ? vector::ExtractOp::create(b, loc, bytes, j + 1)
+                           .getResult()
+                     : zero;
+    Value pair = vector::FromElementsOp::create(b, loc, pairType,
+                                                ValueRange{lo, hi});
+    // E4M3FN values are exact in f16, and f16 in f32.
+    Value halves = NVVM::ConvertF8x2ToF16x2Op::create(
+        b, loc, halfPair, pair, /*relu=*/false, fp8);
+    for (int64_t k = 0; k < (whole ? 2 : 1); ++k) {
+      Value half = vector::ExtractOp::create(b, loc, halves, k);
+      values.push_back(
+          arith::ExtFOp::create(b, loc, b.getF32Type(), half).getResult());
+    }
+  }
+  return vector::FromElementsOp::create(b, loc, f32Vector(), values);
+}
+
 Value KernelBuilder::compute(ValueRange data, const QuantArith &p) {
-  return emitQuantOp(b, loc, spec.kind, data, p, vectorOf(spec.outElement));
+  Type result = vectorOf(spec.outElement);
+  if (!spec.fp8 || !spec.hardwareFP8 ||
+      spec.kind == QuantOpKind::FakeQuantGrad)
+    return emitQuantOp(b, loc, spec.kind, data, p, result);
+  // Saturation (satfinite) and rounding to nearest even are the cvt's; x /
+  // scale and the dequantization are the shared arithmetic's.
+  Type bytesType = vectorOf(b.getIntegerType(8));
+  if (spec.kind == QuantOpKind::Dequantize) {
+    Value bytes = arith::BitcastOp::create(b, loc, bytesType, data[0]);
+    return fromF32(b, loc,
+                   emitDequantize(b, loc, convertFromE4M3FN(bytes), p),
+                   result);
+  }
+  Value bytes =
+      convertToE4M3FN(emitQuotient(b, loc, toF32(b, loc, data[0]), p));
+  if (spec.kind == QuantOpKind::Quantize)
+    return arith::BitcastOp::create(b, loc, result, bytes);
+  return fromF32(b, loc, emitDequantize(b, loc, convertFromE4M3FN(bytes), p),
+                 result);
 }
 
 Value KernelBuilder::computeFormat(Value data, Value element) {
@@ -726,6 +800,7 @@ LogicalResult ConvertQuantQDQToGPUPass::rewrite(Operation *op) {
           .Default([](Operation *) { return false; });
   if (!handled)
     return success();
+  spec.hardwareFP8 = spec.fp8 && hardwareFP8;
 
   auto inType = cast<RankedTensorType>(dataInputs[0].getType());
   auto outType = cast<RankedTensorType>(op->getResult(0).getType());
