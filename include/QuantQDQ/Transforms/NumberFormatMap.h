@@ -27,9 +27,10 @@ public:
   };
 
   /// Reads `option`: the path of a JSON map, or else a format name. Errors
-  /// (syntax, unknown formats) are reported at their line and column.
-  static FailureOr<NumberFormatMap> parse(StringRef option,
-                                          MLIRContext *context);
+  /// in a map (syntax, unknown formats, repeated keys, values that are not
+  /// strings) are reported at their line and column; an unreadable map or
+  /// a bad format name at `loc`.
+  static FailureOr<NumberFormatMap> parse(StringRef option, Location loc);
   /// Reads a JSON map from `text`, named `bufferName` in diagnostics.
   static FailureOr<NumberFormatMap> parseMap(StringRef text,
                                              StringRef bufferName,

@@ -63,6 +63,19 @@ static Value emitFixedPoint(OpBuilder &b, Location loc, Value x,
   int64_t half = int64_t(1) << (*format.getBits() - 1);
   Value scaled = arith::MulFOp::create(
       b, loc, x, f32Splat(b, loc, type, std::ldexp(1.0, fraction)));
+  // x * 2^f is exact unless it underflows to zero (|x * 2^f| < 2^-150,
+  // only when f < 0): then a negative x still floors to -1.
+  auto floorOfScaled = [&] {
+    Value down = math::FloorOp::create(b, loc, scaled);
+    Value lost = arith::AndIOp::create(
+        b, loc,
+        compare(b, loc, arith::CmpFPredicate::OLT, x, f32Splat(b, loc, type, 0)),
+        compare(b, loc, arith::CmpFPredicate::OEQ, scaled,
+                f32Splat(b, loc, type, 0)));
+    return arith::SelectOp::create(b, loc, lost, f32Splat(b, loc, type, -1),
+                                   down)
+        .getResult();
+  };
   Value rounded;
   switch (format.getRoundingOrDefault()) {
   case FixedPointRounding::Nearest:
@@ -72,11 +85,14 @@ static Value emitFixedPoint(OpBuilder &b, Location loc, Value x,
     rounded = math::TruncOp::create(b, loc, scaled);
     break;
   case FixedPointRounding::Down:
-    rounded = math::FloorOp::create(b, loc, scaled);
+    rounded = fraction < 0 ? floorOfScaled()
+                           : math::FloorOp::create(b, loc, scaled).getResult();
     break;
   case FixedPointRounding::Stochastic: {
     // scaled - floor(scaled) is exact: the fraction bits of scaled.
-    Value down = math::FloorOp::create(b, loc, scaled);
+    Value down = fraction < 0
+                     ? floorOfScaled()
+                     : math::FloorOp::create(b, loc, scaled).getResult();
     Value fraction = arith::SubFOp::create(b, loc, scaled, down);
     Value u = emitUniform(b, loc, inputs.position,
                           uint64_t(format.getSeed().value_or(0)), type);

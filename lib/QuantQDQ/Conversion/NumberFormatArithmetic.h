@@ -13,7 +13,9 @@
 //   sparse:      |x| < th ? 0 : x
 //   half:        f32(f16(x))
 //
-// NaN stays NaN. Multiplying by 2^f is exact, so only R rounds.
+// NaN stays NaN. Multiplying by 2^f is exact, so only R rounds, except
+// where x * 2^f underflows to zero (f < 0, |x * 2^f| < 2^-150): a negative
+// x then still floors to -1.
 //
 // Stochastic rounding rounds up when u < frac(x * 2^f), with u in [0, 1)
 // from the element's position p and the format's seed s (SplitMix64's

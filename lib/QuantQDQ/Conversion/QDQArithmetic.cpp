@@ -214,16 +214,23 @@ Value mlir::quant_qdq::emitInRange(OpBuilder &b, Location loc, Value x,
 }
 
 Value mlir::quant_qdq::toF32(OpBuilder &b, Location loc, Value x) {
-  if (getElementTypeOrSelf(x.getType()).isF32())
+  Type element = getElementTypeOrSelf(x.getType());
+  if (element.isF32())
     return x;
-  return arith::ExtFOp::create(
-      b, loc, withElementType(x.getType(), b.getF32Type()), x);
+  Type f32 = withElementType(x.getType(), b.getF32Type());
+  // f64 (and wider) is rounded to f32, narrower floats extended exactly.
+  if (element.getIntOrFloatBitWidth() > 32)
+    return arith::TruncFOp::create(b, loc, f32, x);
+  return arith::ExtFOp::create(b, loc, f32, x);
 }
 
 Value mlir::quant_qdq::fromF32(OpBuilder &b, Location loc, Value x,
                                Type type) {
-  if (getElementTypeOrSelf(type).isF32())
+  Type element = getElementTypeOrSelf(type);
+  if (element.isF32())
     return x;
+  if (element.getIntOrFloatBitWidth() > 32)
+    return arith::ExtFOp::create(b, loc, type, x);
   return arith::TruncFOp::create(b, loc, type, x);
 }
 

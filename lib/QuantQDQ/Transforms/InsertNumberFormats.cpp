@@ -37,12 +37,11 @@ public:
   using InsertNumberFormatsBase::InsertNumberFormatsBase;
 
   void runOnOperation() override {
-    MLIRContext *context = &getContext();
+    Location loc = getOperation().getLoc();
     std::optional<NumberFormatMap> outputs, weights;
-    if (!outputsMap.empty() &&
-        failed(read(outputsMap, outputs, context)))
+    if (!outputsMap.empty() && failed(read(outputsMap, outputs, loc)))
       return signalPassFailure();
-    if (!weightsMap.empty() && failed(read(weightsMap, weights, context)))
+    if (!weightsMap.empty() && failed(read(weightsMap, weights, loc)))
       return signalPassFailure();
 
     llvm::SmallPtrSet<const NumberFormatMap::Entry *, 8> used;
@@ -62,10 +61,16 @@ public:
       StringRef name = layer.getLayerName();
       if (std::optional<NumberFormatAttr> format = decide(weights, name))
         roundWeights(layer, *format);
+      // A fused activation belongs to its layer, which decides for it.
+      if (isFusedActivation(op))
+        return;
       if (std::optional<NumberFormatAttr> format = decide(outputs, name))
-        for (Value result : op->getResults())
-          if (!feedsOwnActivation(result, name))
+        for (Value result : op->getResults()) {
+          if (ActivationOp activation = getFusedActivation(result, name))
+            roundOutput(activation, activation.getResult(), *format);
+          else
             roundOutput(op, result, *format);
+        }
     });
 
     for (const std::optional<NumberFormatMap> *map : {&outputs, &weights})
@@ -73,19 +78,33 @@ public:
         for (const NumberFormatMap::Entry &entry : (*map)->getEntries())
           if (!used.contains(&entry) && !entry.substring.empty())
             emitWarning(entry.loc)
-                << "no layer name contains '" << entry.substring << "'";
+                << "'" << entry.substring
+                << "' selects no layer: no layer name contains it, or the "
+                   "layers it matches are fused activations, which follow "
+                   "their layer, or match an earlier key";
   }
 
 private:
-  /// Whether `result` of layer `name` is read only by that layer's fused
-  /// activation (`<name>/relu`, the Keras importer's name), whose name
-  /// contains `name` too: TensorQuant rounds a layer's output after it.
-  static bool feedsOwnActivation(Value result, StringRef name) {
+  /// The fused activation of layer `name` (`<name>/relu`, as the Keras
+  /// importer names it) when it is `result`'s only reader: TensorQuant
+  /// rounds a Keras layer's output after its activation.
+  static ActivationOp getFusedActivation(Value result, StringRef name) {
     if (name.empty() || !result.hasOneUse())
-      return false;
+      return {};
     auto activation = dyn_cast<ActivationOp>(*result.user_begin());
-    return activation &&
-           activation.getLayerName().starts_with((name + "/").str());
+    if (!activation ||
+        !activation.getLayerName().starts_with((name + "/").str()))
+      return {};
+    return activation;
+  }
+  static bool isFusedActivation(Operation *op) {
+    auto activation = dyn_cast<ActivationOp>(op);
+    if (!activation)
+      return false;
+    Value input = activation->getOperand(0);
+    auto producer = input.getDefiningOp<QDQLayerOpInterface>();
+    return producer &&
+           getFusedActivation(input, producer.getLayerName()) == activation;
   }
 
   /// Whether `value` (or `user`) is already a round_to_format onto
@@ -95,13 +114,15 @@ private:
   }
   static bool isRounded(Operation *op, NumberFormatAttr format) {
     auto round = dyn_cast_or_null<RoundToFormatOp>(op);
-    return round && round.getFormat() == format;
+    // By name: `rounding = nearest` written out is the default left out.
+    return round && round.getFormat().getTensorQuantName() ==
+                        format.getTensorQuantName();
   }
 
   static LogicalResult read(StringRef option,
                             std::optional<NumberFormatMap> &map,
-                            MLIRContext *context) {
-    FailureOr<NumberFormatMap> parsed = NumberFormatMap::parse(option, context);
+                            Location loc) {
+    FailureOr<NumberFormatMap> parsed = NumberFormatMap::parse(option, loc);
     if (failed(parsed))
       return failure();
     map = std::move(*parsed);

@@ -12,6 +12,7 @@
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
@@ -30,11 +31,11 @@ NumberFormatMap::lookup(StringRef layerName) const {
 }
 
 FailureOr<NumberFormatMap> NumberFormatMap::parse(StringRef option,
-                                                  MLIRContext *context) {
+                                                  Location loc) {
+  MLIRContext *context = loc.getContext();
   NumberFormatMap map;
   // A format alone: every layer.
   if (!llvm::sys::fs::exists(option)) {
-    Location loc = UnknownLoc::get(context);
     auto format = NumberFormatAttr::parseTensorQuantName(
         context, option, [&] {
           return emitError(loc) << "'" << option
@@ -48,8 +49,8 @@ FailureOr<NumberFormatMap> NumberFormatMap::parse(StringRef option,
 
   auto buffer = llvm::MemoryBuffer::getFile(option);
   if (!buffer) {
-    emitError(UnknownLoc::get(context))
-        << "cannot read '" << option << "': " << buffer.getError().message();
+    emitError(loc) << "cannot read the TensorQuant map '" << option
+                   << "': " << buffer.getError().message();
     return failure();
   }
   return parseMap((*buffer)->getBuffer(), option, context);
@@ -98,6 +99,7 @@ FailureOr<NumberFormatMap> NumberFormatMap::parseMap(StringRef text,
            "formats";
     return failure();
   }
+  llvm::StringSet<> seen;
   for (yaml::KeyValueNode &pair : *mapping) {
     auto *key = dyn_cast_or_null<yaml::ScalarNode>(pair.getKey());
     yaml::Node *valueNode = pair.getValue();
@@ -114,7 +116,21 @@ FailureOr<NumberFormatMap> NumberFormatMap::parseMap(StringRef text,
     SmallString<32> keyStorage, valueStorage;
     Location loc = locOf(key->getSourceRange().Start);
     Location valueLoc = locOf(value->getSourceRange().Start);
-    StringRef name = value->getValue(valueStorage);
+    StringRef substring = key->getValue(keyStorage);
+    if (!seen.insert(substring).second) {
+      emitError(loc) << "'" << substring
+                     << "' appears twice: each key of a map is one entry";
+      return failure();
+    }
+    // JSON was checked: an unquoted scalar is a number, a bool or null.
+    StringRef raw = value->getRawValue();
+    if (raw != "null" && !raw.starts_with("\"")) {
+      emitError(valueLoc) << "expected a format name (a string) or null, "
+                             "got "
+                          << raw;
+      return failure();
+    }
+    StringRef name = raw == "null" ? "" : value->getValue(valueStorage);
     std::optional<NumberFormatAttr> format;
     // TensorQuant reads an empty string as no quantizer.
     if (!name.empty()) {
@@ -124,7 +140,7 @@ FailureOr<NumberFormatMap> NumberFormatMap::parseMap(StringRef text,
         return failure();
       format = *parsed;
     }
-    map.entries.push_back({key->getValue(keyStorage).str(), format, loc});
+    map.entries.push_back({substring.str(), format, loc});
   }
   if (failedToParse)
     return failure();

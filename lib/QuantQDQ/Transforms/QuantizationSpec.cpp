@@ -271,12 +271,13 @@ LogicalResult SpecParser::parseQuantizer(const json::Value &value,
       if (!format)
         return error(fieldPath, "format must be one of int4, int8, int16, "
                                 "fp8");
-      if (object->get("bits") &&
-          object->get("bits")->getAsInteger() != int64_t(format->first))
-        return error(fieldPath, "format " + name->str() + " stores " +
-                                    std::to_string(format->first) +
-                                    " bits, and 'bits' says otherwise: "
-                                    "give one");
+      for (StringRef width : {"bits", "num_bits"})
+        if (const json::Value *given = object->get(width);
+            given && given->getAsInteger() != int64_t(format->first))
+          return error(fieldPath, "format " + name->str() + " stores " +
+                                      std::to_string(format->first) +
+                                      " bits, and '" + width.str() +
+                                      "' says otherwise: give one");
       out.bits = format->first;
       out.storage = format->second;
       continue;

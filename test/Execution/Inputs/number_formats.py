@@ -40,6 +40,12 @@ def uniform(n, seed):
     return top.astype(np.float32) * np.float32(2.0 ** -24)
 
 
+def floor(x, v):
+    """floor(x * 2^f) where v = x * 2^f in f32: exact but for an underflow
+    to zero, after which a negative x still floors to -1."""
+    return np.where((x < 0) & (v == 0), np.float32(-1), np.floor(v))
+
+
 def fixed_point(x, bits, frac, rounding, seed=0):
     v = x * np.float32(2.0 ** frac)
     a = np.abs(v)
@@ -49,9 +55,9 @@ def fixed_point(x, bits, frac, rounding, seed=0):
     elif rounding == "zero":
         r = np.trunc(v)
     elif rounding == "down":
-        r = np.floor(v)
+        r = floor(x, v)
     else:
-        down = np.floor(v)
+        down = floor(x, v)
         u = uniform(v.size, seed).reshape(v.shape)
         r = down + np.where(u < v - down, np.float32(1), np.float32(0))
     half = 2.0 ** (bits - 1)
@@ -93,7 +99,8 @@ def hostile(frac):
     ties = [(k + 0.5) * step for k in range(-6, 6)]
     near = [np.nextafter(np.float32(t), np.float32(np.inf)) for t in ties]
     near += [np.nextafter(np.float32(t), np.float32(-np.inf)) for t in ties]
-    special = [0.0, -0.0, 1e-40, -1e-40, 1.4e-45, 2.0 ** -126, 0.49999997,
+    special = [0.0, -0.0, 1e-40, -1e-40, 1.4e-45, -1.4e-45, 2.0 ** -126,
+               0.49999997,
                -0.49999997, 1.0, 2.0, 1.9999999, -3.0, 1e6, -1e6, 3e38,
                np.inf, -np.inf, np.nan, 127.99, -128.01, 0.3, -0.7]
     return np.array(ties + near + special, dtype=np.float32)
@@ -104,7 +111,9 @@ DEVICE = "cpu"
 
 def run(qdq_run, work, name, fmt, x, shape_type=None):
     """Runs round_to_format with `fmt` on `x` through qdq-run."""
-    ty = shape_type or "tensor<%sxf32>" % "x".join(map(str, x.shape))
+    element = {np.float32: "f32", np.float64: "f64",
+               np.float16: "f16"}[x.dtype.type]
+    ty = shape_type or "tensor<%sx%s>" % ("x".join(map(str, x.shape)), element)
     mlir = work / (name + ".mlir")
     mlir.write_text(
         "func.func @main(%%x: %s) -> %s {\n"
@@ -159,6 +168,18 @@ def main():
         got = run(qdq_run, work, name, fmt, x)
         print("%s: %d values, bitwise %s" % (name, x.size,
                                               same_bits(got, expected)))
+
+    # f64 and f16 tensors round in f32: the f32 result, converted back.
+    wide = (rng.standard_normal(1000) * 3).astype(np.float64)
+    got = run(qdq_run, work, "f64", "fixed_point, bits = 8, fraction_bits = 4",
+              wide)
+    expected = fixed_point(wide.astype(np.float32), 8, 4, "nearest")
+    narrow = (rng.standard_normal(1000) * 3).astype(np.float16)
+    got16 = run(qdq_run, work, "f16", "logarithmic", narrow)
+    expected16 = logarithmic(narrow.astype(np.float32)).astype(np.float16)
+    print("f64: %s, f16: %s" % (
+        got.dtype == np.float64 and bool(np.all(got == expected)),
+        got16.dtype == np.float16 and bool(np.all(got16 == expected16))))
 
     # Stochastic rounding keys on the flat position: a 2-D tensor rounds as
     # its flattening does, and a dynamic shape as the static one.

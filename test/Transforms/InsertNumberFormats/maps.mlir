@@ -9,7 +9,7 @@
 // RUN: qdq-opt %s --insert-number-formats="outputs=%S/Inputs/outputs.json weights='binary,0.5'" 2>/dev/null | qdq-opt --insert-number-formats="outputs=%S/Inputs/outputs.json weights='binary,0.5'" 2>/dev/null | FileCheck %s
 // RUN: qdq-opt %s --insert-number-formats="weights=fp16" | FileCheck %s --check-prefix=HALF
 
-// WARN: outputs.json:6:3: warning: no layer name contains 'head'
+// WARN: outputs.json:6:3: warning: 'head' selects no layer
 // WARN-NOT: warning
 
 // CHECK-LABEL: func.func @net
@@ -47,8 +47,10 @@ func.func @net(%x: tensor<1x2x4x4xf32>, %w1: tensor<2x2x3x3xf32>, %w2: tensor<2x
 }
 
 // A Keras layer's fused activation is its own op here: the output is
-// rounded after it, once.
+// rounded after it, once, as the layer's name decides (not the
+// activation's: "relu" matching first changes nothing).
 // RUN: qdq-opt %s --insert-number-formats="outputs=fp16" | FileCheck %s --check-prefix=FUSED
+// RUN: qdq-opt %s --insert-number-formats="outputs=%S/Inputs/fused.json" 2>/dev/null | FileCheck %s --check-prefix=FUSED
 // FUSED-LABEL: func.func @fused
 // FUSED: %[[C:.*]] = quant_qdq.conv2d "conv1" %arg0, %arg1
 // FUSED-NEXT: %[[A:.*]] = quant_qdq.activation relu "conv1/relu" %[[C]]

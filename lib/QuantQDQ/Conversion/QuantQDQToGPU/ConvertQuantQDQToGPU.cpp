@@ -66,7 +66,11 @@ struct KernelSpec {
   int64_t elementsPerBlock() const {
     return blockSize * vectorsPerThread * vectorWidth;
   }
-  bool perChannel() const { return channels > 1 || inner != numElements; }
+  /// Whether parameters vary over the tensor (per channel or per block;
+  /// a blocked axis of size 1 still has a scale per element of the rest).
+  bool perChannel() const {
+    return channels > 1 || inner != numElements || blocked();
+  }
   bool blocked() const { return quantBlock > 0; }
   int64_t blocksPerSlice() const {
     return (channels + quantBlock - 1) / quantBlock;

@@ -56,3 +56,28 @@ func.func @blocked_k_n(%x: tensor<4x2048xf32>) -> tensor<4x2048xf32> {
   %o = tensor.expand_shape %f [[0, 1]] output_shape [4, 2048] : tensor<8192xf32> into tensor<4x2048xf32>
   return %o : tensor<4x2048xf32>
 }
+
+// Blocks of 1366 along an axis of 4096: vectors straddle blocks, so each
+// lane reads its own scale.
+func.func @blocked_lanes(%x: tensor<4x2048xf32>) -> tensor<4x2048xf32> {
+  %r = tensor.collapse_shape %x [[0, 1]] : tensor<4x2048xf32> into tensor<8192xf32>
+  %k = tensor.expand_shape %r [[0, 1]] output_shape [2, 4096] : tensor<8192xf32> into tensor<2x4096xf32>
+  %y = quant_qdq.fake_quant %k <bits = 4, axis = 1, block_size = 1366> scale [0.5, 0.0235, 0.1, 0.003, 0.5, 0.0235] : tensor<2x4096xf32>
+  %f = tensor.collapse_shape %y [[0, 1]] : tensor<2x4096xf32> into tensor<8192xf32>
+  %o = tensor.expand_shape %f [[0, 1]] output_shape [4, 2048] : tensor<8192xf32> into tensor<4x2048xf32>
+  return %o : tensor<4x2048xf32>
+}
+
+// A blocked axis of size 1: still one scale per element of the rest.
+func.func @blocked_unit_axis(%x: tensor<4x2048xf32>) -> tensor<1x8xf32> {
+  %s = tensor.extract_slice %x[0, 0] [1, 8] [1, 1] : tensor<4x2048xf32> to tensor<1x8xf32>
+  %y = quant_qdq.fake_quant %s <bits = 4, axis = 0, block_size = 4> scale [0.5, 0.0235, 0.1, 0.003, 0.5, 0.0235, 0.1, 0.003] : tensor<1x8xf32>
+  return %y : tensor<1x8xf32>
+}
+
+// FP8 as a quantize/dequantize pair: two kernels, the bytes in between.
+func.func @fp8_pair(%x: tensor<4x2048xf32>) -> tensor<4x2048xf32> {
+  %q = quant_qdq.quantize %x <bits = 8, storage = e4m3fn> scale [0.0235] : tensor<4x2048xf32> -> tensor<4x2048xf8E4M3FN>
+  %d = quant_qdq.dequantize %q <bits = 8, storage = e4m3fn> scale [0.0235] : tensor<4x2048xf8E4M3FN> -> tensor<4x2048xf32>
+  return %d : tensor<4x2048xf32>
+}
