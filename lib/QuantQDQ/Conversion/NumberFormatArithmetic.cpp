@@ -69,7 +69,8 @@ static Value emitFixedPoint(OpBuilder &b, Location loc, Value x,
     Value down = math::FloorOp::create(b, loc, scaled);
     Value lost = arith::AndIOp::create(
         b, loc,
-        compare(b, loc, arith::CmpFPredicate::OLT, x, f32Splat(b, loc, type, 0)),
+        compare(b, loc, arith::CmpFPredicate::OLT, x,
+                f32Splat(b, loc, type, 0)),
         compare(b, loc, arith::CmpFPredicate::OEQ, scaled,
                 f32Splat(b, loc, type, 0)));
     return arith::SelectOp::create(b, loc, lost, f32Splat(b, loc, type, -1),
