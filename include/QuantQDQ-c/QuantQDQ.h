@@ -67,6 +67,28 @@ MLIR_CAPI_EXPORTED MlirStringRef
 quantQDQQuantizerAttrGetCalibration(MlirAttribute attr);
 
 /*===----------------------------------------------------------------------===
+ * #quant_qdq.number_format (TensorQuant's formats, for round_to_format)
+ *===----------------------------------------------------------------------===*/
+
+MLIR_CAPI_EXPORTED bool quantQDQAttributeIsANumberFormat(MlirAttribute attr);
+
+/// The format TensorQuant names `name` (`nearest,16,8`, `ternary,1,0.5`,
+/// `fp16`). Returns a null attribute for `none` (no format) and for names
+/// that are not formats, which also emit a diagnostic.
+MLIR_CAPI_EXPORTED MlirAttribute
+quantQDQNumberFormatAttrGetFromTensorQuantName(MlirContext context,
+                                               MlirStringRef name);
+/// The format's kind: fixed_point, binary, ternary, logarithmic, sparse or
+/// half.
+MLIR_CAPI_EXPORTED MlirStringRef
+quantQDQNumberFormatAttrGetKind(MlirAttribute attr);
+/// Calls `callback` with the format's TensorQuant name.
+MLIR_CAPI_EXPORTED void
+quantQDQNumberFormatAttrGetTensorQuantName(MlirAttribute attr,
+                                           MlirStringCallback callback,
+                                           void *userData);
+
+/*===----------------------------------------------------------------------===
  * Layers (ops implementing QDQLayerOpInterface)
  *===----------------------------------------------------------------------===*/
 

@@ -86,6 +86,37 @@ MlirStringRef quantQDQQuantizerAttrGetCalibration(MlirAttribute attr) {
 }
 
 //===----------------------------------------------------------------------===//
+// #quant_qdq.number_format
+//===----------------------------------------------------------------------===//
+
+bool quantQDQAttributeIsANumberFormat(MlirAttribute attr) {
+  return isa<NumberFormatAttr>(unwrap(attr));
+}
+
+MlirAttribute quantQDQNumberFormatAttrGetFromTensorQuantName(
+    MlirContext context, MlirStringRef name) {
+  MLIRContext *ctx = unwrap(context);
+  FailureOr<std::optional<NumberFormatAttr>> format =
+      NumberFormatAttr::parseTensorQuantName(
+          ctx, unwrap(name), [&] { return emitError(UnknownLoc::get(ctx)); });
+  if (failed(format) || !*format)
+    return MlirAttribute{nullptr};
+  return wrap(Attribute(**format));
+}
+
+MlirStringRef quantQDQNumberFormatAttrGetKind(MlirAttribute attr) {
+  return wrap(
+      stringifyNumberFormatKind(cast<NumberFormatAttr>(unwrap(attr)).getKind()));
+}
+
+void quantQDQNumberFormatAttrGetTensorQuantName(MlirAttribute attr,
+                                                MlirStringCallback callback,
+                                                void *userData) {
+  std::string name = cast<NumberFormatAttr>(unwrap(attr)).getTensorQuantName();
+  callback(wrap(StringRef(name)), userData);
+}
+
+//===----------------------------------------------------------------------===//
 // Layers
 //===----------------------------------------------------------------------===//
 

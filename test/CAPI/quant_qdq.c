@@ -128,6 +128,35 @@ int main(void) {
   MlirAttribute q1 = quantQDQQuantizerAttrGet(ctx, 1, true, true, true, false, 0);
   printf("1 bit: %s\n", mlirAttributeIsNull(q1) ? "null" : "not null");
 
+  // TensorQuant's formats by name, and back.
+  // CHECK-LABEL: number formats
+  // CHECK: stochastic,8,4,7: fixed_point, a format 1, a quantizer 0, named stochastic,8,4,7
+  // CHECK: #quant_qdq.number_format<fixed_point, bits = 8, fraction_bits = 4, rounding = stochastic, seed = 7>
+  // CHECK: none: null
+  // CHECK: diagnostic: unknown quantizer 'quaternary'
+  // CHECK: quaternary: null
+  printf("number formats\n");
+  MlirAttribute f = quantQDQNumberFormatAttrGetFromTensorQuantName(
+      ctx, mlirStringRefCreateFromCString("stochastic,8,4,7"));
+  MlirStringRef kind = quantQDQNumberFormatAttrGetKind(f);
+  printf("stochastic,8,4,7: %.*s, a format %d, a quantizer %d, named ",
+         (int)kind.length, kind.data, quantQDQAttributeIsANumberFormat(f),
+         quantQDQAttributeIsAQuantizer(f));
+  quantQDQNumberFormatAttrGetTensorQuantName(f, printString, NULL);
+  printf("\n");
+  mlirAttributePrint(f, printString, NULL);
+  printf("\n");
+  printf("none: %s\n",
+         mlirAttributeIsNull(quantQDQNumberFormatAttrGetFromTensorQuantName(
+             ctx, mlirStringRefCreateFromCString("none")))
+             ? "null"
+             : "not null");
+  printf("quaternary: %s\n",
+         mlirAttributeIsNull(quantQDQNumberFormatAttrGetFromTensorQuantName(
+             ctx, mlirStringRefCreateFromCString("quaternary")))
+             ? "null"
+             : "not null");
+
   // ONNX out and back in. Export warns that activations are uncalibrated.
   // CHECK-LABEL: onnx
   // CHECK: diagnostic: activations are uncalibrated
