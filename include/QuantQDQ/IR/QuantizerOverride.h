@@ -16,6 +16,18 @@
 
 namespace mlir::quant_qdq {
 
+/// A format name, as insert-qdq's format options and a QuantizationSpec's
+/// `format` spell it: a width and a storage.
+struct QuantizerFormat {
+  StringLiteral name;
+  unsigned bits;
+  StorageFormat storage;
+};
+/// int4, int8, int16 and fp8 (E4M3FN), in that order.
+ArrayRef<QuantizerFormat> getQuantizerFormats();
+/// The format named `name`, if any.
+std::optional<QuantizerFormat> lookupQuantizerFormat(StringRef name);
+
 struct QuantizerOverride {
   std::optional<unsigned> bits;
   std::optional<bool> isSigned, narrowRange, symmetric, perChannel;

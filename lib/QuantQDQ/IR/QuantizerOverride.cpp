@@ -8,6 +8,23 @@
 using namespace mlir;
 using namespace mlir::quant_qdq;
 
+ArrayRef<QuantizerFormat> mlir::quant_qdq::getQuantizerFormats() {
+  static const QuantizerFormat formats[] = {
+      {"int4", 4, StorageFormat::Int},
+      {"int8", 8, StorageFormat::Int},
+      {"int16", 16, StorageFormat::Int},
+      {"fp8", 8, StorageFormat::E4M3FN}};
+  return formats;
+}
+
+std::optional<QuantizerFormat>
+mlir::quant_qdq::lookupQuantizerFormat(StringRef name) {
+  for (const QuantizerFormat &format : getQuantizerFormats())
+    if (format.name == name)
+      return format;
+  return std::nullopt;
+}
+
 std::string QuantizerOverride::verify() const {
   if (storage == StorageFormat::E4M3FN &&
       ((bits && *bits != 8) || (isSigned && !*isSigned) ||

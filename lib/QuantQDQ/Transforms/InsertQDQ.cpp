@@ -448,21 +448,12 @@ void InsertQDQPass::recordStatistics(const InsertionCounts &counts) {
   numAlreadyQuantized = counts.alreadyQuantized;
 }
 
-namespace {
-/// A format option's value: its width and storage.
-struct Format {
-  StringRef name;
-  unsigned bits;
-  StorageFormat storage;
-};
-} // namespace
-
 /// The default quantizer a format names (8-bit, symmetric, per tensor),
 /// with the option that gives widths directly: both may be given only
-/// when they agree.
+/// when they agree. `accepted` are the format names this side takes.
 static FailureOr<QuantizerAttr> resolveFormat(ModuleOp module, StringRef what,
                                               StringRef format,
-                                              ArrayRef<Format> formats,
+                                              ArrayRef<StringRef> accepted,
                                               unsigned bits) {
   MLIRContext *context = module.getContext();
   if (bits < 2 || bits > 16)
@@ -471,40 +462,28 @@ static FailureOr<QuantizerAttr> resolveFormat(ModuleOp module, StringRef what,
            << bits;
   if (format.empty())
     return QuantizerAttr::get(context, bits);
-  for (const Format &known : formats) {
-    if (known.name != format)
-      continue;
-    if (bits != 8 && bits != known.bits)
-      return emitError(module.getLoc(), "")
-             << what << "-format=" << format << " stores " << known.bits
-             << " bits but " << what << "-bits=" << bits << ": give one";
-    return QuantizerAttr::get(
-        context, known.bits, /*is_signed=*/true, /*narrow_range=*/true,
-        /*symmetric=*/true, std::nullopt, std::optional<CalibrationMethod>(),
-        std::nullopt, known.storage);
-  }
-  std::string names;
-  for (const Format &known : formats)
-    names += (names.empty() ? "" : ", ") + known.name.str();
-  return emitError(module.getLoc(), "unknown ")
-         << what << "-format '" << format << "': expected one of " << names;
+  std::optional<QuantizerFormat> known = lookupQuantizerFormat(format);
+  if (!known || !llvm::is_contained(accepted, format))
+    return emitError(module.getLoc(), "unknown ")
+           << what << "-format '" << format << "': expected one of "
+           << llvm::join(accepted, ", ");
+  if (bits != 8 && bits != known->bits)
+    return emitError(module.getLoc(), "")
+           << what << "-format=" << format << " stores " << known->bits
+           << " bits but " << what << "-bits=" << bits << ": give one";
+  return QuantizerAttr::get(
+      context, known->bits, /*is_signed=*/true, /*narrow_range=*/true,
+      /*symmetric=*/true, std::nullopt, std::optional<CalibrationMethod>(),
+      std::nullopt, known->storage);
 }
 
 LogicalResult InsertQDQPass::resolveFormats(ModuleOp module) {
   weightOnly = activationFormat == "none";
   FailureOr<QuantizerAttr> activation = resolveFormat(
       module, "activation", weightOnly ? StringRef() : activationFormat,
-      {{"int8", 8, StorageFormat::Int},
-       {"int16", 16, StorageFormat::Int},
-       {"fp8", 8, StorageFormat::E4M3FN},
-       {"none", 8, StorageFormat::Int}},
-      activationBits);
+      {"int8", "int16", "fp8", "none"}, activationBits);
   FailureOr<QuantizerAttr> weight = resolveFormat(
-      module, "weight", weightFormat,
-      {{"int8", 8, StorageFormat::Int},
-       {"int4", 4, StorageFormat::Int},
-       {"fp8", 8, StorageFormat::E4M3FN}},
-      weightBits);
+      module, "weight", weightFormat, {"int8", "int4", "fp8"}, weightBits);
   if (failed(activation) || failed(weight))
     return failure();
   if (weightBlockSize < 0)

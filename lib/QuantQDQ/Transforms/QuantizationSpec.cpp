@@ -260,26 +260,23 @@ LogicalResult SpecParser::parseQuantizer(const json::Value &value,
     if (key == "format") {
       // insert-qdq's format names, for one entry.
       std::optional<StringRef> name = field.getAsString();
-      auto format =
-          llvm::StringSwitch<std::optional<std::pair<unsigned, StorageFormat>>>(
-              name.value_or(""))
-              .Case("int4", std::pair{4u, StorageFormat::Int})
-              .Case("int8", std::pair{8u, StorageFormat::Int})
-              .Case("int16", std::pair{16u, StorageFormat::Int})
-              .Case("fp8", std::pair{8u, StorageFormat::E4M3FN})
-              .Default(std::nullopt);
-      if (!format)
-        return error(fieldPath, "format must be one of int4, int8, int16, "
-                                "fp8");
+      std::optional<QuantizerFormat> format =
+          lookupQuantizerFormat(name.value_or(""));
+      if (!format) {
+        std::string names;
+        for (const QuantizerFormat &known : getQuantizerFormats())
+          names += (names.empty() ? "" : ", ") + known.name.str();
+        return error(fieldPath, "format must be one of " + names);
+      }
       for (StringRef width : {"bits", "num_bits"})
         if (const json::Value *given = object->get(width);
-            given && given->getAsInteger() != int64_t(format->first))
+            given && given->getAsInteger() != int64_t(format->bits))
           return error(fieldPath, "format " + name->str() + " stores " +
-                                      std::to_string(format->first) +
+                                      std::to_string(format->bits) +
                                       " bits, and '" + width.str() +
                                       "' says otherwise: give one");
-      out.bits = format->first;
-      out.storage = format->second;
+      out.bits = format->bits;
+      out.storage = format->storage;
       continue;
     }
     if (key == "block_size") {
