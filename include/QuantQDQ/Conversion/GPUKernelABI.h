@@ -61,9 +61,9 @@ inline ArrayRef<KernelArgRole> getRoundToFormatArgRoles(bool hasThreshold) {
   return ArrayRef(withThreshold).drop_back();
 }
 
-/// The position of `role` among a kernel's arguments.
-inline unsigned getKernelArgIndex(bool hasGrad, KernelArgRole role) {
-  ArrayRef<KernelArgRole> roles = getKernelArgRoles(hasGrad);
+/// The position of `role` among a kernel's arguments `roles`.
+inline unsigned getKernelArgIndex(ArrayRef<KernelArgRole> roles,
+                                  KernelArgRole role) {
   return std::find(roles.begin(), roles.end(), role) - roles.begin();
 }
 

@@ -6,6 +6,7 @@
 #include "QuantQDQToLinalg/LoweringUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/TypeUtilities.h"
 
@@ -145,9 +146,9 @@ static Value emitElementCount(OpBuilder &b, Location loc, Value value) {
     return arith::ConstantOp::create(
         b, loc, b.getF64FloatAttr(double(type.getNumElements())));
   Value count = arith::ConstantIndexOp::create(b, loc, 1);
-  for (int64_t d = 0; d < type.getRank(); ++d)
-    count = arith::MulIOp::create(b, loc, count,
-                                  tensor::DimOp::create(b, loc, value, d));
+  for (Value size : getValueOrCreateConstantIndexOp(
+           b, loc, tensor::getMixedSizes(b, loc, value)))
+    count = arith::MulIOp::create(b, loc, count, size);
   Value asInt =
       arith::IndexCastOp::create(b, loc, b.getI64Type(), count).getResult();
   return arith::UIToFPOp::create(b, loc, b.getF64Type(), asInt);

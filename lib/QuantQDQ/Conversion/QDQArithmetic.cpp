@@ -64,16 +64,12 @@ Value mlir::quant_qdq::intSplat(OpBuilder &b, Location loc, Type type,
   return arith::ConstantOp::create(b, loc, attr);
 }
 
-static Value i32Splat(OpBuilder &b, Location loc, Type type, int64_t value) {
-  return intSplat(b, loc, type, int32_t(value));
-}
-
 /// The biased f32 exponent of each element of the f32 value `x`.
 static Value emitExponent(OpBuilder &b, Location loc, Value bits) {
   Type type = bits.getType();
   Value shifted =
-      arith::ShRUIOp::create(b, loc, bits, i32Splat(b, loc, type, 23));
-  return arith::AndIOp::create(b, loc, shifted, i32Splat(b, loc, type, 0xff));
+      arith::ShRUIOp::create(b, loc, bits, intSplat(b, loc, type, 23));
+  return arith::AndIOp::create(b, loc, shifted, intSplat(b, loc, type, 0xff));
 }
 
 /// `y` (|y| <= 448 or NaN) rounded to the nearest E4M3FN value, ties to
@@ -86,14 +82,14 @@ static Value emitRoundToE4M3FN(OpBuilder &b, Location loc, Value y) {
   Value bits = arith::BitcastOp::create(b, loc, intType, y);
   // 121 is the biased f32 exponent of 2^-6, E4M3FN's smallest normal.
   Value exponent = arith::MaxUIOp::create(b, loc, emitExponent(b, loc, bits),
-                                          i32Splat(b, loc, intType, 121));
+                                          intSplat(b, loc, intType, 121));
   Value stepExponent =
-      arith::SubIOp::create(b, loc, exponent, i32Splat(b, loc, intType, 3));
+      arith::SubIOp::create(b, loc, exponent, intSplat(b, loc, intType, 3));
   Value inverseExponent = arith::SubIOp::create(
-      b, loc, i32Splat(b, loc, intType, 254), stepExponent);
+      b, loc, intSplat(b, loc, intType, 254), stepExponent);
   auto power = [&](Value biased) {
     Value shifted =
-        arith::ShLIOp::create(b, loc, biased, i32Splat(b, loc, intType, 23));
+        arith::ShLIOp::create(b, loc, biased, intSplat(b, loc, intType, 23));
     return arith::BitcastOp::create(b, loc, type, shifted).getResult();
   };
   Value scaled = arith::MulFOp::create(b, loc, y, power(inverseExponent));
@@ -104,7 +100,7 @@ static Value emitRoundToE4M3FN(OpBuilder &b, Location loc, Value y) {
 /// The E4M3FN byte (as i32) of `r`, an E4M3FN value held in f32 (or NaN).
 static Value emitEncodeE4M3FN(OpBuilder &b, Location loc, Value r) {
   Type type = r.getType(), intType = withElementType(type, b.getI32Type());
-  auto c = [&](int64_t v) { return i32Splat(b, loc, intType, v); };
+  auto c = [&](int64_t v) { return intSplat(b, loc, intType, v); };
   Value bits = arith::BitcastOp::create(b, loc, intType, r);
   Value sign = arith::AndIOp::create(
       b, loc, arith::ShRUIOp::create(b, loc, bits, c(24)), c(0x80));
@@ -134,7 +130,7 @@ static Value emitEncodeE4M3FN(OpBuilder &b, Location loc, Value r) {
 static Value emitDecodeE4M3FN(OpBuilder &b, Location loc, Value code) {
   Type intType = code.getType();
   Type type = withElementType(intType, b.getF32Type());
-  auto c = [&](int64_t v) { return i32Splat(b, loc, intType, v); };
+  auto c = [&](int64_t v) { return intSplat(b, loc, intType, v); };
   Value sign = arith::ShLIOp::create(
       b, loc, arith::AndIOp::create(b, loc, code, c(0x80)), c(24));
   Value exponent = arith::AndIOp::create(

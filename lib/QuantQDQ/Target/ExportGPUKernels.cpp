@@ -223,10 +223,7 @@ static LogicalResult exportGPUKernels(ModuleOp module, llvm::raw_ostream &os) {
           // Parameter tables: [C] per channel, the scale shape per block.
           SmallVector<int64_t> tableShape = {1};
           if (q && q.getAxis())
-            tableShape = q.getScaleShape(
-                (use.output.getElementType().isIntOrIndex() ? use.output
-                                                            : use.input)
-                    .getShape());
+            tableShape = q.getScaleShape(use.input.getShape());
           json.attributeArray("args", [&] {
             for (StringRef name : use.roles) {
               json.object([&] {

@@ -205,8 +205,7 @@ public:
 private:
   Value index(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
   Value arg(KernelArgRole role) {
-    ArrayRef<KernelArgRole> roles = spec.roles();
-    return func.getArgument(llvm::find(roles, role) - roles.begin());
+    return func.getArgument(getKernelArgIndex(spec.roles(), role));
   }
   VectorType f32Vector() {
     return VectorType::get({spec.vectorWidth}, b.getF32Type());
@@ -234,6 +233,12 @@ private:
   /// the cvt instructions of sm_89.
   Value convertToE4M3FN(Value quotients);
   Value convertFromE4M3FN(Value bytes);
+  /// `convert` applied to lanes (2j, 2j + 1) of `vector`, the last one
+  /// padded with 0 when the width is odd: the vector of the results, of
+  /// `resultElement`, without the padding's.
+  Value mapLanePairs(
+      Value vector, Type resultElement,
+      function_ref<std::pair<Value, Value>(Value, Value)> convert);
   /// round_to_format of the vector starting at `element`.
   Value computeFormat(Value data, Value element);
 
@@ -421,55 +426,62 @@ Value KernelBuilder::emitLoad(Value memref, Value element, Type vectorType) {
   return load;
 }
 
-Value KernelBuilder::convertToE4M3FN(Value quotients) {
-  Type i8 = b.getIntegerType(8);
-  auto pairType = VectorType::get({2}, i8);
-  Type fp8 = Float8E4M3FNType::get(b.getContext());
-  SmallVector<Value> bytes;
-  Value zero = f32Splat(b, loc, b.getF32Type(), 0.0);
+Value KernelBuilder::mapLanePairs(
+    Value vector, Type resultElement,
+    function_ref<std::pair<Value, Value>(Value, Value)> convert) {
+  Type element = cast<VectorType>(vector.getType()).getElementType();
+  Value pad = arith::ConstantOp::create(
+      b, loc, cast<TypedAttr>(b.getZeroAttr(element)));
+  SmallVector<Value> results;
   for (int64_t j = 0; j < spec.vectorWidth; j += 2) {
     bool whole = j + 1 < spec.vectorWidth;
-    Value lo = vector::ExtractOp::create(b, loc, quotients, j);
-    Value hi = whole ? vector::ExtractOp::create(b, loc, quotients, j + 1)
+    Value lo = vector::ExtractOp::create(b, loc, vector, j);
+    Value hi = whole ? vector::ExtractOp::create(b, loc, vector, j + 1)
                            .getResult()
-                     : zero;
+                     : pad;
+    auto [first, second] = convert(lo, hi);
+    results.push_back(first);
+    if (whole)
+      results.push_back(second);
+  }
+  return vector::FromElementsOp::create(b, loc, vectorOf(resultElement),
+                                        results);
+}
+
+Value KernelBuilder::convertToE4M3FN(Value quotients) {
+  auto pairType = VectorType::get({2}, b.getIntegerType(8));
+  Type fp8 = Float8E4M3FNType::get(b.getContext());
+  return mapLanePairs(quotients, b.getIntegerType(8), [&](Value lo, Value hi) {
     // cvt puts `a` in the high byte of its 16 bits: as a vector of two
     // bytes (little endian), [b, a].
     Value pair = NVVM::ConvertF32x2ToF8x2Op::create(
         b, loc, pairType, /*a=*/hi, /*b=*/lo, NVVM::FPRoundingMode::RN,
         NVVM::SaturationMode::SATFINITE, /*relu=*/false, fp8);
-    bytes.push_back(vector::ExtractOp::create(b, loc, pair, 0));
-    if (whole)
-      bytes.push_back(vector::ExtractOp::create(b, loc, pair, 1));
-  }
-  return vector::FromElementsOp::create(b, loc, vectorOf(i8), bytes);
+    // In order: arguments' evaluation order is unspecified.
+    Value first = vector::ExtractOp::create(b, loc, pair, 0);
+    Value second = vector::ExtractOp::create(b, loc, pair, 1);
+    return std::pair(first, second);
+  });
 }
 
 Value KernelBuilder::convertFromE4M3FN(Value bytes) {
-  Type i8 = b.getIntegerType(8);
-  auto pairType = VectorType::get({2}, i8);
+  auto pairType = VectorType::get({2}, b.getIntegerType(8));
   auto halfPair = VectorType::get({2}, b.getF16Type());
   Type fp8 = Float8E4M3FNType::get(b.getContext());
-  Value zero = arith::ConstantOp::create(b, loc, b.getI8IntegerAttr(0));
-  SmallVector<Value> values;
-  for (int64_t j = 0; j < spec.vectorWidth; j += 2) {
-    bool whole = j + 1 < spec.vectorWidth;
-    Value lo = vector::ExtractOp::create(b, loc, bytes, j);
-    Value hi = whole ? vector::ExtractOp::create(b, loc, bytes, j + 1)
-                           .getResult()
-                     : zero;
+  return mapLanePairs(bytes, b.getF32Type(), [&](Value lo, Value hi) {
     Value pair = vector::FromElementsOp::create(b, loc, pairType,
                                                 ValueRange{lo, hi});
     // E4M3FN values are exact in f16, and f16 in f32.
     Value halves = NVVM::ConvertF8x2ToF16x2Op::create(
         b, loc, halfPair, pair, /*relu=*/false, fp8);
-    for (int64_t k = 0; k < (whole ? 2 : 1); ++k) {
+    auto toF32 = [&](int64_t k) {
       Value half = vector::ExtractOp::create(b, loc, halves, k);
-      values.push_back(
-          arith::ExtFOp::create(b, loc, b.getF32Type(), half).getResult());
-    }
-  }
-  return vector::FromElementsOp::create(b, loc, f32Vector(), values);
+      return arith::ExtFOp::create(b, loc, b.getF32Type(), half).getResult();
+    };
+    Value first = toF32(0);
+    Value second = toF32(1);
+    return std::pair(first, second);
+  });
 }
 
 Value KernelBuilder::compute(ValueRange data, const QuantArith &p) {

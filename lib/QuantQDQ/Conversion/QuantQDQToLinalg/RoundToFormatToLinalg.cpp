@@ -15,6 +15,7 @@
 #include "QuantQDQ/IR/QuantQDQOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 
 using namespace mlir;
@@ -50,13 +51,8 @@ struct RoundToFormatLowering : OpRewritePattern<RoundToFormatOp> {
       extra.threshold = emitMeanMagnitudeThreshold(rewriter, loc, input);
     SmallVector<Value> sizes;
     if (format.isStochastic())
-      for (int64_t d = 0; d < rank; ++d)
-        sizes.push_back(
-            type.isDynamicDim(d)
-                ? tensor::DimOp::create(rewriter, loc, input, d).getResult()
-                : arith::ConstantIndexOp::create(rewriter, loc,
-                                                 type.getDimSize(d))
-                      .getResult());
+      sizes = getValueOrCreateConstantIndexOp(
+          rewriter, loc, tensor::getMixedSizes(rewriter, loc, input));
 
     Value init = createEmpty(rewriter, loc, type,
                              getDynamicSizes(rewriter, loc, input, type));
