@@ -80,6 +80,29 @@ for name, cin, cout, groups, stride, pad, dil in [
     run_case(name, body, [x], ref, atol=1e-3)
     cases += 1
 
+# Depthwise and grouped convolutions as register tiles of output rows
+# (qdq-vectorize-convolution-rows): rows past whole tiles, columns past
+# whole vectors (masked), stride 2 on even and odd widths, dilation, 5x5
+# windows, a channel multiplier, input channels per group, 1x1 windows.
+for name, cin, cout, groups, hw, k, stride, pad, dil in [
+        ("dw_rows", 4, 4, 4, (13, 37), 3, 1, 1, 1),
+        ("dw_s2_even", 4, 4, 4, (12, 34), 3, 2, 1, 1),
+        ("dw_s2_odd", 4, 4, 4, (11, 35), 3, 2, 1, 1),
+        ("dw_k5_d2", 3, 3, 3, (17, 29), 5, 1, 4, 2),
+        ("dw_k5_s2", 3, 3, 3, (15, 40), 5, 2, 2, 1),
+        ("dw_7x7", 16, 16, 16, (7, 7), 3, 1, 1, 1),
+        ("dw_m2_s2", 4, 8, 4, (9, 26), 3, 2, 1, 1),
+        ("dw_k1", 5, 5, 5, (6, 19), 1, 1, 0, 1),
+        ("grouped_rows", 6, 9, 3, (10, 21), 3, 1, 1, 1)]:
+    x, w, b = randn(2, cin, *hw), randn(cout, cin // groups, k, k), randn(cout)
+    ref = F.conv2d(t(x), t(w), t(b), stride=stride, padding=pad, dilation=dil, groups=groups).numpy()
+    body = (f"  %w = arith.constant {dense(w)}\n  %b = arith.constant {dense(b)}\n"
+            f"  %r = quant_qdq.conv2d %a0, %w, %b {{strides = array<i64: {stride}, {stride}>, "
+            f"pads = array<i64: {pad}, {pad}, {pad}, {pad}>, dilations = array<i64: {dil}, {dil}>, groups = {groups} : i64}}"
+            f" : ({ttype(x.shape)}, {ttype(w.shape)}, {ttype(b.shape)}) -> {ttype(ref.shape)}")
+    run_case(name, body, [x], ref, atol=1e-3)
+    cases += 1
+
 for name, cin, cout, groups in [("conv_nhwc", 3, 5, 1), ("conv_nhwc_depthwise_m2", 4, 8, 4)]:
     x, w = randn(1, cin, 7, 7), randn(cout, cin // groups, 3, 3)
     ref = F.conv2d(t(x), t(w), padding=1, groups=groups).numpy().transpose(0, 2, 3, 1)

@@ -330,6 +330,49 @@ def VectorizeElementwise : Pass<"qdq-vectorize-elementwise"> {
                            "::mlir::arith::ArithDialect"];
 }
 
+def VectorizeConvolutionRows : Pass<"qdq-vectorize-convolution-rows"> {
+  let summary = "Write depthwise and grouped convolutions on buffers as "
+                "register tiles of output rows";
+  let description = [{
+    A convolution that stays one (depthwise and grouped ones: ungrouped
+    convolutions become contractions first) walks its output's contiguous
+    dimension, an output column in NCHW, with a filter that does not depend
+    on it. Every `linalg` op on static f32 buffers whose body is
+    `out + in * filter`, whose convolution dimensions
+    (`linalg::inferConvolutionDims`) put an output image loop last in the
+    output and last in the input (stride 1 or 2) and in no other index,
+    with unit-stride last dimensions and at most 64 filter taps, becomes
+    `scf.for` loops over the other parallel loops around register tiles of
+    `rows` output rows by `vectors` vectors of `width` columns.
+
+    A tile reads its accumulators once, then for each input channel of its
+    group (a loop carrying them) and each filter tap (unrolled) broadcasts
+    the filter value and adds its product with the input vector to every
+    accumulator by `vector.fma`; at stride 2 an input vector is the even
+    lanes of two consecutive reads. Rows that read the same input vector
+    share it. Tiles are written back once. Columns past the last whole
+    tile, and vectors whose reads would pass their input row's end, are
+    single-vector tiles with masked (out-of-bounds) transfers; rows past the
+    last whole tile are one shorter tile. Each output element sums its
+    terms in the same order as the loops did, fused into FMAs.
+
+    Part of `qdq-cpu-pipeline`, before `qdq-collapse-loop-dims`.
+  }];
+  let options = [
+    Option<"width", "width", "int64_t", /*default=*/"8",
+           "Columns per vector (8 f32 fill an AVX register)">,
+    Option<"rows", "rows", "int64_t", /*default=*/"4",
+           "Output rows per register tile">,
+    Option<"vectors", "vectors", "int64_t", /*default=*/"2",
+           "Vectors of columns per row of a register tile">,
+  ];
+  let dependentDialects = ["::mlir::affine::AffineDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::vector::VectorDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 def OutlineParallelLoops : Pass<"qdq-outline-parallel-loops",
                                  "::mlir::ModuleOp"> {
   let summary = "Move each top-level parallel loop into a function of its "

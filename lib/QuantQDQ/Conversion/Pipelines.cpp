@@ -65,6 +65,8 @@ void mlir::quant_qdq::buildCPULoweringPipeline(
   // One function per layer's parallel loop: OpenMP's outlining of each loop
   // then scans that function, not the whole network.
   pm.addPass(createOutlineParallelLoops());
+  // Depthwise and grouped convolutions as register tiles of output rows.
+  pm.addNestedPass<func::FuncOp>(createVectorizeConvolutionRows());
   // Element-wise ops walk contiguous memory as one loop, in vectors.
   pm.addNestedPass<func::FuncOp>(createCollapseLoopDims());
   pm.addNestedPass<func::FuncOp>(createVectorizeElementwise());
