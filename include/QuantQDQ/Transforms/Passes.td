@@ -227,9 +227,10 @@ def VectorizeContractions : Pass<"qdq-vectorize-contractions"> {
     tile has a static shape. A right operand that is not contiguous along n
     is transposed first. With `parallel`, the tiles are distributed over
     threads first: an `scf.forall` over the outermost parallel dimension (a
-    batch dimension, else n, else m) that holds two tiles or more, each
-    iteration owning whole tiles; a remainder that is not a whole tile is
-    split off and stays sequential. Named contractions (`linalg.matmul`,
+    batch dimension, else n, else m) that holds 8 tiles or more, else over
+    the one that holds the most (two or more), each iteration owning whole
+    tiles; a remainder that is not a whole tile is split off and stays
+    sequential. Named contractions (`linalg.matmul`,
     `batch_matmul`, ...) are generalized. Other ops are left alone. Part of
     `qdq-cpu-pipeline`, which lowers each `vector.contract` to one broadcast
     FMA per row and k: the sum over k keeps its order, but a fused multiply-

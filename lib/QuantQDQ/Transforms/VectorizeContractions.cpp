@@ -100,13 +100,19 @@ static SmallVector<int64_t> getTileLoopOrder(linalg::GenericOp op,
   return order;
 }
 
+/// Tiles along one dimension that share threads evenly enough: with 8 or
+/// more, the busiest of up to 8 threads does at most 1/8 more than the mean.
+static constexpr int64_t kEvenGrains = 8;
+
 /// Distributes `op` over threads: an scf.forall over its outermost parallel
-/// dimension (in the register tiles' loop order) that holds at least two
-/// grains, a grain being one register tile along it. Each iteration then
-/// owns whole tiles, the column panel of the right operand they read
-/// included. Where the dimension is not a whole number of grains, the rest
-/// is split off first and stays sequential, so that every part keeps static
-/// shapes. Returns the ops left to tile for registers.
+/// dimension (in the register tiles' loop order) that holds kEvenGrains
+/// grains or more, else over the one that holds the most (two at least), a
+/// grain being one register tile along it. Each iteration then owns whole
+/// tiles, the column panel of the right operand they read included; a 7x7
+/// convolution's 49 columns are 3 grains, which 2 threads share unevenly,
+/// and its 960 rows 160. Where the dimension is not a whole number of
+/// grains, the rest is split off first and stays sequential, so that every
+/// part keeps static shapes. Returns the ops left to tile for registers.
 static SmallVector<linalg::GenericOp>
 distributeOverThreads(RewriterBase &rewriter, linalg::GenericOp op,
                       const MatmulDims &blocking, int64_t rows,
@@ -118,12 +124,18 @@ distributeOverThreads(RewriterBase &rewriter, linalg::GenericOp op,
   };
   // The parallel loops lead the tiles' loop order.
   std::optional<int64_t> chosen;
+  int64_t chosenGrains = 1;
   for (int64_t d : getTileLoopOrder(op, blocking)) {
     if (iterators[d] != utils::IteratorType::parallel)
       break;
-    if (bounds[d] >= 2 * grainOf(d)) {
+    int64_t grains = bounds[d] / grainOf(d);
+    if (grains >= kEvenGrains) {
       chosen = d;
       break;
+    }
+    if (grains > chosenGrains) {
+      chosen = d;
+      chosenGrains = grains;
     }
   }
   if (!chosen)

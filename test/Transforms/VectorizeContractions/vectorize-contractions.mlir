@@ -134,6 +134,25 @@ func.func @small(%a: tensor<11x8xf32>, %b: tensor<8x31xf32>,
 
 // -----
 
+// A 7x7 convolution's 49 columns are 3 panels, which two threads would
+// share unevenly; its 60 rows are 10 tiles: the rows are distributed, and
+// each thread walks the 3 panels and the last column's remainder tile.
+// PAR-LABEL: func.func @few_columns
+// PAR: scf.forall (%{{.*}}) = (0) to (60) step (6)
+// PAR:   vector.contract {{.*}} : vector<6x4xf32>, vector<4x16xf32> into vector<6x16xf32>
+// PAR:   vector.contract {{.*}} : vector<6x4xf32>, vector<4x1xf32> into vector<6x1xf32>
+// PAR: scf.forall.in_parallel
+// PAR-NOT: scf.forall
+// PAR: return
+func.func @few_columns(%a: tensor<60x8xf32>, %b: tensor<8x49xf32>,
+                       %c: tensor<60x49xf32>) -> tensor<60x49xf32> {
+  %r = linalg.matmul ins(%a, %b : tensor<60x8xf32>, tensor<8x49xf32>)
+                     outs(%c : tensor<60x49xf32>) -> tensor<60x49xf32>
+  return %r : tensor<60x49xf32>
+}
+
+// -----
+
 // Dynamic shapes and integer contractions stay linalg ops.
 // CHECK-LABEL: func.func @untouched
 // CHECK-NOT: vector.contract
