@@ -157,8 +157,10 @@ def ElementwiseFusion : Pass<"qdq-elementwise-fusion"> {
     contraction that revisits each element once per output column, keeps its
     own op and is computed once. Then a `tensor.pad` of such a producer's
     result (a convolution's input) is fused with it (linalg's pad fusion):
-    the producer writes into the interior of the filled, padded tensor, and
-    bufferization no longer copies the whole tensor into it. Part of
+    the producer writes into the interior of the padded tensor, and
+    bufferization no longer copies the whole tensor into it. Only the
+    padding around the interior is filled (slabs before and after it along
+    each dimension), not the whole tensor first. Part of
     `qdq-cpu-pipeline`.
   }];
   let dependentDialects = ["::mlir::linalg::LinalgDialect",

@@ -38,6 +38,93 @@ static bool readsEachElementOnce(OpOperand *operand) {
   return consumer.getMatchingIndexingMap(operand).isPermutation();
 }
 
+/// The tensor a padded producer writes into: `fill` of a tensor.empty, read
+/// only through one extract_slice that is the init of an element-wise op
+/// which does not read it, and written by one insert_slice of that op's
+/// result at the same place. Pad fusion builds it; only its border needs
+/// the fill.
+static std::optional<std::pair<tensor::ExtractSliceOp, tensor::InsertSliceOp>>
+matchFilledPadding(linalg::FillOp fill) {
+  if (!fill.hasPureTensorSemantics() ||
+      !fill.getDpsInitOperand(0)->get().getDefiningOp<tensor::EmptyOp>() ||
+      !fill.getResult(0).hasNUses(2))
+    return std::nullopt;
+  tensor::ExtractSliceOp slice;
+  tensor::InsertSliceOp insert;
+  for (Operation *user : fill.getResult(0).getUsers()) {
+    if (auto s = dyn_cast<tensor::ExtractSliceOp>(user))
+      slice = s;
+    else if (auto i = dyn_cast<tensor::InsertSliceOp>(user);
+             i && i.getDest() == fill.getResult(0))
+      insert = i;
+  }
+  if (!slice || !insert || !slice->hasOneUse() ||
+      !slice.hasUnitStride() || !insert.hasUnitStride() ||
+      slice.getMixedOffsets() != insert.getMixedOffsets() ||
+      slice.getMixedSizes() != insert.getMixedSizes() ||
+      slice.getSourceType().getRank() != slice.getResultType().getRank() ||
+      !slice.getSourceType().hasStaticShape() ||
+      !slice.getResultType().hasStaticShape() ||
+      llvm::any_of(slice.getStaticOffsets(), ShapedType::isDynamic))
+    return std::nullopt;
+  auto producer = dyn_cast<linalg::GenericOp>(*slice->getUsers().begin());
+  if (!producer || producer.getNumDpsInits() != 1 ||
+      producer.getDpsInitOperand(0)->get() != slice ||
+      producer.payloadUsesValueFromOperand(producer.getDpsInitOperand(0)) ||
+      insert.getSource() != producer.getResult(0))
+    return std::nullopt;
+  return std::make_pair(slice, insert);
+}
+
+/// Fills only the border of a padded tensor around the interior its
+/// producer writes: for each dimension, the slabs before and after the
+/// interior (the interior's extent along the dimensions already done, the
+/// whole extent along the others). A padded 114x114 plane then fills 452
+/// elements, not 12996.
+static void fillBorderOnly(RewriterBase &rewriter, linalg::FillOp fill,
+                           tensor::ExtractSliceOp slice,
+                           tensor::InsertSliceOp insert) {
+  Location loc = fill.getLoc();
+  ArrayRef<int64_t> shape = slice.getSourceType().getShape();
+  ArrayRef<int64_t> interiorSizes = slice.getResultType().getShape();
+  ArrayRef<int64_t> interiorOffsets = slice.getStaticOffsets();
+  rewriter.setInsertionPoint(fill);
+  Value padded = fill.getDpsInitOperand(0)->get();
+  Value value = fill.getDpsInputOperand(0)->get();
+  SmallVector<int64_t> offsets(shape.size(), 0);
+  SmallVector<int64_t> sizes(shape.begin(), shape.end());
+  auto fillSlab = [&](int64_t dim, int64_t begin, int64_t size) {
+    if (size == 0)
+      return;
+    offsets[dim] = begin;
+    sizes[dim] = size;
+    SmallVector<OpFoldResult> o = getAsIndexOpFoldResult(fill.getContext(),
+                                                         offsets);
+    SmallVector<OpFoldResult> z = getAsIndexOpFoldResult(fill.getContext(),
+                                                         sizes);
+    SmallVector<OpFoldResult> one(shape.size(), rewriter.getIndexAttr(1));
+    Value slab =
+        tensor::ExtractSliceOp::create(rewriter, loc, padded, o, z, one);
+    Value filled =
+        linalg::FillOp::create(rewriter, loc, value, slab).getResult(0);
+    padded = tensor::InsertSliceOp::create(rewriter, loc, filled, padded, o,
+                                           z, one);
+  };
+  for (size_t d = 0; d < shape.size(); ++d) {
+    int64_t low = interiorOffsets[d];
+    int64_t high = shape[d] - low - interiorSizes[d];
+    fillSlab(d, 0, low);
+    fillSlab(d, low + interiorSizes[d], high);
+    offsets[d] = low;
+    sizes[d] = interiorSizes[d];
+  }
+  rewriter.modifyOpInPlace(slice,
+                           [&] { slice.getSourceMutable().assign(padded); });
+  rewriter.modifyOpInPlace(insert,
+                           [&] { insert.getDestMutable().assign(padded); });
+  rewriter.eraseOp(fill);
+}
+
 namespace {
 struct ElementwiseFusionPass
     : public quant_qdq::impl::ElementwiseFusionBase<ElementwiseFusionPass> {
@@ -64,7 +151,8 @@ struct ElementwiseFusionPass
 
   /// A tensor.pad of an element-wise result (a convolution's input) costs a
   /// copy of the whole tensor into the padded buffer. Where the producer has
-  /// no other use, it writes into the padded buffer's interior instead.
+  /// no other use, it writes into the padded buffer's interior instead, and
+  /// only the border is filled.
   void fusePadsIntoProducers() {
     SmallVector<Operation *> pads;
     getOperation()->walk([&](tensor::PadOp pad) {
@@ -80,7 +168,17 @@ struct ElementwiseFusionPass
     GreedyRewriteConfig config;
     config.setStrictness(GreedyRewriteStrictness::ExistingOps);
     if (failed(applyOpPatternsGreedily(pads, std::move(patterns), config)))
-      signalPassFailure();
+      return signalPassFailure();
+    SmallVector<linalg::FillOp> fills;
+    getOperation()->walk([&](linalg::FillOp fill) {
+      if (matchFilledPadding(fill))
+        fills.push_back(fill);
+    });
+    IRRewriter rewriter(&getContext());
+    for (linalg::FillOp fill : fills) {
+      auto [slice, insert] = *matchFilledPadding(fill);
+      fillBorderOnly(rewriter, fill, slice, insert);
+    }
   }
 };
 } // namespace

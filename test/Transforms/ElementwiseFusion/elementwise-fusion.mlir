@@ -134,13 +134,28 @@ func.func @broadcast(%x: tensor<8xf32>, %y: tensor<4x8xf32>) -> tensor<4x8xf32> 
 
 // A padded element-wise result (a convolution's input) is computed straight
 // into the interior of the padded buffer, instead of being copied there.
+// Only the border is filled: the rows above and below, then the columns
+// left and right of the interior rows.
 #id4 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
 // CHECK-LABEL: func.func @pad_of_producer
-// CHECK: %[[FILL:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<1x2x6x6xf32>)
-// CHECK: %[[INNER:.*]] = tensor.extract_slice %[[FILL]][0, 0, 1, 1] [1, 2, 4, 4] [1, 1, 1, 1]
+// CHECK: %[[EMPTY:.*]] = tensor.empty() : tensor<1x2x6x6xf32>
+// CHECK: %[[S0:.*]] = tensor.extract_slice %[[EMPTY]][0, 0, 0, 0] [1, 2, 1, 6] [1, 1, 1, 1]
+// CHECK: %[[F0:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%[[S0]] : tensor<1x2x1x6xf32>)
+// CHECK: %[[P0:.*]] = tensor.insert_slice %[[F0]] into %[[EMPTY]][0, 0, 0, 0] [1, 2, 1, 6]
+// CHECK: %[[S1:.*]] = tensor.extract_slice %[[P0]][0, 0, 5, 0] [1, 2, 1, 6]
+// CHECK: %[[F1:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%[[S1]] : tensor<1x2x1x6xf32>)
+// CHECK: %[[P1:.*]] = tensor.insert_slice %[[F1]] into %[[P0]][0, 0, 5, 0] [1, 2, 1, 6]
+// CHECK: %[[S2:.*]] = tensor.extract_slice %[[P1]][0, 0, 1, 0] [1, 2, 4, 1]
+// CHECK: %[[F2:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%[[S2]] : tensor<1x2x4x1xf32>)
+// CHECK: %[[P2:.*]] = tensor.insert_slice %[[F2]] into %[[P1]][0, 0, 1, 0] [1, 2, 4, 1]
+// CHECK: %[[S3:.*]] = tensor.extract_slice %[[P2]][0, 0, 1, 5] [1, 2, 4, 1]
+// CHECK: %[[F3:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%[[S3]] : tensor<1x2x4x1xf32>)
+// CHECK: %[[P3:.*]] = tensor.insert_slice %[[F3]] into %[[P2]][0, 0, 1, 5] [1, 2, 4, 1]
+// CHECK: %[[INNER:.*]] = tensor.extract_slice %[[P3]][0, 0, 1, 1] [1, 2, 4, 4] [1, 1, 1, 1]
 // CHECK: %[[RELU:.*]] = linalg.generic {{.*}} outs(%[[INNER]] : tensor<1x2x4x4xf32>)
 // CHECK: arith.maximumf
-// CHECK: tensor.insert_slice %[[RELU]] into %[[FILL]][0, 0, 1, 1] [1, 2, 4, 4] [1, 1, 1, 1]
+// CHECK: tensor.insert_slice %[[RELU]] into %[[P3]][0, 0, 1, 1] [1, 2, 4, 4] [1, 1, 1, 1]
+// CHECK-NOT: linalg.fill
 // CHECK-NOT: tensor.pad
 func.func @pad_of_producer(%x: tensor<1x2x4x4xf32>) -> tensor<1x2x6x6xf32> {
   %zero = arith.constant 0.0 : f32
