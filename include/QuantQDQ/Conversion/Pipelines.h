@@ -23,6 +23,12 @@ struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
                      "(qdq-run's pool keeps them from one run to the next), "
                      "rather than malloc and free"),
       llvm::cl::init(false)};
+  Option<int64_t> threads{
+      *this, "threads",
+      llvm::cl::desc("Threads the compiled code will run on: contractions "
+                     "are shared out along the dimension they divide most "
+                     "evenly among them"),
+      llvm::cl::init(8)};
 };
 
 /// The passes of `qdq-cpu-pipeline`: quant_qdq on tensors down to the LLVM
@@ -34,7 +40,7 @@ void buildCPUPipeline(OpPassManager &pm,
 /// tensors; bufferization with out-parameters and deallocation; loops down
 /// to the LLVM dialect, with hooks before the conversions to LLVM and before
 /// the final cast reconciliation.
-void buildCPUTensorPipeline(OpPassManager &pm);
+void buildCPUTensorPipeline(OpPassManager &pm, int64_t threads = 8);
 void buildCPUBufferPipeline(OpPassManager &pm);
 void buildCPULoweringPipeline(
     OpPassManager &pm, function_ref<void(OpPassManager &)> beforeLLVM = {},

@@ -228,11 +228,13 @@ def VectorizeContractions : Pass<"qdq-vectorize-contractions"> {
     accumulator stays in registers. Remainder tiles are peeled, so every
     tile has a static shape. A right operand that is not contiguous along n
     is transposed first. With `parallel`, the tiles are distributed over
-    threads first: an `scf.forall` over the outermost parallel dimension (a
-    batch dimension, else n, else m) that holds 8 tiles or more, else over
-    the one that holds the most (two or more), each iteration owning whole
-    tiles; a remainder that is not a whole tile is split off and stays
-    sequential. Named contractions (`linalg.matmul`,
+    threads first: an `scf.forall` over the parallel dimension (a batch
+    dimension, n or m) that holds two tiles or more and that `threads`
+    threads share most evenly, counting the remainder that is not a whole
+    tile, which is split off and stays sequential (ties go to the outermost
+    of batch, n, m); each iteration owns whole tiles. A 7x7 convolution's
+    49 columns are 3 tiles and a remainder, its 960 rows 160 tiles: the
+    rows are shared. Named contractions (`linalg.matmul`,
     `batch_matmul`, ...) are generalized. Other ops are left alone. Part of
     `qdq-cpu-pipeline`, which lowers each `vector.contract` to one broadcast
     FMA per row and k: the sum over k keeps its order, but a fused multiply-
@@ -246,8 +248,11 @@ def VectorizeContractions : Pass<"qdq-vectorize-contractions"> {
     Option<"depth", "depth", "int64_t", /*default=*/"4",
            "Products (k) per vector.contract">,
     Option<"parallel", "parallel", "bool", /*default=*/"true",
-           "Distribute the tiles over threads: an scf.forall over the "
-           "outermost parallel dimension">,
+           "Distribute the tiles over threads: an scf.forall over a "
+           "parallel dimension">,
+    Option<"threads", "threads", "int64_t", /*default=*/"8",
+           "Threads the compiled code runs on, for choosing the dimension "
+           "they share most evenly">,
   ];
   let dependentDialects = ["::mlir::linalg::LinalgDialect",
                            "::mlir::affine::AffineDialect",
@@ -344,7 +349,9 @@ def VectorizeConvolutionRows : Pass<"qdq-vectorize-convolution-rows"> {
     `out + in * filter`, whose convolution dimensions
     (`linalg::inferConvolutionDims`) put an output image loop last in the
     output and last in the input (stride 1 or 2) and in no other index,
-    with unit-stride last dimensions and at most 64 filter taps, becomes
+    whose output is indexed by parallel loops only, whose filter does not
+    depend on the other output image loop, with unit-stride last
+    dimensions and at most 64 filter taps, becomes
     `scf.for` loops over the other parallel loops around register tiles of
     `rows` output rows by `vectors` vectors of `width` columns.
 
@@ -354,10 +361,12 @@ def VectorizeConvolutionRows : Pass<"qdq-vectorize-convolution-rows"> {
     accumulator by `vector.fma`; at stride 2 an input vector is the even
     lanes of two consecutive reads. Rows that read the same input vector
     share it. Tiles are written back once. Columns past the last whole
-    tile, and vectors whose reads would pass their input row's end, are
-    single-vector tiles with masked (out-of-bounds) transfers; rows past the
-    last whole tile are one shorter tile. Each output element sums its
-    terms in the same order as the loops did, fused into FMAs.
+    tile are single-vector tiles, with masked (out-of-bounds) transfers
+    where the vector passes the row's end or its reads would pass the input
+    row's end; rows past the last whole tile are one shorter tile. Each
+    output element sums its terms channel by channel, each channel's taps
+    in order (the loop order `qdq-reduction-loop-order` gives named
+    convolutions), fused into FMAs.
 
     Part of `qdq-cpu-pipeline`, before `qdq-collapse-loop-dims`.
   }];

@@ -18,13 +18,16 @@
 using namespace mlir;
 using namespace mlir::quant_qdq;
 
-void mlir::quant_qdq::buildCPUTensorPipeline(OpPassManager &pm) {
+void mlir::quant_qdq::buildCPUTensorPipeline(OpPassManager &pm,
+                                             int64_t threads) {
   pm.addPass(createConvertQuantQDQToLinalg());
   pm.addPass(createCanonicalizerPass());
   pm.addNestedPass<func::FuncOp>(createElementwiseFusion());
   pm.addNestedPass<func::FuncOp>(createConvolutionsAsMatmuls());
   pm.addNestedPass<func::FuncOp>(createPackContractionPanels());
-  pm.addNestedPass<func::FuncOp>(createVectorizeContractions());
+  VectorizeContractionsOptions contractions;
+  contractions.threads = threads;
+  pm.addNestedPass<func::FuncOp>(createVectorizeContractions(contractions));
   pm.addNestedPass<func::FuncOp>(createReductionLoopOrder());
   pm.addNestedPass<func::FuncOp>(createDistributeLoops());
 }
@@ -109,7 +112,7 @@ void mlir::quant_qdq::buildCPULoweringPipeline(
 
 void mlir::quant_qdq::buildCPUPipeline(OpPassManager &pm,
                                        const CPUPipelineOptions &options) {
-  buildCPUTensorPipeline(pm);
+  buildCPUTensorPipeline(pm, options.threads);
   buildCPUBufferPipeline(pm);
   buildCPULoweringPipeline(pm, {}, {}, options.bufferPool);
 }

@@ -26,6 +26,7 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/Threading.h"
 #include <dlfcn.h>
 #include <mutex>
 
@@ -166,6 +167,18 @@ static bool isUnsignedResult(Value value) {
 }
 
 namespace {
+/// The threads libomp gives a parallel region: OMP_NUM_THREADS's first
+/// number where set, else the cores this process may run on.
+static int64_t getOpenMPThreads() {
+  if (const char *env = std::getenv("OMP_NUM_THREADS")) {
+    int64_t threads = 0;
+    StringRef first = StringRef(env).split(',').first.trim();
+    if (!first.getAsInteger(10, threads) && threads > 0)
+      return threads;
+  }
+  return std::max(1u, llvm::hardware_concurrency().compute_thread_count());
+}
+
 /// A global whose contents the JIT reads in place instead of compiling in.
 struct BoundConstant {
   std::string name;
@@ -343,6 +356,7 @@ JITExecutor::create(OwningOpRef<ModuleOp> module, StringRef entry,
   } else {
     CPUPipelineOptions cpu;
     cpu.bufferPool = true;
+    cpu.threads = getOpenMPThreads();
     buildCPUPipeline(pm, cpu);
   }
   TimingScope pipelineTimer = timing.nest("MLIR pipeline");

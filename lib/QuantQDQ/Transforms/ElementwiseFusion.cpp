@@ -67,9 +67,13 @@ matchFilledPadding(linalg::FillOp fill) {
       !slice.getResultType().hasStaticShape() ||
       llvm::any_of(slice.getStaticOffsets(), ShapedType::isDynamic))
     return std::nullopt;
+  // The producer writes every element of the interior.
   auto producer = dyn_cast<linalg::GenericOp>(*slice->getUsers().begin());
   if (!producer || producer.getNumDpsInits() != 1 ||
       producer.getDpsInitOperand(0)->get() != slice ||
+      producer.getNumLoops() != producer.getNumParallelLoops() ||
+      !producer.getMatchingIndexingMap(producer.getDpsInitOperand(0))
+           .isPermutation() ||
       producer.payloadUsesValueFromOperand(producer.getDpsInitOperand(0)) ||
       insert.getSource() != producer.getResult(0))
     return std::nullopt;

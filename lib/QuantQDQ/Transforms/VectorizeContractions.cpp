@@ -100,23 +100,28 @@ static SmallVector<int64_t> getTileLoopOrder(linalg::GenericOp op,
   return order;
 }
 
-/// Tiles along one dimension that share threads evenly enough: with 8 or
-/// more, the busiest of up to 8 threads does at most 1/8 more than the mean.
-static constexpr int64_t kEvenGrains = 8;
+/// How much longer than an even share of `extent` iterations the busiest
+/// of `threads` threads takes when they share whole grains of `grain` and
+/// the remainder then runs on one of them.
+static double getSlowdown(int64_t extent, int64_t grain, int64_t threads) {
+  int64_t grains = extent / grain;
+  int64_t busiest = llvm::divideCeil(grains, threads) * grain +
+                    (extent - grains * grain);
+  return double(busiest) * double(threads) / double(extent);
+}
 
-/// Distributes `op` over threads: an scf.forall over its outermost parallel
-/// dimension (in the register tiles' loop order) that holds kEvenGrains
-/// grains or more, else over the one that holds the most (two at least), a
-/// grain being one register tile along it. Each iteration then owns whole
-/// tiles, the column panel of the right operand they read included; a 7x7
-/// convolution's 49 columns are 3 grains, which 2 threads share unevenly,
-/// and its 960 rows 160. Where the dimension is not a whole number of
-/// grains, the rest is split off first and stays sequential, so that every
-/// part keeps static shapes. Returns the ops left to tile for registers.
+/// Distributes `op` over `threads` threads: an scf.forall over the parallel
+/// dimension that holds at least two grains (a grain being one register
+/// tile along it) and that the threads share most evenly, the remainder
+/// that is not a whole grain counted as sequential; ties go to the first in
+/// the register tiles' loop order. Each iteration then owns whole tiles,
+/// the column panel of the right operand they read included. The rest is
+/// split off first and stays sequential, so that every part keeps static
+/// shapes. Returns the ops left to tile for registers.
 static SmallVector<linalg::GenericOp>
 distributeOverThreads(RewriterBase &rewriter, linalg::GenericOp op,
                       const MatmulDims &blocking, int64_t rows,
-                      int64_t columns) {
+                      int64_t columns, int64_t threads) {
   SmallVector<int64_t> bounds = op.getStaticLoopRanges();
   SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
   auto grainOf = [&](int64_t d) -> int64_t {
@@ -124,18 +129,16 @@ distributeOverThreads(RewriterBase &rewriter, linalg::GenericOp op,
   };
   // The parallel loops lead the tiles' loop order.
   std::optional<int64_t> chosen;
-  int64_t chosenGrains = 1;
+  double chosenSlowdown = 0;
   for (int64_t d : getTileLoopOrder(op, blocking)) {
     if (iterators[d] != utils::IteratorType::parallel)
       break;
-    int64_t grains = bounds[d] / grainOf(d);
-    if (grains >= kEvenGrains) {
+    if (bounds[d] < 2 * grainOf(d))
+      continue;
+    double slowdown = getSlowdown(bounds[d], grainOf(d), threads);
+    if (!chosen || slowdown < chosenSlowdown) {
       chosen = d;
-      break;
-    }
-    if (grains > chosenGrains) {
-      chosen = d;
-      chosenGrains = grains;
+      chosenSlowdown = slowdown;
     }
   }
   if (!chosen)
@@ -243,7 +246,8 @@ struct VectorizeContractionsPass
       makeRhsContiguous(rewriter, op, blocking);
       SmallVector<linalg::GenericOp> parts = {op};
       if (parallel)
-        parts = distributeOverThreads(rewriter, op, blocking, rows, columns);
+        parts = distributeOverThreads(rewriter, op, blocking, rows, columns,
+                                      std::max<int64_t>(threads, 1));
       for (linalg::GenericOp part : parts)
         if (failed(tileIntoRegisters(rewriter, part, blocking, rows, columns,
                                      depth))) {

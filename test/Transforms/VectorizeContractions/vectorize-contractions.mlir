@@ -8,6 +8,7 @@
 // RUN: qdq-opt %s --qdq-vectorize-contractions="parallel=false" --split-input-file | FileCheck %s
 // RUN: qdq-opt %s --qdq-vectorize-contractions="rows=4 columns=8 depth=2 parallel=false" --split-input-file | FileCheck %s --check-prefix=SMALL
 // RUN: qdq-opt %s --qdq-vectorize-contractions --split-input-file | FileCheck %s --check-prefix=PAR
+// RUN: qdq-opt %s --qdq-vectorize-contractions=threads=2 --split-input-file | FileCheck %s --check-prefix=TWO
 
 #lhs = affine_map<(m, n, k) -> (m, k)>
 #rhs = affine_map<(m, n, k) -> (k, n)>
@@ -167,4 +168,19 @@ func.func @untouched(%a: tensor<?x8xf32>, %b: tensor<8x32xf32>,
   %ri = linalg.matmul ins(%ai, %bi : tensor<12x8xi32>, tensor<8x32xi32>)
                       outs(%ci : tensor<12x32xi32>) -> tensor<12x32xi32>
   return %r, %ri : tensor<?x32xf32>, tensor<12x32xi32>
+}
+
+// -----
+
+// Two batches of 30 rows: 8 threads share the rows' 5 tiles best (a third
+// of them idle), 2 threads the batches (the rows would split 3:2).
+// PAR-LABEL: func.func @batch_or_rows
+// PAR: scf.forall (%{{.*}}) = (0) to (30) step (6)
+// TWO-LABEL: func.func @batch_or_rows
+// TWO: scf.forall (%{{.*}}) in (2)
+func.func @batch_or_rows(%a: tensor<2x30x8xf32>, %b: tensor<2x8x16xf32>,
+                         %c: tensor<2x30x16xf32>) -> tensor<2x30x16xf32> {
+  %r = linalg.batch_matmul ins(%a, %b : tensor<2x30x8xf32>, tensor<2x8x16xf32>)
+                           outs(%c : tensor<2x30x16xf32>) -> tensor<2x30x16xf32>
+  return %r : tensor<2x30x16xf32>
 }

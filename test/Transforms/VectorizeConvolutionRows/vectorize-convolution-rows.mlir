@@ -199,3 +199,48 @@ func.func @dynamic(%x: memref<?x1x6x18xf32>, %w: memref<1x1x3x3xf32>,
       outs(%y : memref<?x1x4x16xf32>)
   return
 }
+
+// -----
+
+// An output indexed by a reduction loop (here the input channel), and a
+// filter that varies with the output row: tiles would write one channel or
+// use one row's filter for all their rows.
+// CHECK-LABEL: func.func @reduction_in_output
+// CHECK: linalg.generic
+#in = affine_map<(n, g, f, oh, c, kh, kw, ow) -> (n, g, c, oh + kh, ow + kw)>
+#w = affine_map<(n, g, f, oh, c, kh, kw, ow) -> (g, f, c, kh, kw)>
+#out = affine_map<(n, g, f, oh, c, kh, kw, ow) -> (n, g, c, oh, ow)>
+func.func @reduction_in_output(%x: memref<1x1x2x3x18xf32>, %w: memref<1x1x2x3x3xf32>,
+                               %y: memref<1x1x2x1x16xf32>) {
+  linalg.generic {indexing_maps = [#in, #w, #out],
+                  iterator_types = ["parallel", "parallel", "parallel", "parallel",
+                                    "reduction", "reduction", "reduction", "parallel"]}
+      ins(%x, %w : memref<1x1x2x3x18xf32>, memref<1x1x2x3x3xf32>)
+      outs(%y : memref<1x1x2x1x16xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %p = arith.mulf %a, %b : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// CHECK-LABEL: func.func @filter_per_row
+// CHECK: linalg.generic
+#in2 = affine_map<(n, g, f, oh, c, kh, kw, ow) -> (n, g, c, oh + kh, ow + kw)>
+#w2 = affine_map<(n, g, f, oh, c, kh, kw, ow) -> (g, f, c, oh, kh, kw)>
+#out2 = affine_map<(n, g, f, oh, c, kh, kw, ow) -> (n, g, f, oh, ow)>
+func.func @filter_per_row(%x: memref<1x1x1x6x18xf32>, %w: memref<1x1x1x4x3x3xf32>,
+                          %y: memref<1x1x1x4x16xf32>) {
+  linalg.generic {indexing_maps = [#in2, #w2, #out2],
+                  iterator_types = ["parallel", "parallel", "parallel", "parallel",
+                                    "reduction", "reduction", "reduction", "parallel"]}
+      ins(%x, %w : memref<1x1x1x6x18xf32>, memref<1x1x1x4x3x3xf32>)
+      outs(%y : memref<1x1x1x4x16xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %p = arith.mulf %a, %b : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
