@@ -90,33 +90,17 @@ static bool isContiguousF32Buffer(Value value) {
          strides.back() == 1;
 }
 
-/// `expr` at the loop positions `values`, when it folds to a constant.
-static std::optional<int64_t> evaluate(AffineExpr expr,
-                                       ArrayRef<int64_t> values) {
-  SmallVector<AffineExpr> dims;
-  for (int64_t value : values)
-    dims.push_back(getAffineConstantExpr(value, expr.getContext()));
-  auto folded =
-      dyn_cast<AffineConstantExpr>(simplifyAffineExpr(expr.replaceDims(dims),
-                                                      values.size(), 0));
-  if (!folded)
-    return std::nullopt;
-  return folded.getValue();
-}
-
 /// The coefficient of `dim` in `expr` when `expr` is a sum of dimensions
 /// times constants plus a constant, else nullopt.
 static std::optional<int64_t> getCoefficient(AffineExpr expr, unsigned dim,
                                              unsigned numDims) {
   if (!expr.isPureAffine())
     return std::nullopt;
+  AffineMap map = AffineMap::get(numDims, 0, expr);
   SmallVector<int64_t> at(numDims, 0);
-  std::optional<int64_t> zero = evaluate(expr, at);
+  int64_t zero = map.compose(at)[0];
   at[dim] = 1;
-  std::optional<int64_t> one = evaluate(expr, at);
-  if (!zero || !one)
-    return std::nullopt;
-  return *one - *zero;
+  return map.compose(at)[0] - zero;
 }
 
 /// `op` as a convolution of output rows, or nullopt where this pass leaves
@@ -284,7 +268,7 @@ SmallVector<Value> TileEmitter::getIndices(OpBuilder &b, OpOperand *operand,
 
 int64_t TileEmitter::countInBoundsVectors() {
   AffineMap inputMap = op.getMatchingIndexingMap(op.getDpsInputOperand(0));
-  AffineExpr last = inputMap.getResults().back();
+  AffineMap last = inputMap.getSubMap({inputMap.getNumResults() - 1});
   int64_t inputWidth =
       cast<MemRefType>(op.getDpsInputOperand(0)->get().getType())
           .getShape()
@@ -296,7 +280,7 @@ int64_t TileEmitter::countInBoundsVectors() {
     at[conv.column] = start;
     for (unsigned d : conv.window)
       at[d] = bounds[d] - 1;
-    int64_t first = *evaluate(last, at);
+    int64_t first = last.compose(at)[0];
     if (first + conv.columnStride * width > inputWidth)
       break;
     ++count;
@@ -347,12 +331,13 @@ void TileEmitter::emitTile(OpBuilder &b, SmallVector<Value> dims,
   // Input vectors by where they lie relative to the tile's first: rows at
   // stride 1 share them.
   AffineMap inputMap = op.getMatchingIndexingMap(input);
-  SmallVector<int64_t> origin(bounds.size(), 0);
+  SmallVector<int64_t> origin =
+      inputMap.compose(SmallVector<int64_t>(bounds.size(), 0));
   std::map<SmallVector<int64_t>, Value> inputs;
   auto readInput = [&](SmallVector<int64_t> offsets) -> Value {
-    SmallVector<int64_t> key;
-    for (AffineExpr e : inputMap.getResults())
-      key.push_back(*evaluate(e, offsets) - *evaluate(e, origin));
+    SmallVector<int64_t> key = inputMap.compose(offsets);
+    for (auto [k, o] : llvm::zip(key, origin))
+      k -= o;
     auto [it, inserted] = inputs.try_emplace(key, Value());
     if (!inserted)
       return it->second;
