@@ -68,6 +68,8 @@ void mlir::quant_qdq::buildCPULoweringPipeline(
   // One function per layer's parallel loop: OpenMP's outlining of each loop
   // then scans that function, not the whole network.
   pm.addPass(createOutlineParallelLoops());
+  // Repeated layers become one function each, lowered and compiled once.
+  pm.addPass(createMergeIdenticalFunctions());
   // Depthwise and grouped convolutions as register tiles of output rows.
   pm.addNestedPass<func::FuncOp>(createVectorizeConvolutionRows());
   // Element-wise ops walk contiguous memory as one loop, in vectors.
