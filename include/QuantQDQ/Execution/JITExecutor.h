@@ -1,9 +1,10 @@
 //===- JITExecutor.h - run a quant_qdq function, CPU or GPU -----*- C++ -*-===//
 //
 // Compiles one function of a module (quant_qdq layers and Q/DQ ops on
-// tensors) with qdq-cpu-pipeline, or qdq-gpu-pipeline for an NVIDIA GPU, and
-// the MLIR ExecutionEngine, for input shapes fixed at compile time (a dynamic
-// batch is specialized), and runs it on host arrays.
+// tensors) with qdq-cpu-pipeline and LLVM on every core, or
+// qdq-gpu-pipeline for an NVIDIA GPU and the MLIR ExecutionEngine, for input
+// shapes fixed at compile time (a dynamic batch is specialized), and runs it
+// on host arrays.
 //
 // The GPU path loads libQuantQDQCUDARuntime.so (and so the NVIDIA driver) at
 // run time, only when asked for: nothing here links against CUDA.
@@ -22,6 +23,8 @@
 #include <memory>
 
 namespace mlir::quant_qdq {
+
+class ParallelJIT;
 
 /// Where a compiled function runs.
 enum class Device { CPU, CUDA };
@@ -47,7 +50,7 @@ struct CUDADeviceInfo {
 /// no device.
 llvm::Expected<CUDADeviceInfo> probeCUDADevice();
 
-/// A function compiled by the MLIR ExecutionEngine, for any `Device`.
+/// A function compiled to machine code in this process, for any `Device`.
 class JITExecutor {
 public:
   /// Compiles `entry` of `module` for inputs of `inputShapes` on the CPU.
@@ -80,7 +83,11 @@ public:
 private:
   JITExecutor() = default;
 
-  std::unique_ptr<ExecutionEngine> engine;
+  /// CPU code, compiled by a JIT of the project's own that splits the work
+  /// over threads; GPU host code, by MLIR's ExecutionEngine in one piece (its
+  /// global constructors load the kernels).
+  std::unique_ptr<ParallelJIT> cpuCode;
+  std::unique_ptr<ExecutionEngine> gpuEngine;
   Device device = Device::CPU;
   std::string entry;
   SmallVector<RankedTensorType> inputTypes, resultTypes;

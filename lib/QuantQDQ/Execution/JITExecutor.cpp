@@ -3,6 +3,7 @@
 #include "QuantQDQ/Execution/JITExecutor.h"
 
 #include "BufferPool.h"
+#include "ParallelJIT.h"
 #include "QuantQDQ/Config.h"
 #include "QuantQDQ/Conversion/Passes.h"
 #include "QuantQDQ/Conversion/Pipelines.h"
@@ -240,18 +241,16 @@ static SmallVector<BoundConstant> bindLargeConstants(ModuleOp module) {
   return bound;
 }
 
-/// Names the compiled functions (the entry, and the parallel regions that
-/// OpenMP outlines from it) in /tmp/perf-<pid>.map, where `perf report`
-/// looks for JIT symbols. The JIT does not report code sizes: each function
-/// is taken to run up to the next one.
-static void writePerfMap(ExecutionEngine &engine,
-                         ArrayRef<std::string> names) {
+/// Names the compiled functions (the entry, the functions that hold its
+/// parallel loops, and the regions OpenMP outlines from those) in
+/// /tmp/perf-<pid>.map, where `perf report` looks for JIT symbols. The JIT
+/// does not report code sizes: each function is taken to run up to the
+/// next one.
+static void
+writePerfMap(ArrayRef<std::pair<std::string, uint64_t>> functions) {
   SmallVector<std::pair<uint64_t, StringRef>> starts;
-  for (const std::string &name : names)
-    if (auto address = engine.lookup(name))
-      starts.emplace_back(reinterpret_cast<uint64_t>(*address), name);
-    else
-      llvm::consumeError(address.takeError());
+  for (const auto &[name, address] : functions)
+    starts.emplace_back(address, name);
   llvm::sort(starts);
   std::string path =
       "/tmp/perf-" + std::to_string(llvm::sys::Process::getProcessId()) +
@@ -373,6 +372,52 @@ JITExecutor::create(OwningOpRef<ModuleOp> module, StringRef entry,
   }();
   (void)targetInitialized;
 
+  static const std::string runnerUtils =
+      findLLVMRuntimeLibrary("libmlir_c_runner_utils.so");
+  static const std::string openMP = findLLVMRuntimeLibrary("libomp.so");
+  SmallVector<StringRef, 3> libs = {runnerUtils, openMP};
+  if (gpu)
+    libs.push_back(getCUDARuntime().path);
+  // The JIT only prints why a library did not load and then fails on a
+  // missing symbol; the error should name the library.
+  for (StringRef lib : libs) {
+    std::string error;
+    if (!llvm::sys::DynamicLibrary::getPermanentLibrary(lib.str().c_str(),
+                                                        &error)
+             .isValid())
+      return emitError(loc) << "cannot load the runtime library " << lib
+                            << ": " << error;
+  }
+  bool perfMap = std::getenv("QDQ_PERF_MAP") != nullptr;
+
+  if (!gpu) {
+    // Compiled here, not in the first run: a symbol missing from the
+    // runtime is an error now, and runs are timed without compilation.
+    SmallVector<std::pair<std::string, const void *>> symbols = {
+        {"_mlir_memref_to_llvm_alloc",
+         reinterpret_cast<const void *>(&buffer_pool::allocate)},
+        {"_mlir_memref_to_llvm_aligned_alloc",
+         reinterpret_cast<const void *>(&buffer_pool::allocateAligned)},
+        {"_mlir_memref_to_llvm_free",
+         reinterpret_cast<const void *>(&buffer_pool::release)}};
+    for (const BoundConstant &constant : bindLargeConstants(*module))
+      symbols.emplace_back(constant.name, constant.data);
+    ParallelJITOptions jitOptions;
+    jitOptions.optLevel = options.optLevel;
+    jitOptions.threads = getOpenMPThreads();
+    jitOptions.sharedLibraries = libs;
+    jitOptions.symbols = symbols;
+    jitOptions.timing = &timing;
+    auto compiled = ParallelJIT::compile(*module, entry, jitOptions);
+    if (!compiled)
+      return emitError(loc) << "cannot JIT-compile: "
+                            << llvm::toString(compiled.takeError());
+    executor->cpuCode = std::move(*compiled);
+    if (perfMap)
+      writePerfMap(executor->cpuCode->getFunctions());
+    return executor;
+  }
+
   // The options hold a function_ref: the transformer must outlive them.
   std::function<llvm::Error(llvm::Module *)> optimizeModule =
       makeOptimizingTransformer(options.optLevel, 0, nullptr);
@@ -386,10 +431,10 @@ JITExecutor::create(OwningOpRef<ModuleOp> module, StringRef entry,
             translateTimer.nest("LLVM IR optimization");
         llvm::Error error = optimizeModule(llvmModule);
         optimizeTimer.stop();
-        if (!std::getenv("QDQ_PERF_MAP"))
+        if (!perfMap)
           return error;
-        // Outlined parallel regions are internal: export them so that
-        // their addresses can be looked up for the map.
+        // Internal functions are exported so that their addresses can be
+        // looked up for the map.
         for (llvm::Function &function : *llvmModule)
           if (!function.isDeclaration()) {
             function.setLinkage(llvm::GlobalValue::ExternalLinkage);
@@ -399,72 +444,54 @@ JITExecutor::create(OwningOpRef<ModuleOp> module, StringRef entry,
       };
   ExecutionEngineOptions engineOptions;
   engineOptions.transformer = optimize;
-  static const std::string runnerUtils =
-      findLLVMRuntimeLibrary("libmlir_c_runner_utils.so");
-  static const std::string openMP = findLLVMRuntimeLibrary("libomp.so");
-  SmallVector<StringRef, 3> libs = {runnerUtils, openMP};
-  if (gpu)
-    libs.push_back(getCUDARuntime().path);
-  // The engine only prints why a library did not load and then fails on a
-  // missing symbol; the error should name the library.
-  for (StringRef lib : libs) {
-    std::string error;
-    if (!llvm::sys::DynamicLibrary::getPermanentLibrary(lib.str().c_str(),
-                                                        &error)
-             .isValid())
-      return emitError(loc) << "cannot load the runtime library " << lib
-                            << ": " << error;
-  }
   engineOptions.sharedLibPaths = libs;
-  SmallVector<BoundConstant> constants;
-  if (!gpu)
-    constants = bindLargeConstants(*module);
   translateTimer = timing.nest("LLVM IR: translation and optimization");
   auto engine = ExecutionEngine::create(*module, engineOptions);
   translateTimer.stop();
   if (!engine)
     return emitError(loc) << "cannot JIT-compile: "
                           << llvm::toString(engine.takeError());
-  executor->engine = std::move(*engine);
-  executor->engine->registerSymbols(
-      [&](llvm::orc::MangleAndInterner interner) {
-        llvm::orc::SymbolMap symbols;
-        auto bind = [&](StringRef name, auto *function) {
-          symbols[interner(name)] = {
-              llvm::orc::ExecutorAddr::fromPtr(function),
-              llvm::JITSymbolFlags::Exported};
-        };
-        bind("_mlir_memref_to_llvm_alloc", &buffer_pool::allocate);
-        bind("_mlir_memref_to_llvm_aligned_alloc",
-             &buffer_pool::allocateAligned);
-        bind("_mlir_memref_to_llvm_free", &buffer_pool::release);
-        for (const BoundConstant &constant : constants)
-          symbols[interner(constant.name)] = {
-              llvm::orc::ExecutorAddr::fromPtr(constant.data),
-              llvm::JITSymbolFlags::Exported};
-        return symbols;
-      });
+  executor->gpuEngine = std::move(*engine);
+  ExecutionEngine &gpuEngine = *executor->gpuEngine;
+  gpuEngine.registerSymbols([&](llvm::orc::MangleAndInterner interner) {
+    llvm::orc::SymbolMap symbols;
+    auto bind = [&](StringRef name, auto *function) {
+      symbols[interner(name)] = {llvm::orc::ExecutorAddr::fromPtr(function),
+                                 llvm::JITSymbolFlags::Exported};
+    };
+    bind("_mlir_memref_to_llvm_alloc", &buffer_pool::allocate);
+    bind("_mlir_memref_to_llvm_aligned_alloc",
+         &buffer_pool::allocateAligned);
+    bind("_mlir_memref_to_llvm_free", &buffer_pool::release);
+    return symbols;
+  });
 
   // Compiled here, not in the first run: a symbol missing from the runtime
-  // is an error now (in initialize() it would abort), and runs are timed
-  // without compilation.
+  // is an error now (in initialize() it would abort).
   TimingScope codegenTimer = timing.nest("machine code");
-  if (auto packed = executor->engine->lookupPacked(entry); !packed)
+  if (auto packed = gpuEngine.lookupPacked(entry); !packed)
     return emitError(loc) << "cannot JIT-compile: "
                           << llvm::toString(packed.takeError());
   codegenTimer.stop();
-  if (gpu) {
+  {
     // Global constructors load the kernels onto the device now, so that a
     // binary the device rejects fails here rather than in the first run.
     const CUDARuntime &runtime = getCUDARuntime();
     std::lock_guard<std::mutex> lock(getCUDAMutex());
     (void)runtime.takeError(); // Left by an engine torn down earlier.
-    executor->engine->initialize();
+    gpuEngine.initialize();
     if (const char *error = runtime.takeError())
       return emitError(loc) << "cannot load the GPU kernels: " << error;
   }
-  if (std::getenv("QDQ_PERF_MAP"))
-    writePerfMap(*executor->engine, functionNames);
+  if (perfMap) {
+    SmallVector<std::pair<std::string, uint64_t>> functions;
+    for (const std::string &name : functionNames)
+      if (auto address = gpuEngine.lookup(name))
+        functions.emplace_back(name, reinterpret_cast<uint64_t>(*address));
+      else
+        llvm::consumeError(address.takeError());
+    writePerfMap(functions);
+  }
   return executor;
 }
 
@@ -496,7 +523,8 @@ struct MemRefArgs {
 } // namespace
 
 JITExecutor::~JITExecutor() {
-  engine.reset();
+  cpuCode.reset();
+  gpuEngine.reset();
   buffer_pool::trim();
 }
 
@@ -532,13 +560,15 @@ llvm::Error JITExecutor::run(ArrayRef<const NpyArray *> inputs,
   SmallVector<void *> args;
   for (MemRefArgs &memref : memrefs)
     memref.append(args);
-  if (device == Device::CPU)
-    return engine->invokePacked(entry, args);
+  if (device == Device::CPU) {
+    cpuCode->invokePacked(args.data());
+    return llvm::Error::success();
+  }
 
   const CUDARuntime &runtime = getCUDARuntime();
   std::lock_guard<std::mutex> lock(getCUDAMutex());
   (void)runtime.takeError(); // Left by an engine torn down earlier.
-  if (llvm::Error error = engine->invokePacked(entry, args))
+  if (llvm::Error error = gpuEngine->invokePacked(entry, args))
     return error;
   // After an error the runtime did nothing more: the outputs are unfinished.
   if (const char *error = runtime.takeError()) {

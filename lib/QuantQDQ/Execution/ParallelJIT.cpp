@@ -1,0 +1,251 @@
+//===- ParallelJIT.cpp - LLVM optimization and codegen on every core ------===//
+//
+// The module is translated once, then cut by function into parts of about
+// equal instruction counts (a network's layers are functions of their own:
+// qdq-outline-parallel-loops). Locals become external symbols so that a
+// part can call a function another part defines, and each part travels as
+// bitcode into an LLVM context of its own: ORC optimizes and compiles
+// modules of different contexts at once on its thread pool. One lookup of
+// every function starts all parts together.
+//
+// Code generation uses the JIT's default code model, as mlir::ExecutionEngine
+// does (on x86-64, the large one): a call or load across parts, or of a
+// weight bound in place anywhere in memory, is an absolute address.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ParallelJIT.h"
+
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/Bitcode/BitcodeReader.h"
+#include "llvm/Bitcode/BitcodeWriter.h"
+#include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
+#include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
+#include "llvm/ExecutionEngine/Orc/RTDyldObjectLinkingLayer.h"
+#include "llvm/ExecutionEngine/SectionMemoryManager.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Transforms/Utils/Cloning.h"
+
+using namespace mlir;
+using namespace mlir::quant_qdq;
+namespace orc = llvm::orc;
+
+/// Adds `void name(ptr args)`, which loads each argument of `entry` through
+/// the pointer args[i] holds, calls it, and stores a result through
+/// args[n]: the convention of mlir::ExecutionEngine's invokePacked.
+static void addPackedWrapper(llvm::Function &entry, StringRef name) {
+  llvm::Module &module = *entry.getParent();
+  llvm::IRBuilder<> builder(module.getContext());
+  llvm::PointerType *pointer = builder.getPtrTy();
+  auto *wrapper = llvm::Function::Create(
+      llvm::FunctionType::get(builder.getVoidTy(), {pointer}, false),
+      llvm::GlobalValue::ExternalLinkage, name, module);
+  builder.SetInsertPoint(
+      llvm::BasicBlock::Create(module.getContext(), "entry", wrapper));
+  llvm::Value *slots = wrapper->getArg(0);
+  auto slot = [&](unsigned i) {
+    return builder.CreateLoad(pointer,
+                              builder.CreateConstGEP1_64(pointer, slots, i));
+  };
+  SmallVector<llvm::Value *> arguments;
+  for (llvm::Argument &argument : entry.args())
+    arguments.push_back(
+        builder.CreateLoad(argument.getType(), slot(argument.getArgNo())));
+  llvm::CallInst *call = builder.CreateCall(&entry, arguments);
+  if (!call->getType()->isVoidTy())
+    builder.CreateStore(call, slot(entry.arg_size()));
+  builder.CreateRetVoid();
+}
+
+/// Assigns each function definition to one of at most `parts` parts,
+/// largest first to the part with the fewest instructions so far. Global
+/// variables stay undecided: part 0 defines them.
+static DenseMap<const llvm::GlobalValue *, unsigned>
+partitionFunctions(llvm::Module &module, unsigned parts) {
+  SmallVector<std::pair<unsigned, llvm::Function *>> bySize;
+  for (llvm::Function &function : module)
+    if (!function.isDeclaration())
+      bySize.emplace_back(function.getInstructionCount(), &function);
+  llvm::stable_sort(bySize, [](auto &a, auto &b) { return a.first > b.first; });
+  SmallVector<uint64_t> load(parts, 0);
+  DenseMap<const llvm::GlobalValue *, unsigned> partOf;
+  for (auto [size, function] : bySize) {
+    unsigned lightest = llvm::min_element(load) - load.begin();
+    partOf[function] = lightest;
+    load[lightest] += size;
+  }
+  return partOf;
+}
+
+/// Whether splitting would lose something every part must see: appending
+/// globals (constructors, llvm.used) or comdats.
+static bool mustStayWhole(const llvm::Module &module) {
+  for (const llvm::GlobalVariable &global : module.globals())
+    if (global.hasAppendingLinkage())
+      return true;
+  return !module.getComdatSymbolTable().empty();
+}
+
+llvm::Expected<std::unique_ptr<ParallelJIT>>
+ParallelJIT::compile(ModuleOp module, StringRef entry,
+                     const ParallelJITOptions &options) {
+  TimingScope noTiming;
+  TimingScope &timing = options.timing ? *options.timing : noTiming;
+  TimingScope translateTimer = timing.nest("LLVM IR: translation and split");
+
+  auto machine = orc::JITTargetMachineBuilder::detectHost();
+  if (!machine)
+    return machine.takeError();
+  std::unique_ptr<ParallelJIT> result(new ParallelJIT());
+  unsigned threads = std::max(1u, options.threads);
+  auto jit =
+      orc::LLJITBuilder()
+          .setJITTargetMachineBuilder(*machine)
+          .setNumCompileThreads(threads > 1 ? threads : 0)
+          .setObjectLinkingLayerCreator([](orc::ExecutionSession &session) {
+            return std::make_unique<orc::RTDyldObjectLinkingLayer>(
+                session, [](const llvm::MemoryBuffer &) {
+                  return std::make_unique<llvm::SectionMemoryManager>();
+                });
+          })
+          .create();
+  if (!jit)
+    return jit.takeError();
+  result->jit = std::move(*jit);
+  orc::LLJIT &lljit = *result->jit;
+
+  auto context = std::make_unique<llvm::LLVMContext>();
+  std::unique_ptr<llvm::Module> whole = translateModuleToLLVMIR(
+      module, *context, module.getName().value_or("qdq"));
+  if (!whole)
+    return llvm::createStringError("cannot translate the module to LLVM IR");
+  whole->setDataLayout(lljit.getDataLayout());
+  whole->setTargetTriple(lljit.getTargetTriple());
+  llvm::Function *entryFunction = whole->getFunction(entry);
+  if (!entryFunction || entryFunction->isDeclaration())
+    return llvm::createStringError("no function '%s' to compile",
+                                   entry.str().c_str());
+  std::string packedName = ("__qdq_packed_" + entry).str();
+  addPackedWrapper(*entryFunction, packedName);
+
+  SmallVector<std::string> names;
+  orc::SymbolLookupSet external;
+  for (llvm::GlobalValue &value : whole->global_values()) {
+    if (!value.hasName())
+      value.setName("__qdq_unnamed");
+    auto *function = dyn_cast<llvm::Function>(&value);
+    if (function && !function->isDeclaration())
+      names.push_back(function->getName().str());
+    else if (value.isDeclaration() && !(function && function->isIntrinsic()))
+      external.add(lljit.mangleAndIntern(value.getName()));
+  }
+  // A local called from another part must be a symbol the linker sees;
+  // one part gets the same treatment, so that the code does not depend on
+  // the number of parts, and every function can be looked up.
+  for (llvm::GlobalValue &value : whole->global_values())
+    if (value.hasLocalLinkage()) {
+      value.setLinkage(llvm::GlobalValue::ExternalLinkage);
+      value.setDSOLocal(false);
+    }
+  SmallVector<orc::ThreadSafeModule> parts;
+  if (threads == 1 || names.size() < 2 || mustStayWhole(*whole)) {
+    parts.emplace_back(std::move(whole), std::move(context));
+  } else {
+    unsigned count = std::min<unsigned>(threads, names.size());
+    auto partOf = partitionFunctions(*whole, count);
+    for (unsigned i = 0; i < count; ++i) {
+      llvm::ValueToValueMapTy mapping;
+      std::unique_ptr<llvm::Module> part =
+          llvm::CloneModule(*whole, mapping, [&](const llvm::GlobalValue *gv) {
+            auto found = partOf.find(gv);
+            return found == partOf.end() ? i == 0 : found->second == i;
+          });
+      SmallVector<char, 0> bitcode;
+      llvm::raw_svector_ostream stream(bitcode);
+      llvm::WriteBitcodeToFile(*part, stream);
+      part.reset();
+      auto partContext = std::make_unique<llvm::LLVMContext>();
+      auto parsed = llvm::parseBitcodeFile(
+          llvm::MemoryBufferRef(StringRef(bitcode.data(), bitcode.size()),
+                                "part"),
+          *partContext);
+      if (!parsed)
+        return parsed.takeError();
+      parts.emplace_back(std::move(*parsed), std::move(partContext));
+    }
+  }
+  translateTimer.stop();
+
+  // Each part is optimized on the thread that compiles it.
+  std::function<llvm::Error(llvm::Module *)> optimize =
+      makeOptimizingTransformer(options.optLevel, 0, nullptr);
+  lljit.getIRTransformLayer().setTransform(
+      [optimize](orc::ThreadSafeModule part, orc::MaterializationResponsibility &)
+          -> llvm::Expected<orc::ThreadSafeModule> {
+        if (llvm::Error error = part.withModuleDo(
+                [&](llvm::Module &m) { return optimize(&m); }))
+          return std::move(error);
+        return std::move(part);
+      });
+
+  orc::JITDylib &main = lljit.getMainJITDylib();
+  for (StringRef library : options.sharedLibraries) {
+    auto generator = orc::DynamicLibrarySearchGenerator::Load(
+        library.str().c_str(), lljit.getDataLayout().getGlobalPrefix());
+    if (!generator)
+      return generator.takeError();
+    main.addGenerator(std::move(*generator));
+  }
+  orc::SymbolMap provided;
+  for (const auto &[name, address] : options.symbols)
+    provided[lljit.mangleAndIntern(name)] = {
+        orc::ExecutorAddr::fromPtr(address), llvm::JITSymbolFlags::Exported};
+  if (llvm::Error error = main.define(orc::absoluteSymbols(provided)))
+    return std::move(error);
+  // Everything the code refers to and does not define must exist before
+  // the parts compile. A part that fails to link while others compile
+  // crashes LLVM 22's ORC (AsynchronousSymbolQuery::handleFailed, seen with
+  // a missing function), and its error would name the part, not the symbol.
+  if (!external.empty()) {
+    auto resolved = lljit.getExecutionSession().lookup(
+        orc::makeJITDylibSearchOrder(&main), std::move(external));
+    if (!resolved)
+      return resolved.takeError();
+  }
+  for (orc::ThreadSafeModule &part : parts)
+    if (llvm::Error error = lljit.addIRModule(std::move(part)))
+      return std::move(error);
+
+  TimingScope compileTimer =
+      timing.nest("LLVM: optimization and machine code, " +
+                  std::to_string(parts.size()) + " part(s)");
+  orc::SymbolLookupSet lookups;
+  for (const std::string &name : names)
+    lookups.add(lljit.mangleAndIntern(name));
+  lookups.add(lljit.mangleAndIntern(packedName));
+  auto found = lljit.getExecutionSession().lookup(
+      orc::makeJITDylibSearchOrder(&main,
+                                   orc::JITDylibLookupFlags::MatchAllSymbols),
+      std::move(lookups));
+  if (!found)
+    return found.takeError();
+  compileTimer.stop();
+  if (llvm::Error error = lljit.initialize(main))
+    return std::move(error);
+
+  for (const std::string &name : names)
+    result->functions.emplace_back(
+        name, (*found)[lljit.mangleAndIntern(name)].getAddress().getValue());
+  result->packedEntry =
+      (*found)[lljit.mangleAndIntern(packedName)]
+          .getAddress()
+          .toPtr<void (*)(void **)>();
+  return result;
+}
+
+ParallelJIT::~ParallelJIT() {
+  if (jit && packedEntry)
+    llvm::consumeError(jit->deinitialize(jit->getMainJITDylib()));
+}
