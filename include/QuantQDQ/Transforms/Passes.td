@@ -408,17 +408,20 @@ def MergeIdenticalFunctions : Pass<"qdq-merge-identical-functions",
   let summary = "Keep one of each set of private functions with the same "
                 "body";
   let description = [{
-    Private function definitions whose types, attributes and bodies are
-    equal (op for op, operand for operand; locations and names aside) are
+    Private function definitions whose types, attributes (`no_inline`
+    included) and bodies are equal (op for op with matching operands, a
+    commutative op's in either order; locations and names aside) are
     merged: the first one is kept, calls and other symbol references to the
-    others are redirected to it, and the others are erased. A network's
+    others in the module's own symbol scope are redirected to it (so the
+    merged functions share one address), and the others are erased. A network's
     repeated blocks become, after `qdq-outline-parallel-loops`, functions
     that differ only in name (ResNet-50: 260 outlined functions, 89
     distinct; a transformer's layers all alike), so the rest of the
     lowering and LLVM compile each body once. Public functions and
     declarations are left alone. A single round: callers that become alike
     once their callees are merged are not merged in turn.
-    Part of `qdq-cpu-pipeline`, right after outlining.
+    Part of the CPU lowering (`qdq-cpu-pipeline`, and the host code of
+    `qdq-gpu-pipeline`), right after outlining.
   }];
 }
 

@@ -79,13 +79,21 @@ partitionFunctions(llvm::Module &module, unsigned parts) {
   return partOf;
 }
 
-/// Whether splitting would lose something every part must see: appending
-/// globals (constructors, llvm.used) or comdats.
+/// Whether splitting could break the module: appending globals
+/// (constructors, llvm.used) and comdats that every part must see; aliases
+/// and ifuncs, which must stay with what they point to; definitions that
+/// the optimizer may drop or that may be defined twice (linkonce, weak,
+/// available_externally), which another part could not then link to.
 static bool mustStayWhole(const llvm::Module &module) {
-  for (const llvm::GlobalVariable &global : module.globals())
-    if (global.hasAppendingLinkage())
-      return true;
-  return !module.getComdatSymbolTable().empty();
+  if (!module.getComdatSymbolTable().empty() || !module.alias_empty() ||
+      !module.ifunc_empty())
+    return true;
+  return llvm::any_of(module.global_values(),
+                      [](const llvm::GlobalValue &value) {
+                        return !value.isDeclaration() &&
+                               !value.hasExternalLinkage() &&
+                               !value.hasLocalLinkage();
+                      });
 }
 
 llvm::Expected<std::unique_ptr<ParallelJIT>>
@@ -138,8 +146,12 @@ ParallelJIT::compile(ModuleOp module, StringRef entry,
     auto *function = dyn_cast<llvm::Function>(&value);
     if (function && !function->isDeclaration())
       names.push_back(function->getName().str());
-    else if (value.isDeclaration() && !(function && function->isIntrinsic()))
-      external.add(lljit.mangleAndIntern(value.getName()));
+    else if (value.isDeclaration() && !value.use_empty() &&
+             !(function && function->isIntrinsic()))
+      external.add(lljit.mangleAndIntern(value.getName()),
+                   value.hasExternalWeakLinkage()
+                       ? orc::SymbolLookupFlags::WeaklyReferencedSymbol
+                       : orc::SymbolLookupFlags::RequiredSymbol);
   }
   // A local called from another part must be a symbol the linker sees;
   // one part gets the same treatment, so that the code does not depend on
@@ -150,7 +162,9 @@ ParallelJIT::compile(ModuleOp module, StringRef entry,
       value.setDSOLocal(false);
     }
   SmallVector<orc::ThreadSafeModule> parts;
-  if (threads == 1 || names.size() < 2 || mustStayWhole(*whole)) {
+  bool hasInitializers = whole->getNamedGlobal("llvm.global_ctors") ||
+                         whole->getNamedGlobal("llvm.global_dtors");
+  if (threads == 1 || mustStayWhole(*whole)) {
     parts.emplace_back(std::move(whole), std::move(context));
   } else {
     unsigned count = std::min<unsigned>(threads, names.size());
@@ -182,7 +196,8 @@ ParallelJIT::compile(ModuleOp module, StringRef entry,
   std::function<llvm::Error(llvm::Module *)> optimize =
       makeOptimizingTransformer(options.optLevel, 0, nullptr);
   lljit.getIRTransformLayer().setTransform(
-      [optimize](orc::ThreadSafeModule part, orc::MaterializationResponsibility &)
+      [optimize](orc::ThreadSafeModule part,
+                 orc::MaterializationResponsibility &)
           -> llvm::Expected<orc::ThreadSafeModule> {
         if (llvm::Error error = part.withModuleDo(
                 [&](llvm::Module &m) { return optimize(&m); }))
@@ -204,13 +219,15 @@ ParallelJIT::compile(ModuleOp module, StringRef entry,
         orc::ExecutorAddr::fromPtr(address), llvm::JITSymbolFlags::Exported};
   if (llvm::Error error = main.define(orc::absoluteSymbols(provided)))
     return std::move(error);
-  // Everything the code refers to and does not define must exist before
-  // the parts compile. A part that fails to link while others compile
-  // crashes LLVM 22's ORC (AsynchronousSymbolQuery::handleFailed, seen with
-  // a missing function), and its error would name the part, not the symbol.
+  // What the code refers to and does not define is looked up where the
+  // parts will link, before they compile: a missing symbol is then an
+  // error that names it, where a part failing to link would name only the
+  // part's functions.
   if (!external.empty()) {
+    orc::JITDylibSearchOrder linkOrder = main.withLinkOrderDo(
+        [](const orc::JITDylibSearchOrder &order) { return order; });
     auto resolved = lljit.getExecutionSession().lookup(
-        orc::makeJITDylibSearchOrder(&main), std::move(external));
+        linkOrder, std::move(external));
     if (!resolved)
       return resolved.takeError();
   }
@@ -224,7 +241,6 @@ ParallelJIT::compile(ModuleOp module, StringRef entry,
   orc::SymbolLookupSet lookups;
   for (const std::string &name : names)
     lookups.add(lljit.mangleAndIntern(name));
-  lookups.add(lljit.mangleAndIntern(packedName));
   auto found = lljit.getExecutionSession().lookup(
       orc::makeJITDylibSearchOrder(&main,
                                    orc::JITDylibLookupFlags::MatchAllSymbols),
@@ -232,8 +248,13 @@ ParallelJIT::compile(ModuleOp module, StringRef entry,
   if (!found)
     return found.takeError();
   compileTimer.stop();
-  if (llvm::Error error = lljit.initialize(main))
-    return std::move(error);
+  // Only where there are constructors: mlir::ExecutionEngine skips these
+  // on AArch64, where they crashed (llvm-project issue 71963).
+  if (hasInitializers) {
+    if (llvm::Error error = lljit.initialize(main))
+      return std::move(error);
+    result->initialized = true;
+  }
 
   for (const std::string &name : names)
     result->functions.emplace_back(
@@ -246,6 +267,6 @@ ParallelJIT::compile(ModuleOp module, StringRef entry,
 }
 
 ParallelJIT::~ParallelJIT() {
-  if (jit && packedEntry)
+  if (initialized)
     llvm::consumeError(jit->deinitialize(jit->getMainJITDylib()));
 }

@@ -48,7 +48,7 @@ public:
     return functions;
   }
 
-  /// Runs the module's destructors, if any.
+  /// Runs the module's destructors, if it has constructors that ran.
   ~ParallelJIT();
 
 private:
@@ -56,6 +56,8 @@ private:
 
   std::unique_ptr<llvm::orc::LLJIT> jit;
   void (*packedEntry)(void **) = nullptr;
+  /// Whether the module's constructors ran, so that its destructors must.
+  bool initialized = false;
   SmallVector<std::pair<std::string, uint64_t>> functions;
 };
 

@@ -11,8 +11,10 @@
 // Functions are bucketed by a hash of their type and of every nested
 // operation (name, attributes, properties, result types; not operands),
 // and a function joins a bucket's member only when the two bodies are
-// equivalent op by op, operand by operand. Calls and other symbol
-// references to a dropped function are redirected in one walk.
+// equivalent op by op, with matching operands (a commutative op's in
+// either order). Calls and other symbol references to a dropped function
+// are redirected in one walk of the module's own symbol scope: a nested
+// symbol table (a gpu.module) has names of its own.
 //
 //===----------------------------------------------------------------------===//
 
@@ -22,7 +24,6 @@
 #include "mlir/IR/AttrTypeSubElements.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OperationSupport.h"
-#include "llvm/ADT/MapVector.h"
 
 namespace mlir::quant_qdq {
 #define GEN_PASS_DEF_MERGEIDENTICALFUNCTIONS
@@ -39,7 +40,8 @@ static constexpr OperationEquivalence::Flags kIgnoreLocations =
 /// between two bodies.
 static llvm::hash_code hashFunction(func::FuncOp function) {
   llvm::hash_code hash = llvm::hash_combine(
-      function.getFunctionType(), function->getDiscardableAttrDictionary());
+      function.getFunctionType(), function.getNoInline(),
+      function->getDiscardableAttrDictionary());
   function.getBody().walk([&](Operation *op) {
     hash = llvm::hash_combine(
         hash, OperationEquivalence::computeHash(
@@ -53,6 +55,7 @@ static llvm::hash_code hashFunction(func::FuncOp function) {
 /// equal, the bodies op for op with matching operands.
 static bool isSameFunction(func::FuncOp lhs, func::FuncOp rhs) {
   return lhs.getFunctionType() == rhs.getFunctionType() &&
+         lhs.getNoInline() == rhs.getNoInline() &&
          lhs.getArgAttrsAttr() == rhs.getArgAttrsAttr() &&
          lhs.getResAttrsAttr() == rhs.getResAttrsAttr() &&
          lhs->getDiscardableAttrDictionary() ==
@@ -69,13 +72,14 @@ struct MergeIdenticalFunctionsPass
     ModuleOp module = getOperation();
     // Only private definitions: a public function may be looked up by its
     // name from outside the module.
-    llvm::MapVector<llvm::hash_code, SmallVector<func::FuncOp, 1>> kept;
+    DenseMap<size_t, SmallVector<func::FuncOp, 1>> kept;
     DenseMap<StringAttr, FlatSymbolRefAttr> replacements;
     SmallVector<func::FuncOp> dropped;
     for (auto function : module.getOps<func::FuncOp>()) {
       if (!function.isPrivate() || function.isExternal())
         continue;
-      SmallVector<func::FuncOp, 1> &bucket = kept[hashFunction(function)];
+      SmallVector<func::FuncOp, 1> &bucket =
+          kept[size_t(hashFunction(function))];
       auto same = llvm::find_if(bucket, [&](func::FuncOp other) {
         return isSameFunction(other, function);
       });
@@ -102,9 +106,14 @@ struct MergeIdenticalFunctionsPass
         });
     for (func::FuncOp function : dropped)
       function.erase();
-    replacer.recursivelyReplaceElementsIn(module, /*replaceAttrs=*/true,
-                                          /*replaceLocs=*/false,
-                                          /*replaceTypes=*/false);
+    module.walk<WalkOrder::PreOrder>([&](Operation *op) {
+      if (op != module && op->hasTrait<OpTrait::SymbolTable>())
+        return WalkResult::skip();
+      replacer.replaceElementsIn(op, /*replaceAttrs=*/true,
+                                 /*replaceLocs=*/false,
+                                 /*replaceTypes=*/false);
+      return WalkResult::advance();
+    });
   }
 };
 } // namespace

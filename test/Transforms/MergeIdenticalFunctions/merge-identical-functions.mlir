@@ -105,3 +105,47 @@ func.func @uses() -> (f32, f32, f32, f32, f32, () -> f32) {
   %f = func.constant @two_again : () -> f32
   return %a, %b, %c, %d, %e, %f : f32, f32, f32, f32, f32, () -> f32
 }
+
+// -----
+
+// no_inline counts: a function that may be inlined stays apart from one
+// that may not. A nested symbol table has names of its own: its @twin_0
+// is not the dropped one, and its reference stays.
+// CHECK-LABEL: func.func private @twin()
+// CHECK-LABEL: func.func private @twin_inlinable()
+// CHECK-NOT: func.func private @twin_0()
+// CHECK-LABEL: module @inner
+// CHECK: func.func private @twin_0()
+// CHECK: call @twin_0()
+// CHECK-LABEL: func.func @calls(
+// CHECK: call @twin()
+// CHECK: call @twin_inlinable()
+// CHECK: call @twin()
+func.func private @twin() -> f32 attributes {no_inline} {
+  %c = arith.constant 1.0 : f32
+  return %c : f32
+}
+func.func private @twin_inlinable() -> f32 {
+  %c = arith.constant 1.0 : f32
+  return %c : f32
+}
+func.func private @twin_0() -> f32 attributes {no_inline} {
+  %c = arith.constant 1.0 : f32
+  return %c : f32
+}
+module @inner {
+  func.func private @twin_0() -> f32 {
+    %c = arith.constant 4.0 : f32
+    return %c : f32
+  }
+  func.func @inner_calls() -> f32 {
+    %x = call @twin_0() : () -> f32
+    return %x : f32
+  }
+}
+func.func @calls() -> (f32, f32, f32) {
+  %a = call @twin() : () -> f32
+  %b = call @twin_inlinable() : () -> f32
+  %c = call @twin_0() : () -> f32
+  return %a, %b, %c : f32, f32, f32
+}
