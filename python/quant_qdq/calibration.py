@@ -138,12 +138,12 @@ def _data_paths(data, folder: str) -> List[str]:
 
 
 def _check_settings(method: str, percentile: float, bins: int,
-                    batch_size: int) -> None:
+                    batch_size: Optional[int]) -> None:
     _check_method(method)
     if not 0 < percentile <= 100:
         raise ValueError("percentile must be in (0, 100], got %r"
                          % (percentile,))
-    if bins < 1 or batch_size < 1:
+    if bins < 1 or (batch_size is not None and batch_size < 1):
         raise ValueError("bins and batch_size must be positive")
 
 
@@ -155,7 +155,7 @@ def _check_method(method: str) -> None:
 
 def collect_table(module: Module, data, method: str = "max", *,
                   percentile: float = 99.99, bins: int = 2048,
-                  batch_size: int = 32, progress: bool = False
+                  batch_size: Optional[int] = None, progress: bool = False
                   ) -> CalibrationTable:
     """Runs `module` (with its Q/DQ pairs) on `data`; the range of every
     tensor a quantize op reads."""
@@ -163,14 +163,16 @@ def collect_table(module: Module, data, method: str = "max", *,
     with tempfile.TemporaryDirectory(prefix="quant_qdq_calib_") as folder:
         paths = _data_paths(data, folder)
         result_method, entries = module.collect_calibration_table(
-            paths, method, float(percentile), int(bins), int(batch_size), "",
+            paths, method, float(percentile), int(bins),
+            int(batch_size or 0), "",
             bool(progress))
     return CalibrationTable._from_entries(result_method, entries)
 
 
 def collect_calibration_table(model, data, method: str = "max", *,
                               percentile: float = 99.99, bins: int = 2048,
-                              batch_size: int = 32, progress: bool = False
+                              batch_size: Optional[int] = None,
+                              progress: bool = False
                               ) -> CalibrationTable:
     """The calibration table of a model that already has Q/DQ nodes (a
     QDQ onnx.ModelProto, an ONNX path or a Module), from `data`. Methods:
@@ -199,7 +201,7 @@ def apply_calibration_table(model, table: CalibrationTable, *,
 
 def calibrate(model, data, method: str = "max", *,
               percentile: float = 99.99, bins: int = 2048,
-              batch_size: int = 32, integer_weights: bool = True,
+              batch_size: Optional[int] = None, integer_weights: bool = True,
               progress: bool = False):
     """Calibrates a QDQ model on `data` and returns it as an
     onnx.ModelProto with every scale set."""

@@ -72,7 +72,7 @@ def _quantize(module: Module, quantization_mode: str,
               quantization_spec: Optional[QuantizationSpec],
               custom_qdq_cases: Optional[List], *, propagate: bool,
               calibration_data=None, calibration_method: str = "max",
-              percentile: float = 99.99, batch_size: int = 32,
+              percentile: float = 99.99, batch_size: Optional[int] = None,
               weight_bits: int = 8, activation_bits: int = 8,
               weight_format: str = "", activation_format: str = "",
               block_size: int = 0, awq: bool = False) -> str:
@@ -138,7 +138,7 @@ def _quantize(module: Module, quantization_mode: str,
             attention_max_sequence=_attention_max_sequence(custom_qdq_cases),
             data=data, method=calibration_method,
             percentile=float(percentile), bins=bins,
-            batch_size=int(batch_size))
+            batch_size=int(batch_size or 0))
         with open(report_path, errors="backslashreplace") as f:
             return f.read()
 
@@ -181,7 +181,7 @@ def quantize_model(model, quantization_mode: str = "full",
                    fold_batch_norm: bool = False, propagate: bool = True,
                    calibration_data=None, calibration_method: str = "max",
                    calibration_table: Optional[CalibrationTable] = None,
-                   percentile: float = 99.99, batch_size: int = 32,
+                   percentile: float = 99.99, batch_size: Optional[int] = None,
                    integer_weights: bool = True,
                    activation_amax: float = 6.0,
                    report: Optional[str] = None,
@@ -219,7 +219,9 @@ def quantize_model(model, quantization_mode: str = "full",
       calibration_method: max, percentile, entropy, mse, last-value or
         moving-average.
       calibration_table: a CalibrationTable to apply instead of data.
-      percentile, batch_size: calibration settings.
+      percentile, batch_size: calibration settings; batch_size None: the
+        engine's choice (docs/Calibration.md), 32 for the QAT models'
+        own calibration passes.
       integer_weights: store weights as int8 initializers (default), or,
         False, as float initializers + QuantizeLinear.
       activation_amax: the range assumed by activations left uncalibrated.
@@ -268,13 +270,13 @@ def quantize_model(model, quantization_mode: str = "full",
                 activation_bits=activation_bits,
                 range_tracking=range_tracking,
                 calibration_data=calibration_data,
-                opset_version=opset_version, batch_size=batch_size)
+                opset_version=opset_version, batch_size=batch_size or 32)
         from .keras_qat import quantize_keras_model
         return quantize_keras_model(
             model, quantization_mode, quantization_spec, custom_qdq_cases,
             weight_bits=weight_bits, activation_bits=activation_bits,
             range_tracking=range_tracking, calibration_data=calibration_data,
-            batch_size=batch_size)
+            batch_size=batch_size or 32)
     if calibration_data is not None and calibration_table is not None:
         raise ValueError("give calibration_data or calibration_table, "
                          "not both")

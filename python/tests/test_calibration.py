@@ -182,3 +182,30 @@ def test_data_and_table_exclusive(block_model, calib_data):
     with pytest.raises(ValueError, match="not both"):
         quantize_model(block_model, calibration_data=calib_data,
                        calibration_table=CalibrationTable())
+
+
+def test_default_batches(block_model):
+    """Without batch_size, max (whose range does not depend on batches)
+    gives what any batch size gives, and last-value keeps TFMOT's batches
+    of 32: its range is that of samples 32 to 40, not of the last few."""
+    for value in (block_model.graph.input[0], block_model.graph.output[0]):
+        value.type.tensor_type.shape.dim[0].dim_param = "N"
+    data = np.random.default_rng(2).standard_normal(
+        (40, 3, 8, 8)).astype(np.float32)
+    data[32:36] *= 10
+
+    def input_scale(**settings):
+        return activation_scales(quantize_model(
+            block_model, calibration_data=data, **settings))["x"]
+
+    whole = np.abs(data).max() / 127
+    for batch_size in (None, 1, 32):
+        assert input_scale(batch_size=batch_size) == pytest.approx(
+            whole, rel=1e-6)
+    last = input_scale(calibration_method="last-value")
+    assert last == pytest.approx(np.abs(data[32:]).max() / 127, rel=1e-6)
+    assert last == input_scale(calibration_method="last-value",
+                               batch_size=32)
+    assert input_scale(calibration_method="last-value",
+                       batch_size=4) == pytest.approx(
+        np.abs(data[36:]).max() / 127, rel=1e-6)

@@ -32,8 +32,11 @@ struct CalibrationOptions {
   double movingAverageDecay = 0.999;
   /// Histogram bins of the percentile, entropy and MSE methods.
   unsigned bins = 2048;
-  /// Samples per run when the model's batch is dynamic.
-  int64_t batchSize = 32;
+  /// Samples per run when the model's batch is dynamic. 0: 32 (TFMOT's
+  /// batches) where a per-batch method's range is asked for, else a few
+  /// per thread (getDefaultBatchSize); other methods' ranges do not depend
+  /// on it.
+  int64_t batchSize = 0;
   /// The function to calibrate (default: the only public one).
   std::string entry;
   /// Show progress on stderr: redrawn on a terminal, a line every 10 s in

@@ -23,7 +23,11 @@ def Calibrate : Pass<"calibrate", "::mlir::ModuleOp"> {
     range of the last batch) and `moving-average` (an exponential moving
     average of the batches' ranges, `decay=0.999`, starting at the first
     batch's range). A batch is one run: the model's batch, or `batch-size`
-    samples when the batch is dynamic. The histogram methods read the data
+    samples when the batch is dynamic. Without `batch-size`, that is 32
+    where a last-value or moving-average range is asked for (the report
+    computes them too), else 4 or the thread count if larger: the other
+    methods' ranges do not depend on it, and small batches keep a run's
+    tensors in cache and peak memory low. The histogram methods read the data
     twice; memory does not grow with the number of samples. Each .npy file holds a batch of samples along its first
     dimension; a folder stands for its .npy files.
 
@@ -47,8 +51,9 @@ def Calibrate : Pass<"calibrate", "::mlir::ModuleOp"> {
            "Percentile of |x| for the percentile method">,
     Option<"bins", "bins", "unsigned", /*default=*/"2048",
            "Histogram bins of the percentile, entropy and mse methods">,
-    Option<"batchSize", "batch-size", "int64_t", /*default=*/"32",
-           "Samples per run when the model's batch is dynamic">,
+    Option<"batchSize", "batch-size", "int64_t", /*default=*/"0",
+           "Samples per run when the model's batch is dynamic (0: 32 for "
+           "last-value and moving-average, else 4 or one per thread)">,
     Option<"savePath", "save", "std::string", /*default=*/"",
            "Write the calibration table (.json, else TensorRT cache)">,
     Option<"loadPath", "load", "std::string", /*default=*/"",
@@ -86,8 +91,9 @@ def ActivationAwareScales : Pass<"qdq-awq", "::mlir::ModuleOp"> {
   let options = [
     ListOption<"data", "data", "std::string",
                "Calibration arrays: .npy files or folders of them">,
-    Option<"batchSize", "batch-size", "int64_t", /*default=*/"32",
-           "Samples per run when the model's batch is dynamic">,
+    Option<"batchSize", "batch-size", "int64_t", /*default=*/"0",
+           "Samples per run when the model's batch is dynamic (0: 4 or "
+           "one per thread)">,
     Option<"alphaStep", "alpha-step", "double", /*default=*/"0.05",
            "Step of the search over alpha in [0, 1]">,
     Option<"rows", "rows", "int64_t", /*default=*/"512",

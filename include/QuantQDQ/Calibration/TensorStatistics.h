@@ -48,6 +48,12 @@ public:
            method == CalibrationMethod::Entropy ||
            method == CalibrationMethod::MSE;
   }
+  /// Whether `method`'s range depends on how the data is cut into batches
+  /// (TFMOT's per-batch quantizers).
+  static bool dependsOnBatches(CalibrationMethod method) {
+    return method == CalibrationMethod::LastValue ||
+           method == CalibrationMethod::MovingAverage;
+  }
   /// The [min, max] range an asymmetric quantizer uses under `method`: the
   /// last batch's, the moving average, or the whole data's.
   std::pair<double, double> getRange(CalibrationMethod method) const;

@@ -85,9 +85,11 @@ struct QuantizePipelineOptions
                        llvm::cl::init(0.999)};
   Option<unsigned> bins{*this, "bins", llvm::cl::desc("Histogram bins"),
                         llvm::cl::init(2048)};
-  Option<int64_t> batchSize{*this, "batch-size",
-                            llvm::cl::desc("Samples per run"),
-                            llvm::cl::init(32)};
+  Option<int64_t> batchSize{
+      *this, "batch-size",
+      llvm::cl::desc("Samples per run (0: 32 for last-value and "
+                     "moving-average, else a few per thread)"),
+      llvm::cl::init(0)};
   Option<std::string> save{
       *this, "save", llvm::cl::desc("Write the calibration table here")};
   Option<std::string> load{

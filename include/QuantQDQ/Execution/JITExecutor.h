@@ -39,6 +39,11 @@ struct ExecutorOptions {
   TimingScope *timing = nullptr;
 };
 
+/// The threads compiled CPU code runs on (libomp's count for a parallel
+/// region): OMP_NUM_THREADS's first number where set, else the cores this
+/// process may run on. Also the threads that compile it.
+int64_t getExecutionThreads();
+
 /// An NVIDIA GPU that the CUDA runtime can use.
 struct CUDADeviceInfo {
   std::string name;

@@ -74,6 +74,10 @@ CalibrationData::load(ArrayRef<std::string> paths, RankedTensorType inputType,
   return data;
 }
 
+int64_t mlir::quant_qdq::getDefaultBatchSize() {
+  return std::max<int64_t>(4, getExecutionThreads());
+}
+
 LogicalResult CalibrationData::forEachBatch(
     RankedTensorType inputType, int64_t batchSize, Location loc,
     function_ref<LogicalResult(NpyArray &)> fn) const {
@@ -81,7 +85,7 @@ LogicalResult CalibrationData::forEachBatch(
   for (const NpyArray &array : arrays) {
     int64_t samples = array.shape[0];
     int64_t step = ShapedType::isDynamic(modelBatch)
-                       ? std::max<int64_t>(1, batchSize)
+                       ? (batchSize > 0 ? batchSize : getDefaultBatchSize())
                        : modelBatch;
     if (!ShapedType::isDynamic(modelBatch) && samples % modelBatch != 0)
       return emitError(loc) << "the model takes batches of " << modelBatch

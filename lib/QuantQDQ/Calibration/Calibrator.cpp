@@ -21,6 +21,10 @@
 using namespace mlir;
 using namespace mlir::quant_qdq;
 
+/// The batch size when none is given and a per-batch method's range is
+/// asked for: that of TFMOT's training, which those methods model.
+static constexpr int64_t kPerBatchMethodsBatchSize = 32;
+
 bool mlir::quant_qdq::isCalibrationWeight(Value value) {
   Operation *def = value.getDefiningOp();
   return def && def->hasTrait<OpTrait::ConstantLike>();
@@ -252,6 +256,11 @@ LogicalResult mlir::quant_qdq::collectCalibrationTable(
 
   bool histogram = options.compareMethods ||
                    llvm::any_of(methods, TensorStatistics::needsHistogram);
+  int64_t batchSize = options.batchSize;
+  if (batchSize == 0 &&
+      (options.compareMethods ||
+       llvm::any_of(methods, TensorStatistics::dependsOnBatches)))
+    batchSize = kPerBatchMethodsBatchSize;
   // Methods that need only each batch's range get it from the compiled
   // code: the observed tensors then never leave it, and calibration holds
   // no more than one run's buffers. Histograms read the tensors.
@@ -323,7 +332,7 @@ LogicalResult mlir::quant_qdq::collectCalibrationTable(
       progress.update(what, pass, done);
       return success();
     };
-    if (failed(data->forEachBatch(inputType, options.batchSize, loc,
+    if (failed(data->forEachBatch(inputType, batchSize, loc,
                                   observeBatch)))
       return failure();
   }

@@ -167,10 +167,7 @@ static bool isUnsignedResult(Value value) {
   return quantize && !quantize.getQuantizer().getIsSigned();
 }
 
-namespace {
-/// The threads libomp gives a parallel region: OMP_NUM_THREADS's first
-/// number where set, else the cores this process may run on.
-static int64_t getOpenMPThreads() {
+int64_t mlir::quant_qdq::getExecutionThreads() {
   if (const char *env = std::getenv("OMP_NUM_THREADS")) {
     int64_t threads = 0;
     StringRef first = StringRef(env).split(',').first.trim();
@@ -180,6 +177,7 @@ static int64_t getOpenMPThreads() {
   return std::max(1u, llvm::hardware_concurrency().compute_thread_count());
 }
 
+namespace {
 /// A global whose contents the JIT reads in place instead of compiling in.
 struct BoundConstant {
   std::string name;
@@ -355,7 +353,7 @@ JITExecutor::create(OwningOpRef<ModuleOp> module, StringRef entry,
   } else {
     CPUPipelineOptions cpu;
     cpu.bufferPool = true;
-    cpu.threads = getOpenMPThreads();
+    cpu.threads = getExecutionThreads();
     buildCPUPipeline(pm, cpu);
   }
   TimingScope pipelineTimer = timing.nest("MLIR pipeline");
@@ -404,7 +402,7 @@ JITExecutor::create(OwningOpRef<ModuleOp> module, StringRef entry,
       symbols.emplace_back(constant.name, constant.data);
     ParallelJITOptions jitOptions;
     jitOptions.optLevel = options.optLevel;
-    jitOptions.threads = getOpenMPThreads();
+    jitOptions.threads = getExecutionThreads();
     jitOptions.sharedLibraries = libs;
     jitOptions.symbols = symbols;
     jitOptions.timing = &timing;
