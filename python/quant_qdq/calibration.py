@@ -158,7 +158,9 @@ def collect_table(module: Module, data, method: str = "max", *,
                   batch_size: Optional[int] = None, progress: bool = False
                   ) -> CalibrationTable:
     """Runs `module` (with its Q/DQ pairs) on `data`; the range of every
-    tensor a quantize op reads."""
+    tensor a quantize op reads. `batch_size` (samples per run of a model
+    with a dynamic batch) None lets calibration choose: 32 for last-value
+    and moving-average, else one per thread, 4 to 32."""
     _check_settings(method, percentile, bins, batch_size)
     with tempfile.TemporaryDirectory(prefix="quant_qdq_calib_") as folder:
         paths = _data_paths(data, folder)

@@ -247,6 +247,9 @@ def quantize_model(model, quantization_mode: str = "full",
       range_tracking: with `qat`, how activation ranges follow training:
         "last_value" (the toolkit's) or "moving_average" (TFMOT's).
     """
+    if batch_size is not None and batch_size < 1:
+        raise ValueError("batch_size must be positive (or None to let "
+                         "calibration choose), got %r" % (batch_size,))
     if qat:
         if weight_format or activation_format or block_size or awq:
             raise ValueError("with qat=True, give widths as weight_bits and "

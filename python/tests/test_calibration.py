@@ -184,10 +184,12 @@ def test_data_and_table_exclusive(block_model, calib_data):
                        calibration_table=CalibrationTable())
 
 
-def test_default_batches(block_model):
+def test_default_batches(block_model, monkeypatch):
     """Without batch_size, max (whose range does not depend on batches)
     gives what any batch size gives, and last-value keeps TFMOT's batches
-    of 32: its range is that of samples 32 to 40, not of the last few."""
+    of 32: its range is that of samples 32 to 40, not of the last few
+    (with 4 threads the other methods' default would end at 36 to 40)."""
+    monkeypatch.setenv("OMP_NUM_THREADS", "4")
     for value in (block_model.graph.input[0], block_model.graph.output[0]):
         value.type.tensor_type.shape.dim[0].dim_param = "N"
     data = np.random.default_rng(2).standard_normal(
@@ -209,3 +211,5 @@ def test_default_batches(block_model):
     assert input_scale(calibration_method="last-value",
                        batch_size=4) == pytest.approx(
         np.abs(data[36:]).max() / 127, rel=1e-6)
+    with pytest.raises(ValueError, match="batch_size must be positive"):
+        quantize_model(block_model, calibration_data=data, batch_size=0)

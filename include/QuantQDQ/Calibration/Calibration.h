@@ -33,9 +33,9 @@ struct CalibrationOptions {
   /// Histogram bins of the percentile, entropy and MSE methods.
   unsigned bins = 2048;
   /// Samples per run when the model's batch is dynamic. 0: 32 (TFMOT's
-  /// batches) where a per-batch method's range is asked for, else a few
-  /// per thread (getDefaultBatchSize); other methods' ranges do not depend
-  /// on it.
+  /// batches) where a per-batch method's range is asked for, else one per
+  /// thread, within [4, 32] (or a divisor of a file's samples up to twice
+  /// that); other methods' ranges do not depend on it.
   int64_t batchSize = 0;
   /// The function to calibrate (default: the only public one).
   std::string entry;

@@ -25,9 +25,10 @@ def Calibrate : Pass<"calibrate", "::mlir::ModuleOp"> {
     batch's range). A batch is one run: the model's batch, or `batch-size`
     samples when the batch is dynamic. Without `batch-size`, that is 32
     where a last-value or moving-average range is asked for (the report
-    computes them too), else 4 or the thread count if larger: the other
-    methods' ranges do not depend on it, and small batches keep a run's
-    tensors in cache and peak memory low. The histogram methods read the data
+    computes them too), else one per thread, at least 4 and at most 32 (or
+    up to twice that where it divides a file's samples): the other
+    methods' ranges do not depend on it (on data without NaNs), and small
+    batches keep a run's tensors in cache and peak memory low. The histogram methods read the data
     twice; memory does not grow with the number of samples. Each .npy file holds a batch of samples along its first
     dimension; a folder stands for its .npy files.
 
@@ -53,7 +54,8 @@ def Calibrate : Pass<"calibrate", "::mlir::ModuleOp"> {
            "Histogram bins of the percentile, entropy and mse methods">,
     Option<"batchSize", "batch-size", "int64_t", /*default=*/"0",
            "Samples per run when the model's batch is dynamic (0: 32 for "
-           "last-value and moving-average, else 4 or one per thread)">,
+           "last-value, moving-average and report=, else one per thread, "
+           "4 to 32)">,
     Option<"savePath", "save", "std::string", /*default=*/"",
            "Write the calibration table (.json, else TensorRT cache)">,
     Option<"loadPath", "load", "std::string", /*default=*/"",
@@ -92,8 +94,8 @@ def ActivationAwareScales : Pass<"qdq-awq", "::mlir::ModuleOp"> {
     ListOption<"data", "data", "std::string",
                "Calibration arrays: .npy files or folders of them">,
     Option<"batchSize", "batch-size", "int64_t", /*default=*/"0",
-           "Samples per run when the model's batch is dynamic (0: 4 or "
-           "one per thread)">,
+           "Samples per run when the model's batch is dynamic (0: one per "
+           "thread, 4 to 32)">,
     Option<"alphaStep", "alpha-step", "double", /*default=*/"0.05",
            "Step of the search over alpha in [0, 1]">,
     Option<"rows", "rows", "int64_t", /*default=*/"512",

@@ -87,8 +87,9 @@ struct QuantizePipelineOptions
                         llvm::cl::init(2048)};
   Option<int64_t> batchSize{
       *this, "batch-size",
-      llvm::cl::desc("Samples per run (0: 32 for last-value and "
-                     "moving-average, else a few per thread)"),
+      llvm::cl::desc("Samples per run (0: 32 for last-value, "
+                     "moving-average and report=, else one per thread, "
+                     "4 to 32)"),
       llvm::cl::init(0)};
   Option<std::string> save{
       *this, "save", llvm::cl::desc("Write the calibration table here")};

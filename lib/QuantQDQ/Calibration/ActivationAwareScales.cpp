@@ -353,6 +353,12 @@ void ActivationAwareScalesPass::runOnOperation() {
                       "positive";
     return signalPassFailure();
   }
+  if (batchSize < 0) {
+    emitError(loc) << "qdq-awq: batch-size must be positive, or 0 to let "
+                      "it choose; got "
+                   << static_cast<int64_t>(batchSize);
+    return signalPassFailure();
+  }
   func::FuncOp function = findEntryFunction(module, entry);
   if (!function || function.getNumArguments() != 1) {
     emitError(loc) << "qdq-awq runs models with one input and one public "

@@ -75,7 +75,19 @@ CalibrationData::load(ArrayRef<std::string> paths, RankedTensorType inputType,
 }
 
 int64_t mlir::quant_qdq::getDefaultBatchSize() {
-  return std::max<int64_t>(4, getExecutionThreads());
+  return std::clamp<int64_t>(getExecutionThreads(), 4, 32);
+}
+
+/// The default batch for a file of `samples`: getDefaultBatchSize(), or up
+/// to twice that where it divides the file, so that no shorter last batch
+/// compiles a shape of its own (16 samples on 6 threads: 8 and 8, not 6, 6
+/// and 4).
+static int64_t getDefaultStep(int64_t samples) {
+  int64_t base = getDefaultBatchSize();
+  for (int64_t step = base; step <= 2 * base; ++step)
+    if (samples % step == 0)
+      return step;
+  return base;
 }
 
 LogicalResult CalibrationData::forEachBatch(
@@ -85,7 +97,7 @@ LogicalResult CalibrationData::forEachBatch(
   for (const NpyArray &array : arrays) {
     int64_t samples = array.shape[0];
     int64_t step = ShapedType::isDynamic(modelBatch)
-                       ? (batchSize > 0 ? batchSize : getDefaultBatchSize())
+                       ? (batchSize > 0 ? batchSize : getDefaultStep(samples))
                        : modelBatch;
     if (!ShapedType::isDynamic(modelBatch) && samples % modelBatch != 0)
       return emitError(loc) << "the model takes batches of " << modelBatch

@@ -220,6 +220,10 @@ LogicalResult mlir::quant_qdq::collectCalibrationTable(
     const CalibrationOptions &options, CalibrationTable &table,
     SmallVectorImpl<MethodComparison> *comparisons) {
   Location loc = module.getLoc();
+  if (options.batchSize < 0)
+    return emitError(loc) << "batch-size must be positive, or 0 to let "
+                             "calibration choose; got "
+                          << options.batchSize;
   func::FuncOp entry = findEntryFunction(module, options.entry);
   if (!entry)
     return emitError(loc) << "calibration needs one public function with a "

@@ -248,8 +248,9 @@ ParallelJIT::compile(ModuleOp module, StringRef entry,
   if (!found)
     return found.takeError();
   compileTimer.stop();
-  // Only where there are constructors: mlir::ExecutionEngine skips these
-  // on AArch64, where they crashed (llvm-project issue 71963).
+  // Only where there are constructors or destructors, which compiled
+  // networks do not have (mlir::ExecutionEngine skips initializers on
+  // AArch64, where they crashed: llvm-project issue 71963).
   if (hasInitializers) {
     if (llvm::Error error = lljit.initialize(main))
       return std::move(error);

@@ -48,7 +48,7 @@ public:
     return functions;
   }
 
-  /// Runs the module's destructors, if it has constructors that ran.
+  /// Runs the module's destructors, if its initializers ran.
   ~ParallelJIT();
 
 private:
@@ -56,7 +56,7 @@ private:
 
   std::unique_ptr<llvm::orc::LLJIT> jit;
   void (*packedEntry)(void **) = nullptr;
-  /// Whether the module's constructors ran, so that its destructors must.
+  /// Whether the module's initializers ran, so that its destructors must.
   bool initialized = false;
   SmallVector<std::pair<std::string, uint64_t>> functions;
 };

@@ -72,14 +72,13 @@ struct MergeIdenticalFunctionsPass
     ModuleOp module = getOperation();
     // Only private definitions: a public function may be looked up by its
     // name from outside the module.
-    DenseMap<size_t, SmallVector<func::FuncOp, 1>> kept;
+    DenseMap<llvm::hash_code, SmallVector<func::FuncOp, 1>> kept;
     DenseMap<StringAttr, FlatSymbolRefAttr> replacements;
     SmallVector<func::FuncOp> dropped;
     for (auto function : module.getOps<func::FuncOp>()) {
       if (!function.isPrivate() || function.isExternal())
         continue;
-      SmallVector<func::FuncOp, 1> &bucket =
-          kept[size_t(hashFunction(function))];
+      SmallVector<func::FuncOp, 1> &bucket = kept[hashFunction(function)];
       auto same = llvm::find_if(bucket, [&](func::FuncOp other) {
         return isSameFunction(other, function);
       });
@@ -107,12 +106,14 @@ struct MergeIdenticalFunctionsPass
     for (func::FuncOp function : dropped)
       function.erase();
     module.walk<WalkOrder::PreOrder>([&](Operation *op) {
-      if (op != module && op->hasTrait<OpTrait::SymbolTable>())
-        return WalkResult::skip();
       replacer.replaceElementsIn(op, /*replaceAttrs=*/true,
                                  /*replaceLocs=*/false,
                                  /*replaceTypes=*/false);
-      return WalkResult::advance();
+      // A nested symbol table's own attributes resolve here, its body's
+      // in its own scope.
+      return op != module && op->hasTrait<OpTrait::SymbolTable>()
+                 ? WalkResult::skip()
+                 : WalkResult::advance();
     });
   }
 };
