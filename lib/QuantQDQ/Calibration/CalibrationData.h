@@ -37,20 +37,13 @@ struct CalibrationData {
 
   /// Calls `fn` with each batch converted to `inputType`'s element type:
   /// the model's batch when static (each file must hold a multiple), else
-  /// chunks of `batchSize` samples (0: getDefaultBatchSize(), or a divisor
-  /// of the file's samples up to twice that) and a shorter last one.
+  /// chunks of `batchSize` samples (0: one per thread, from 4 to 32, or a
+  /// divisor of the file's samples up to twice that) and a shorter last
+  /// one.
   LogicalResult
   forEachBatch(RankedTensorType inputType, int64_t batchSize, Location loc,
                function_ref<LogicalResult(NpyArray &)> fn) const;
 };
-
-/// Samples per run when the model's batch is dynamic and no size was asked
-/// for: few, so that a run's tensors stay in cache and memory stays low,
-/// but one per thread at least (up to 32), for loops shared among threads
-/// along the batch. (ResNet-50, 16 images, 2 cores: 4.1 s and 0.48 GiB in
-/// batches of 4, 4.6 s and 0.94 GiB in one batch of 16.) A file whose
-/// size a batch of up to twice that divides gets that batch instead.
-int64_t getDefaultBatchSize();
 
 /// One executor per input shape met (a dynamic batch or sequence takes the
 /// data's sizes), each compiled on first use from a clone of the module

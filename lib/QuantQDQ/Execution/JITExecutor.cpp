@@ -177,13 +177,18 @@ int64_t mlir::quant_qdq::getExecutionThreads() {
   return std::max(1u, llvm::hardware_concurrency().compute_thread_count());
 }
 
-namespace {
-/// A global whose contents the JIT reads in place instead of compiling in.
-struct BoundConstant {
-  std::string name;
-  const void *data;
-};
-} // namespace
+/// A symbol the program provides to compiled code: name, address.
+using ProvidedSymbol = std::pair<std::string, const void *>;
+
+/// The allocation functions of `buffer-pool` code, served by the pool.
+static SmallVector<ProvidedSymbol, 3> getBufferPoolSymbols() {
+  return {{"_mlir_memref_to_llvm_alloc",
+           reinterpret_cast<const void *>(&buffer_pool::allocate)},
+          {"_mlir_memref_to_llvm_aligned_alloc",
+           reinterpret_cast<const void *>(&buffer_pool::allocateAligned)},
+          {"_mlir_memref_to_llvm_free",
+           reinterpret_cast<const void *>(&buffer_pool::release)}};
+}
 
 /// The bytes of `value` as the program would load them, in place, or
 /// nothing when they are not held contiguously (a splat, packed i1) or not
@@ -216,14 +221,14 @@ static std::optional<ArrayRef<char>> getStoredBytes(Attribute value) {
 }
 
 /// Turns the module's large constant globals (weights) into external
-/// declarations and returns where their data already lies: in the MLIR
-/// context's resource blobs or attribute storage, which outlive the
+/// declarations and adds to `bound` where their data already lies: in the
+/// MLIR context's resource blobs or attribute storage, which outlive the
 /// executor. Compiled in, every weight becomes an LLVM constant emitted
 /// element by element: 15 of ResNet-18's 16 s of compilation, and a second
 /// and third copy of the weights in memory.
-static SmallVector<BoundConstant> bindLargeConstants(ModuleOp module) {
+static void bindLargeConstants(ModuleOp module,
+                               SmallVectorImpl<ProvidedSymbol> &bound) {
   constexpr size_t kMinBytes = 4096;
-  SmallVector<BoundConstant> bound;
   module.walk([&](LLVM::GlobalOp global) {
     if (!global.getConstant() || !global.getInitializerRegion().empty())
       return;
@@ -234,9 +239,8 @@ static SmallVector<BoundConstant> bindLargeConstants(ModuleOp module) {
     global.removeValueAttr();
     global.setLinkage(LLVM::Linkage::External);
     global.removeAlignmentAttr();
-    bound.push_back({global.getSymName().str(), bytes->data()});
+    bound.emplace_back(global.getSymName().str(), bytes->data());
   });
-  return bound;
 }
 
 /// Names the compiled functions (the entry, the functions that hold its
@@ -391,15 +395,8 @@ JITExecutor::create(OwningOpRef<ModuleOp> module, StringRef entry,
   if (!gpu) {
     // Compiled here, not in the first run: a symbol missing from the
     // runtime is an error now, and runs are timed without compilation.
-    SmallVector<std::pair<std::string, const void *>> symbols = {
-        {"_mlir_memref_to_llvm_alloc",
-         reinterpret_cast<const void *>(&buffer_pool::allocate)},
-        {"_mlir_memref_to_llvm_aligned_alloc",
-         reinterpret_cast<const void *>(&buffer_pool::allocateAligned)},
-        {"_mlir_memref_to_llvm_free",
-         reinterpret_cast<const void *>(&buffer_pool::release)}};
-    for (const BoundConstant &constant : bindLargeConstants(*module))
-      symbols.emplace_back(constant.name, constant.data);
+    SmallVector<ProvidedSymbol> symbols = getBufferPoolSymbols();
+    bindLargeConstants(*module, symbols);
     ParallelJITOptions jitOptions;
     jitOptions.optLevel = options.optLevel;
     jitOptions.threads = getExecutionThreads();
@@ -453,14 +450,9 @@ JITExecutor::create(OwningOpRef<ModuleOp> module, StringRef entry,
   ExecutionEngine &gpuEngine = *executor->gpuEngine;
   gpuEngine.registerSymbols([&](llvm::orc::MangleAndInterner interner) {
     llvm::orc::SymbolMap symbols;
-    auto bind = [&](StringRef name, auto *function) {
-      symbols[interner(name)] = {llvm::orc::ExecutorAddr::fromPtr(function),
+    for (const auto &[name, address] : getBufferPoolSymbols())
+      symbols[interner(name)] = {llvm::orc::ExecutorAddr::fromPtr(address),
                                  llvm::JITSymbolFlags::Exported};
-    };
-    bind("_mlir_memref_to_llvm_alloc", &buffer_pool::allocate);
-    bind("_mlir_memref_to_llvm_aligned_alloc",
-         &buffer_pool::allocateAligned);
-    bind("_mlir_memref_to_llvm_free", &buffer_pool::release);
     return symbols;
   });
 

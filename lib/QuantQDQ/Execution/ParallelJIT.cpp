@@ -143,6 +143,13 @@ ParallelJIT::compile(ModuleOp module, StringRef entry,
   for (llvm::GlobalValue &value : whole->global_values()) {
     if (!value.hasName())
       value.setName("__qdq_unnamed");
+    // A local called from another part must be a symbol the linker sees;
+    // one part gets the same treatment, so that the code does not depend
+    // on the number of parts, and every function can be looked up.
+    if (value.hasLocalLinkage()) {
+      value.setLinkage(llvm::GlobalValue::ExternalLinkage);
+      value.setDSOLocal(false);
+    }
     auto *function = dyn_cast<llvm::Function>(&value);
     if (function && !function->isDeclaration())
       names.push_back(function->getName().str());
@@ -153,14 +160,6 @@ ParallelJIT::compile(ModuleOp module, StringRef entry,
                        ? orc::SymbolLookupFlags::WeaklyReferencedSymbol
                        : orc::SymbolLookupFlags::RequiredSymbol);
   }
-  // A local called from another part must be a symbol the linker sees;
-  // one part gets the same treatment, so that the code does not depend on
-  // the number of parts, and every function can be looked up.
-  for (llvm::GlobalValue &value : whole->global_values())
-    if (value.hasLocalLinkage()) {
-      value.setLinkage(llvm::GlobalValue::ExternalLinkage);
-      value.setDSOLocal(false);
-    }
   SmallVector<orc::ThreadSafeModule> parts;
   bool hasInitializers = whole->getNamedGlobal("llvm.global_ctors") ||
                          whole->getNamedGlobal("llvm.global_dtors");
