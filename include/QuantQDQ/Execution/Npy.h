@@ -55,6 +55,7 @@ llvm::Expected<NpyArray> parseNpy(std::unique_ptr<llvm::MemoryBuffer> file,
                                   StringRef name, MLIRContext *context);
 
 /// Writes `array` to `path` atomically: a failed write leaves no file.
+/// Floats NumPy has no dtype for (bf16, FP8) are written as float32.
 llvm::Error writeNpy(StringRef path, const NpyArray &array);
 
 /// Whether elements of type `from` can feed an input of element type `to`:

@@ -8,6 +8,7 @@
 #include "mlir/IR/TypeUtilities.h"
 
 #include <cmath>
+#include <limits>
 
 using namespace mlir;
 using namespace mlir::quant_qdq;
@@ -35,7 +36,10 @@ Value mlir::quant_qdq::emitQuotient(OpBuilder &b, Location loc, Value x,
       f32Splat(b, loc, type, 0x1p30));
   Value negY = arith::NegFOp::create(b, loc, y);
   Value residual = math::FmaOp::create(b, loc, negY, p.scale, x);
-  return math::FmaOp::create(b, loc, residual, p.reciprocal, y);
+  Value quotient = math::FmaOp::create(b, loc, residual, p.reciprocal, y);
+  // A zero quotient's sign is the residual's (+0 + -0 = +0); the division's
+  // is x's, which FP8 storage keeps (-0.0 is its byte 0x80).
+  return math::CopySignOp::create(b, loc, quotient, x);
 }
 
 /// roundeven(x / scale) + zero_point, before saturation.
@@ -230,6 +234,24 @@ Value mlir::quant_qdq::fromF32(OpBuilder &b, Location loc, Value x,
   return arith::TruncFOp::create(b, loc, type, x);
 }
 
+Value mlir::quant_qdq::emitCanonicalNaN(OpBuilder &b, Location loc,
+                                        Value value) {
+  Type type = value.getType();
+  auto nan = b.getFloatAttr(getElementTypeOrSelf(type),
+                            std::numeric_limits<double>::quiet_NaN());
+  Value canonical =
+      isa<ShapedType>(type)
+          ? arith::ConstantOp::create(
+                b, loc,
+                DenseElementsAttr::get(cast<ShapedType>(type),
+                                       cast<Attribute>(nan)))
+                .getResult()
+          : arith::ConstantOp::create(b, loc, nan).getResult();
+  Value isNan =
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, value, value);
+  return arith::SelectOp::create(b, loc, isNan, canonical, value);
+}
+
 Value mlir::quant_qdq::emitQuantOp(OpBuilder &b, Location loc, QuantOpKind kind,
                                    ValueRange data, const QuantArith &p,
                                    Type resultType) {
@@ -256,9 +278,11 @@ Value mlir::quant_qdq::emitQuantOp(OpBuilder &b, Location loc, QuantOpKind kind,
           b, loc, withElementType(storage, b.getIntegerType(8)), data[0]);
       Value code = arith::ExtUIOp::create(
           b, loc, withElementType(storage, b.getI32Type()), byte);
-      return fromF32(b, loc,
-                     emitDequantize(b, loc, emitDecodeE4M3FN(b, loc, code), p),
-                     resultType);
+      return emitCanonicalNaN(
+          b, loc,
+          fromF32(b, loc,
+                  emitDequantize(b, loc, emitDecodeE4M3FN(b, loc, code), p),
+                  resultType));
     }
     Value q = isUnsigned
                   ? arith::UIToFPOp::create(b, loc, f32, data[0]).getResult()
@@ -267,7 +291,8 @@ Value mlir::quant_qdq::emitQuantOp(OpBuilder &b, Location loc, QuantOpKind kind,
   }
   case QuantOpKind::FakeQuant: {
     Value q = emitQuantize(b, loc, toF32(b, loc, data[0]), p);
-    return fromF32(b, loc, emitDequantize(b, loc, q, p), resultType);
+    Value y = fromF32(b, loc, emitDequantize(b, loc, q, p), resultType);
+    return p.fp8 ? emitCanonicalNaN(b, loc, y) : y;
   }
   case QuantOpKind::FakeQuantGrad: {
     Value inRange = emitInRange(b, loc, toF32(b, loc, data[0]), p);

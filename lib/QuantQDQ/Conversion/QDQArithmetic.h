@@ -68,6 +68,11 @@ enum class QuantOpKind { Quantize, Dequantize, FakeQuant, FakeQuantGrad };
 Value emitQuantOp(OpBuilder &b, Location loc, QuantOpKind kind, ValueRange data,
                   const QuantArith &p, Type resultType);
 
+/// `value` (a float scalar or vector), with every NaN replaced by the
+/// type's canonical quiet NaN: FP8 results are NaN where the input is, and
+/// CPUs keep a NaN's sign and payload where GPUs write their own.
+Value emitCanonicalNaN(OpBuilder &b, Location loc, Value value);
+
 /// A constant of the f32 or vector-of-f32 type `type`, splat if a vector.
 Value f32Splat(OpBuilder &b, Location loc, Type type, double value);
 /// The same for an integer or vector-of-integer type.

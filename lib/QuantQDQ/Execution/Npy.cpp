@@ -111,7 +111,10 @@ std::string mlir::quant_qdq::getNpyDtype(Type elementType, bool isUnsigned) {
     if (dtype.isFloat == isa<FloatType>(elementType) &&
         dtype.bytes * 8 == elementType.getIntOrFloatBitWidth() &&
         (dtype.isFloat || dtype.isUnsigned == isUnsigned) &&
-        dtype.name != "|b1")
+        dtype.name != "|b1" &&
+        // bf16 is 2 bytes too, but not '<f2' (IEEE half).
+        (!dtype.isFloat ||
+         getElementType(elementType.getContext(), dtype) == elementType))
       return dtype.name.str();
   return "";
 }
@@ -234,6 +237,12 @@ mlir::quant_qdq::parseNpy(std::unique_ptr<llvm::MemoryBuffer> file,
 }
 
 llvm::Error mlir::quant_qdq::writeNpy(StringRef path, const NpyArray &array) {
+  // NumPy has no bfloat16 or FP8: such floats are written as float32,
+  // which holds them exactly.
+  auto floatType = dyn_cast<FloatType>(array.elementType);
+  if (floatType && floatType.getWidth() < 32 && !floatType.isF16())
+    return writeNpy(path, convertFloatElements(
+                              array, Float32Type::get(floatType.getContext())));
   std::string dtype = getNpyDtype(array.elementType, array.isUnsigned);
   if (dtype.empty())
     return llvm::createStringError("%s: no .npy dtype for this element type",
