@@ -154,7 +154,7 @@ def ConvertQuantQDQToGPU : Pass<"convert-quant-qdq-to-gpu", "::mlir::ModuleOp"> 
   let options = [
     Option<"blockSize", "block-size", "int64_t", "256",
            "Threads per block">,
-    Option<"vectorsPerThread", "vectors", "int64_t", "4",
+    Option<"vectorsPerThread", "vectors", "int64_t", "1",
            "16-byte vectors each thread moves">,
     Option<"hardwareFP8", "hardware-fp8", "bool", "false",
            "Convert FP8 with sm_89's cvt instructions (e4m3x2) instead of "

@@ -46,6 +46,15 @@ struct GPUKernelsCLOptions {
       llvm::cl::desc("With --export-gpu-kernels: isa (PTX text), bin "
                      "(cubin, runs ptxas) or fatbin"),
       llvm::cl::init("bin")};
+  llvm::cl::opt<int64_t> blockSize{
+      "gpu-block-size",
+      llvm::cl::desc("With --export-gpu-kernels: threads per block"),
+      llvm::cl::init(256)};
+  llvm::cl::opt<int64_t> vectors{
+      "gpu-vectors",
+      llvm::cl::desc("With --export-gpu-kernels: 16-byte vectors each "
+                     "thread moves"),
+      llvm::cl::init(1)};
 };
 
 /// One Q/DQ op of the module, as the manifest describes it.
@@ -141,6 +150,8 @@ static LogicalResult exportGPUKernels(ModuleOp module, llvm::raw_ostream &os) {
   PassManager convert(module.getContext());
   ConvertQuantQDQToGPUOptions kernelOptions;
   kernelOptions.hardwareFP8 = hasFP8Conversions(cl.chip.getValue());
+  kernelOptions.blockSize = cl.blockSize;
+  kernelOptions.vectorsPerThread = cl.vectors;
   convert.addPass(createConvertQuantQDQToGPU(kernelOptions));
   if (failed(convert.run(*compiled)))
     return failure();

@@ -1,4 +1,7 @@
-// RUN: qdq-opt %s --convert-quant-qdq-to-gpu --canonicalize --cse -split-input-file | FileCheck %s
+// The kernels' structure with 4 vectors per thread; the default moves one
+// (DEFAULT below), which keeps small tensors spread over every SM.
+// RUN: qdq-opt %s --convert-quant-qdq-to-gpu="vectors=4" --canonicalize --cse -split-input-file | FileCheck %s
+// RUN: qdq-opt %s --convert-quant-qdq-to-gpu -split-input-file | FileCheck %s --check-prefix=DEFAULT
 
 // Per tensor, f32, a size that fills whole blocks: one kernel of 16-byte
 // vectors, 4 per thread, all loaded before use, no bounds checks, and x / s
@@ -14,10 +17,13 @@
 // CHECK: gpu.module @qdq_kernels
 // CHECK: gpu.func @fake_quant_f32_f32_n262144_qm127_127_rcp(%[[X:.*]]: memref<262144xf32> {llvm.noalias, llvm.readonly}, %[[Y:.*]]: memref<262144xf32> {llvm.noalias}
 // CHECK-SAME: kernel attributes {known_block_size = array<i32: 256, 1, 1>, known_grid_size = array<i32: 64, 1, 1>, quant_qdq.elements_per_thread = 16 : i64, quant_qdq.kernel_args = ["input", "output", "scale", "reciprocal", "zero_point"]}
+// DEFAULT-LABEL: gpu.func @fake_quant_f32_f32_n262144_qm127_127_rcp
+// DEFAULT-SAME: known_block_size = array<i32: 256, 1, 1>, known_grid_size = array<i32: 256, 1, 1>, quant_qdq.elements_per_thread = 4 : i64
 // CHECK-NOT: scf.if
 // CHECK-COUNT-4: vector.load %[[X]][%{{.*}}] {alignment = 16 : i64} : memref<262144xf32>, vector<4xf32>
 // CHECK-NOT: arith.divf
 // CHECK: math.fma
+// CHECK: math.copysign
 // CHECK: math.roundeven
 // CHECK-COUNT-4: vector.store %{{.*}}, %[[Y]]
 // CHECK-NOT: arith.divf

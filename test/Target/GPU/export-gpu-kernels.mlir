@@ -2,6 +2,7 @@
 // the manifest bench/gpu/run_bench.py launches (PTX here: no GPU needed).
 // RUN: qdq-translate --export-gpu-kernels --gpu-format=isa %s -o %t.json
 // RUN: FileCheck %s < %t.json
+// RUN: qdq-translate --export-gpu-kernels --gpu-format=isa --gpu-vectors=4 --gpu-block-size=128 %s | FileCheck %s --check-prefix=GEOMETRY
 // RUN: %python %qdq_src_root/bench/gpu/run_bench.py --dry-run %t.json | FileCheck %s --check-prefix=DRY
 // The benchmark's whole kernel set, as cubins (ptxas from the CUDA
 // toolkit), validated against the set gen_mlir.py writes.
@@ -26,7 +27,15 @@
 // CHECK: "block": [
 // CHECK-NEXT: 256,
 // CHECK: "shared_bytes": 0,
-// CHECK-NEXT: "elements_per_thread": 16,
+// CHECK-NEXT: "elements_per_thread": 4,
+// The launch geometry is an option: 4 vectors of 4 f32 per thread, 128
+// threads per block, 2 blocks for the 4096 elements.
+// GEOMETRY: "function": "fq_f32_pc_16KiB",
+// GEOMETRY: "grid": [
+// GEOMETRY-NEXT: 2,
+// GEOMETRY: "block": [
+// GEOMETRY-NEXT: 128,
+// GEOMETRY: "elements_per_thread": 16,
 // CHECK-NEXT: "args": [
 // CHECK: "role": "input",
 // CHECK-NEXT: "dtype": "float32",
