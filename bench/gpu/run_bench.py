@@ -66,6 +66,13 @@ BENCH_DTYPES = [("f32", "float32", "f32"), ("bf16", "bfloat16", "bf16")]
 PER_TENSOR_SCALE = 0.0472  # 1/s is not a short binary fraction (1/0.05 rounds to 20)
 QUANTIZER = {"bits": 8, "signed": True, "narrow_range": True,
              "qmin": -127, "qmax": 127}
+# The formats beyond int8 (issue 16): FP8 E4M3FN per tensor, over the same
+# sizes; int4 weights in blocks of BLOCK along the rows of a [rows, 4096]
+# matrix (a Gemm weight's layout), up to 64 MiB (the scales are constants
+# of the MLIR: one per block).
+BLOCK = 128
+BLOCKED_ROW = 4096
+BLOCKED_SIZES = [s for s in SIZES if s <= 64 << 20]
 
 
 def f32(v):
@@ -89,22 +96,41 @@ def size_label(nbytes):
     return "%dB" % nbytes
 
 
+def blocked_scales(count):
+    """The scales of the blocked functions: the per-channel pattern, repeated."""
+    pattern = default_scales(CHANNELS, True)
+    return [pattern[i % CHANNELS] for i in range(count)]
+
+
 def bench_set():
-    """Every function of the benchmark: fq_<dtype>_<pt|pc>_<size>."""
+    """Every function of the benchmark: fq_<dtype>_<layout>_<size>, layout
+    pt (int8 per tensor), pc (int8 per channel), e4m3 (FP8 per tensor) or
+    b128 (int4 in blocks of 128). "quantizer" is the MLIR quantizer."""
     out = []
     for short, dtype, mlir in BENCH_DTYPES:
-        for layout in ("pt", "pc"):
+        elsize = DTYPE_SIZE[dtype]
+        for layout in ("pt", "pc", "e4m3"):
             for nbytes in SIZES:
-                elsize = DTYPE_SIZE[dtype]
                 n = nbytes // (elsize * CHANNELS * PLANE[0] * PLANE[1])
-                shape = [n, CHANNELS, PLANE[0], PLANE[1]]
                 per_channel = layout == "pc"
                 out.append({
                     "function": "fq_%s_%s_%s" % (short, layout, size_label(nbytes)),
-                    "dtype": dtype, "mlir_type": mlir, "shape": shape,
+                    "dtype": dtype, "mlir_type": mlir,
+                    "shape": [n, CHANNELS, PLANE[0], PLANE[1]],
                     "axis": 1 if per_channel else None,
+                    "quantizer": {"pt": "<bits = 8>", "pc": "<bits = 8, axis = 1>",
+                                  "e4m3": "<bits = 8, storage = e4m3fn>"}[layout],
                     "scales": default_scales(CHANNELS, per_channel),
                 })
+        for nbytes in BLOCKED_SIZES:
+            rows = nbytes // (elsize * BLOCKED_ROW)
+            out.append({
+                "function": "fq_%s_b%d_%s" % (short, BLOCK, size_label(nbytes)),
+                "dtype": dtype, "mlir_type": mlir, "shape": [rows, BLOCKED_ROW],
+                "axis": 1,
+                "quantizer": "<bits = 4, axis = 1, block_size = %d>" % BLOCK,
+                "scales": blocked_scales(rows * BLOCKED_ROW // BLOCK),
+            })
     return out
 
 
@@ -112,12 +138,15 @@ def bench_set():
 # Manifest validation (standard library only).
 
 DTYPE_SIZE = {"float32": 4, "bfloat16": 2, "float16": 2,
-              "int8": 1, "uint8": 1, "int32": 4}
+              "int8": 1, "uint8": 1, "int32": 4, "float8_e4m3fn": 1,
+              "int4": 1, "uint4": 1}  # sub-byte integers: one a byte
 FLOAT_DTYPES = ("float32", "bfloat16", "float16")
-INT_RANGE = {"int8": (-128, 127), "uint8": (0, 255),
+INT_RANGE = {"int8": (-128, 127), "uint8": (0, 255), "int4": (-8, 7), "uint4": (0, 15),
              "int32": (-(1 << 31), (1 << 31) - 1)}
 SHORT_DTYPE = {"float32": "f32", "bfloat16": "bf16", "float16": "f16",
-               "int8": "i8", "uint8": "u8", "int32": "i32"}
+               "int8": "i8", "uint8": "u8", "int32": "i32", "float8_e4m3fn": "e4m3fn",
+               "int4": "i4", "uint4": "u4"}
+E4M3FN_MAX = 448
 FORMATS = ("bin", "isa", "fatbin")
 # op -> (required roles, optional roles); the order is the manifest's.
 ROLES = {
@@ -127,7 +156,7 @@ ROLES = {
     "dequantize": (("input", "output", "scale"), ("reciprocal", "zero_point")),
 }
 READ_ROLES = ("input", "grad", "scale", "reciprocal", "zero_point")
-NAME_RE = re.compile(r"^fq_(f32|bf16|f16)_(pt|pc)_(\d+)(KiB|MiB|GiB)$")
+NAME_RE = re.compile(r"^fq_(f32|bf16|f16)_(pt|pc|e4m3|b\d+)_(\d+)(KiB|MiB|GiB)$")
 UNIT = {"KiB": 1 << 10, "MiB": 1 << 20, "GiB": 1 << 30}
 MAX_SHARED_SM90 = 227 * 1024
 ELF_MAGIC = b"\x7fELF"
@@ -263,25 +292,22 @@ def check_kernel(i, k, objects, chip):
     qmin = _need(qz, "qmin", "int", qw)
     qmax = _need(qz, "qmax", "int", qw)
     storage = qz.get("storage", "int")
-    if storage != "int":
-        # The references below are integer quantization; FP8 kernels
-        # (storage e4m3fn) are compiled and exported but not benchmarked yet.
-        raise Invalid("%s: storage %s has no reference in this bench yet "
-                      "(integer storage only)" % (qw, json.dumps(storage)))
-    if "block_size" in qz:
-        # Blocked (int4) kernels are compiled and exported, and checked
-        # against the CPU in test/Execution/gpu, but not benchmarked yet.
-        raise Invalid("%s: block_size %s has no reference in this bench yet "
-                      "(per tensor and per channel only)"
-                      % (qw, json.dumps(qz["block_size"])))
-    if not 2 <= bits <= 16:
-        raise Invalid("%s: bits %d is outside 2..16" % (qw, bits))
-    lo, hi = storage_range(bits, signed, narrow)
+    if storage not in ("int", "e4m3fn"):
+        raise Invalid("%s: storage %s is not \"int\" or \"e4m3fn\"" % (qw, json.dumps(storage)))
+    fp8 = storage == "e4m3fn"
+    block_size = qz.get("block_size")
+    if block_size is not None and (not _is_int(block_size) or block_size < 1 or axis is None):
+        raise Invalid("%s: block_size %s must be a positive integer, with an axis" % (
+            qw, json.dumps(block_size)))
+    if not 2 <= bits <= 16 or (fp8 and bits != 8):
+        raise Invalid("%s: bits %d is outside %s" % (qw, bits, "8 (e4m3fn)" if fp8 else "2..16"))
+    lo, hi = (-E4M3FN_MAX, E4M3FN_MAX) if fp8 else storage_range(bits, signed, narrow)
     if (qmin, qmax) != (lo, hi):
-        raise Invalid("%s: qmin/qmax [%d, %d] disagree with bits = %d, signed = %s, "
-                      "narrow_range = %s, which give [%d, %d]" % (
-                          qw, qmin, qmax, bits, str(signed).lower(),
-                          str(narrow).lower(), lo, hi))
+        raise Invalid("%s: qmin/qmax [%d, %d] disagree with %s, which give%s [%d, %d]" % (
+                          qw, qmin, qmax, "storage e4m3fn" if fp8 else
+                          "bits = %d, signed = %s, narrow_range = %s" % (
+                              bits, str(signed).lower(), str(narrow).lower()),
+                          "s" if fp8 else "", lo, hi))
 
     args = _need(k, "args", "list", where)
     roles = []
@@ -329,7 +355,11 @@ def check_kernel(i, k, objects, chip):
         raise Invalid("%s: grad dtype %s differs from input dtype %s" % (
             where, by_role["grad"]["dtype"], x["dtype"]))
     int_side = y if op == "quantize" else x if op == "dequantize" else None
-    if int_side is not None:
+    if int_side is not None and fp8:
+        if int_side["dtype"] != "float8_e4m3fn":
+            raise Invalid("%s: the stored side of an e4m3fn %s must be float8_e4m3fn, got %s" % (
+                where, op, int_side["dtype"]))
+    elif int_side is not None:
         if int_side["dtype"] not in INT_RANGE:
             raise Invalid("%s: the stored side of %s must be an integer type, got %s" % (
                 where, op, int_side["dtype"]))
@@ -340,14 +370,25 @@ def check_kernel(i, k, objects, chip):
         raise Invalid("%s: a dequantize output must be a float type, got %s" % (where, y["dtype"]))
     if axis is not None and not 0 <= axis < rank:
         raise Invalid("%s: axis %d is outside the rank %d of the input" % (qw, axis, rank))
-    channels = 1 if axis is None else x["shape"][axis]
+    # Parameter tables: [1] per tensor, [C] per channel, the input's shape
+    # with ceil(C / block_size) along the axis per block.
+    if axis is None:
+        table = [1]
+    elif block_size is None:
+        table = [x["shape"][axis]]
+    else:
+        table = list(x["shape"])
+        table[axis] = -(-table[axis] // block_size)
+    channels = _prod(table)
     for r in ("scale", "reciprocal", "zero_point"):
         if r in by_role:
             e = by_role[r]
-            if e["dtype"] != "float32" or e["shape"] != [channels]:
-                raise Invalid("%s: %s must be float32[%d] (%s), got %s%s" % (
-                    where, r, channels,
-                    "per tensor" if axis is None else "dimension %d of the input" % axis,
+            if e["dtype"] != "float32" or e["shape"] != table:
+                raise Invalid("%s: %s must be float32%s (%s), got %s%s" % (
+                    where, r, table,
+                    "per tensor" if axis is None else
+                    "dimension %d of the input" % axis if block_size is None else
+                    "blocks of %d along dimension %d" % (block_size, axis),
                     e["dtype"], e["shape"]))
     if "values" in by_role["scale"]:
         bad = [v for v in by_role["scale"]["values"] if not (v > 0 and math.isfinite(v))]
@@ -363,10 +404,13 @@ def check_kernel(i, k, objects, chip):
         short, layout, count, unit = m.groups()
         if SHORT_DTYPE[x["dtype"]] != short:
             raise Invalid("%s: the name says %s but the input is %s" % (where, short, x["dtype"]))
-        if (layout == "pc") != (axis is not None):
-            raise Invalid("%s: the name says %s but the quantizer axis is %s" % (
-                where, "per-channel" if layout == "pc" else "per-tensor",
-                "null" if axis is None else axis))
+        # (has an axis, block size, FP8) as the name says and as the quantizer is.
+        said = {"pt": (False, None, False), "pc": (True, None, False),
+                "e4m3": (False, None, True)}.get(layout) or (True, int(layout[1:]), False)
+        if said != (axis is not None, block_size, fp8):
+            raise Invalid("%s: the name says %s but the quantizer has axis %s, block_size %s, "
+                          "storage %s" % (where, layout, "null" if axis is None else axis,
+                                          "null" if block_size is None else block_size, storage))
         want = int(count) * UNIT[unit]
         if x["bytes"] != want:
             raise Invalid("%s: the name says %s%s of input but shape %s of %s is %d bytes" % (
@@ -393,7 +437,8 @@ def check_kernel(i, k, objects, chip):
         "function": function, "op": op, "module": module, "kernel": kernel,
         "grid": grid, "block": block, "shared_bytes": shared, "args": [by_role[r] for r in roles],
         "roles": by_role, "dtype": x["dtype"], "out_dtype": y["dtype"], "shape": x["shape"],
-        "numel": numel, "axis": axis, "channels": channels, "bits": bits, "signed": signed,
+        "numel": numel, "axis": axis, "channels": channels, "table": table, "block_size": block_size,
+        "fp8": fp8, "bits": bits, "signed": signed,
         "narrow_range": narrow, "qmin": qmin, "qmax": qmax, "threads": threads,
         "elements_per_thread": ept, "grid_stride": grid_stride, "symbol_checked": present,
         "bytes_ours": sum(by_role[r]["bytes"] for r in roles),
@@ -450,12 +495,30 @@ def load_manifest(path):
 # What a run measures.
 
 def layout_of(k):
+    if k["fp8"]:
+        return "FP8 e4m3fn per-tensor" if k["axis"] is None else \
+            "FP8 e4m3fn per-channel (axis %d)" % k["axis"]
+    if k["block_size"]:
+        return "int%d blocks of %d (axis %d)" % (k["bits"], k["block_size"], k["axis"])
     return "per-tensor" if k["axis"] is None else "per-channel (axis %d)" % k["axis"]
 
 
 def torch_baseline_name(k):
+    """PyTorch's nearest equivalent: its fused fake quantization; for
+    blocks, the per-channel one over the [blocks, block] view (when the
+    blocked axis is the innermost and the blocks divide it); for FP8, which
+    it has no fake quantization for, the eager chain div, clamp, cast to
+    float8_e4m3fn and back, mul."""
     if k["op"] != "fake_quant":
         return None
+    if k["fp8"]:
+        return "torch eager (div, clamp, to float8_e4m3fn, to float, mul)" \
+            if k["axis"] is None else None
+    if k["block_size"]:
+        innermost = k["axis"] == len(k["shape"]) - 1
+        if not innermost or k["shape"][k["axis"]] % k["block_size"]:
+            return None
+        return "torch.fake_quantize_per_channel_affine on the [blocks, %d] view" % k["block_size"]
     return ("torch.fake_quantize_per_tensor_affine" if k["axis"] is None
             else "torch.fake_quantize_per_channel_affine")
 
@@ -505,8 +568,9 @@ def print_plan(man, l2_bytes, hot, out=sys.stdout):
         w("  copy:  %s bytes (input read + written)\n" % fmt_int(2 * k["input_bytes"]))
         t = torch_baseline_name(k)
         w("  torch: %s\n" % ("%s (%s)" % (t, k["dtype"]) if t else "none for %s" % k["op"]))
-        w("  check: bitwise against the division-semantics reference, q in [%d, %d]\n" % (
-            k["qmin"], k["qmax"]))
+        w("  check: bitwise against the division-semantics reference, %s\n" % (
+            "E4M3FN, saturated to [-448, 448]" if k["fp8"] else
+            "q in [%d, %d]" % (k["qmin"], k["qmax"])))
         w("  rotation: %d buffer set(s)%s\n" % (r, " (--hot)" if hot else ""))
     w("planned: %d kernel(s) x (ours, copy%s), largest working set about %.2f GiB\n" % (
         len(man["kernels"]),
@@ -661,9 +725,11 @@ def driver_versions():
 
 
 TORCH_DTYPE_NAMES = {"float32": "float32", "bfloat16": "bfloat16", "float16": "float16",
-                     "int8": "int8", "uint8": "uint8", "int32": "int32"}
+                     "int8": "int8", "uint8": "uint8", "int32": "int32",
+                     "float8_e4m3fn": "float8_e4m3fn", "int4": "int8", "uint4": "uint8"}
 BITS_VIEW = {"float32": "int32", "bfloat16": "int16", "float16": "int16",
-             "int8": "int8", "uint8": "uint8", "int32": "int32"}
+             "int8": "int8", "uint8": "uint8", "int32": "int32", "float8_e4m3fn": "uint8",
+             "int4": "int8", "uint4": "uint8"}
 
 
 class Gpu:
@@ -700,10 +766,21 @@ class Gpu:
             s[k["axis"]] = k["channels"]
         return s
 
+    def broadcast(self, k, t):
+        """A parameter table as a tensor that broadcasts against the input:
+        per block, each entry repeated over its block along the axis."""
+        if not k["block_size"]:
+            return t.view(self.bshape(k))
+        a, c = k["axis"], k["shape"][k["axis"]]
+        full = t.view(k["table"]).repeat_interleave(k["block_size"], dim=a)
+        return full.narrow(a, 0, c)
+
     def qparams(self, k):
         torch = self.torch
         roles = k["roles"]
-        scales = roles["scale"].get("values") or default_scales(k["channels"], k["axis"] is not None)
+        scales = roles["scale"].get("values") or (
+            blocked_scales(k["channels"]) if k["block_size"] else
+            default_scales(k["channels"], k["axis"] is not None))
         if len(scales) != k["channels"]:  # manifest without values, non-benchmark channel count
             scales = [f32(PER_TENSOR_SCALE)] * k["channels"]
         zps = roles.get("zero_point", {}).get("values") or [0.0] * k["channels"]
@@ -719,7 +796,7 @@ class Gpu:
         if dtype not in FLOAT_DTYPES:  # dequantize: integers in [qmin, qmax]
             return torch.randint(k["qmin"], k["qmax"] + 1, shape, generator=gen,
                                  device=self.dev, dtype=torch.int32).to(self.dt(dtype))
-        sb, zb = s.view(self.bshape(k)), z.view(self.bshape(k))
+        sb, zb = self.broadcast(k, s), self.broadcast(k, z)
         half = (k["qmax"] - k["qmin"]) / 2.0
         mu = sb * ((k["qmin"] + k["qmax"]) / 2.0 - zb)
         sigma = sb * (half / self.args.clip_sigma)
@@ -730,26 +807,43 @@ class Gpu:
 
     def inject_specials(self, k, x, s, z):
         """Ties and special values, so that the bitwise check sees them:
-        4096 values (at least 64 per channel) x with x / s == t + 0.5 exactly
-        (t spanning the quantization range and 3 steps beyond: where a kernel
-        that multiplies by 1/s, or fuses into an FMA, rounds the other way),
+        4096 values (at least 64 per channel or block, for up to 64 of them)
+        x with x / s == t + 0.5 exactly (t spanning the quantization range
+        and 3 steps beyond: where a kernel that multiplies by 1/s, or fuses
+        into an FMA, rounds the other way; for FP8, t the midpoints of
+        neighbouring E4M3FN values and beyond 448),
         and NaN, +-inf, +-0 at the start and at 64 spread positions."""
         torch = self.torch
         flat = x.view(-1)
         n = flat.numel()
+        # Parameter entries that get ties (at most 64, spread), and the
+        # contiguous run of elements each entry covers.
         if k["axis"] is None:
-            inner, channels = n, 1
+            inner = n
+        elif k["block_size"]:
+            a, size = k["axis"], k["shape"][k["axis"]]
+            if a != len(k["shape"]) - 1 or size % k["block_size"]:
+                raise RuntimeError("%s: ties are placed for blocks that divide the innermost "
+                                   "axis only" % k["function"])
+            inner = k["block_size"]
         else:
-            inner = 1
-            for d in k["shape"][k["axis"] + 1:]:
-                inner *= d
-            channels = k["channels"]
-        per = min(inner, max(64, 4096 // channels))
-        j = torch.arange(channels * per, device=self.dev)
-        c = torch.div(j, per, rounding_mode="floor")
+            inner = _prod(k["shape"][k["axis"] + 1:])
+        entries = torch.arange(0, k["channels"], max(1, k["channels"] // 64), device=self.dev)
+        per = min(inner, max(64, 4096 // entries.numel()))
+        j = torch.arange(entries.numel() * per, device=self.dev)
+        c = entries[torch.div(j, per, rounding_mode="floor")]
         pos = c * inner + j % per
-        lo, hi = k["qmin"] - 3, k["qmax"] + 3
-        t = (lo + (j * 7) % (hi - lo + 1)).to(torch.float32) - z[c] + 0.5
+        if k["fp8"]:
+            # Midpoints of neighbouring E4M3FN values, both signs, and past 448.
+            grid = torch.arange(127, dtype=torch.uint8, device=self.dev).view(
+                torch.float8_e4m3fn).float()
+            mids = torch.cat([(grid[1:] + grid[:-1]) / 2,
+                              torch.tensor([464.0, 480.0], device=self.dev)])
+            mids = torch.cat([mids, -mids])
+            t = mids[(j * 7) % mids.numel()]
+        else:
+            lo, hi = k["qmin"] - 3, k["qmax"] + 3
+            t = (lo + (j * 7) % (hi - lo + 1)).to(torch.float32) - z[c] + 0.5
         sc = s[c]
         x0 = t * sc
         best = x0
@@ -770,7 +864,9 @@ class Gpu:
         CUDA tensor (never a Python float: PyTorch multiplies by the
         reciprocal of a CPU scalar divisor) and torch.round (half to even)."""
         torch = self.torch
-        sb, zb = s.view(self.bshape(k)), z.view(self.bshape(k))
+        if k["fp8"]:
+            return self.reference_fp8(k, x, g, s)
+        sb, zb = self.broadcast(k, s), self.broadcast(k, z)
         op, out = k["op"], self.dt(k["out_dtype"])
         if op == "dequantize":
             y = x.to(torch.float32)
@@ -792,6 +888,32 @@ class Gpu:
         if op == "quantize":
             return q.to(out), saturated
         return q.sub_(zb).mul_(sb).to(out), saturated
+
+    def reference_fp8(self, k, x, g, s):
+        """E4M3FN storage: x / s saturated to [-448, 448], rounded to the
+        nearest E4M3FN value (ties to even; -0.0 stays -0.0), times s; a NaN
+        stays NaN, written as the output type's canonical quiet NaN (the
+        kernels' bits). The gradient passes where |x / s| <= 448."""
+        torch = self.torch
+        sb = self.broadcast(k, s)
+        op, out = k["op"], self.dt(k["out_dtype"])
+
+        def canonical(y):
+            return torch.where(torch.isnan(y), torch.tensor(float("nan"), dtype=y.dtype,
+                                                            device=self.dev), y)
+        if op == "dequantize":
+            return canonical(canonical(x.float().mul_(sb)).to(out)), None
+        q = torch.div(x.to(torch.float32), sb)
+        inside = (q >= -E4M3FN_MAX) & (q <= E4M3FN_MAX)
+        saturated = 1 - torch.count_nonzero(inside | torch.isnan(q)).item() / max(1, q.numel())
+        if op == "fake_quant_grad":
+            return torch.where(inside, g.to(torch.float32),
+                               torch.zeros((), device=self.dev)).to(out), saturated
+        e = q.clamp_(-E4M3FN_MAX, E4M3FN_MAX).to(torch.float8_e4m3fn)
+        del q
+        if op == "quantize":
+            return e, saturated
+        return canonical(canonical(e.float().mul_(sb)).to(out)), saturated
 
     def compare(self, got, want, x):
         torch = self.torch
@@ -916,7 +1038,7 @@ class Gpu:
             [torch.empty_like(x0) for _ in range(R)]
         row["copy"] = self.measure(lambda i: cdst[i % R].copy_(xs[i % R]), "copy")
         row["torch"] = None
-        if k["op"] == "fake_quant":
+        if k["op"] == "fake_quant" and not args.no_torch:
             row["torch"] = self.bench_torch(k, xs, s, z, R, row)
         return row  # the buffers die with this frame; run_gpu empties the cache
 
@@ -926,11 +1048,21 @@ class Gpu:
         zi = z.round().to(torch.int32)
         axis, qmin, qmax = k["axis"], k["qmin"], k["qmax"]
         s_host, z_host = float(s[0].item()), int(zi[0].item())
-        if axis is None:
+        name = torch_baseline_name(k)
+        if name is None:
+            return None
+        if k["fp8"]:
+            fp8 = torch.float8_e4m3fn
+            op = lambda t: torch.div(t.float(), s).clamp_(-E4M3FN_MAX, E4M3FN_MAX).to(
+                fp8).float().mul_(s).to(t.dtype)
+        elif k["block_size"]:
+            B = k["block_size"]
+            op = lambda t: torch.fake_quantize_per_channel_affine(
+                t.view(-1, B), s, zi, 0, qmin, qmax).view(t.shape)
+        elif axis is None:
             op = lambda t: torch.fake_quantize_per_tensor_affine(t, s_host, z_host, qmin, qmax)
         else:
             op = lambda t: torch.fake_quantize_per_channel_affine(t, s, zi, axis, qmin, qmax)
-        name = torch_baseline_name(k)
         inputs, nbytes = xs, k["bytes_ours"]
         try:
             y = op(xs[0])
@@ -1019,7 +1151,8 @@ def run_gpu(man, args):
 
 def report(man, args, machine, rows):
     order = {d: i for i, d in enumerate(FLOAT_DTYPES + tuple(INT_RANGE))}
-    rows = sorted(rows, key=lambda r: (r["k"]["op"], order.get(r["k"]["dtype"], 99),
+    rows = sorted(rows, key=lambda r: (r["k"]["op"], r["k"]["fp8"], bool(r["k"]["block_size"]),
+                                       order.get(r["k"]["dtype"], 99),
                                        r["k"]["axis"] is not None, r["k"]["input_bytes"]))
     L = []
     L.append("# Fake-quant GPU kernels against a device copy and PyTorch\n\n")
@@ -1058,10 +1191,12 @@ def report(man, args, machine, rows):
         for n in r["notes"]:
             notes.append("%s: %s" % (k["function"], n))
         if t and t["vs_reference"]:
+            why = ("its NaNs are not the canonical NaN" if k["fp8"] else
+                   "PyTorch multiplies by 1/scale instead of dividing, and NaN and inf do "
+                   "not follow this specification")
             notes.append("%s: torch's own output differs from the division-semantics reference "
-                         "on %s of %s elements (PyTorch multiplies by 1/scale instead of "
-                         "dividing, and NaN and inf do not follow this specification)" % (k["function"], fmt_int(t["vs_reference"]),
-                                                     fmt_int(k["numel"])))
+                         "on %s of %s elements (%s)" % (k["function"], fmt_int(t["vs_reference"]),
+                                                        fmt_int(k["numel"]), why))
     L.append("\nTimes per operation (µs: median, min, max over the measurements; K operations "
              "per measurement; R buffer sets rotated):\n\n")
     L.append("| function | ours | copy | torch | K ours/copy/torch | R | method | saturated | scales |\n")
@@ -1103,6 +1238,8 @@ def main(argv=None):
                    help="reuse one buffer set (small sizes then run from L2)")
     p.add_argument("--no-graph", action="store_true",
                    help="launch from Python in a loop instead of replaying a CUDA graph")
+    p.add_argument("--no-torch", action="store_true",
+                   help="skip PyTorch's fake quantization (kernel and copy only)")
     p.add_argument("--launcher", choices=("auto", "cupy", "driver"), default="auto",
                    help="CuPy or cuda-bindings (driver API); auto tries CuPy first")
     p.add_argument("--device", type=int, default=0)
