@@ -1,8 +1,8 @@
 //===- JITExecutor.h - run a quant_qdq function, CPU or GPU -----*- C++ -*-===//
 //
 // Compiles one function of a module (quant_qdq layers and Q/DQ ops on
-// tensors) with qdq-cpu-pipeline and LLVM on every core, or
-// qdq-gpu-pipeline for an NVIDIA GPU and the MLIR ExecutionEngine, for input
+// tensors) with qdq-cpu-pipeline, or qdq-gpu-pipeline for an NVIDIA GPU,
+// and LLVM on every core (ParallelJIT), for input
 // shapes fixed at compile time (a dynamic batch is specialized), and runs it
 // on host arrays.
 //
@@ -16,7 +16,6 @@
 
 #include "QuantQDQ/Execution/Npy.h"
 
-#include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
 #include "mlir/Support/Timing.h"
@@ -88,11 +87,9 @@ public:
 private:
   JITExecutor() = default;
 
-  /// CPU code, compiled by a JIT of the project's own that splits the work
-  /// over threads; GPU host code, by MLIR's ExecutionEngine in one piece (its
-  /// global constructors load the kernels).
-  std::unique_ptr<ParallelJIT> cpuCode;
-  std::unique_ptr<ExecutionEngine> gpuEngine;
+  /// The compiled function: CPU code split over threads; GPU host code,
+  /// whose global constructors loaded the kernels, in one piece.
+  std::unique_ptr<ParallelJIT> code;
   Device device = Device::CPU;
   std::string entry;
   SmallVector<RankedTensorType> inputTypes, resultTypes;

@@ -12,7 +12,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
-#include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVM/NVVM/Target.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
@@ -390,98 +390,35 @@ JITExecutor::create(OwningOpRef<ModuleOp> module, StringRef entry,
       return emitError(loc) << "cannot load the runtime library " << lib
                             << ": " << error;
   }
-  bool perfMap = std::getenv("QDQ_PERF_MAP") != nullptr;
-
-  if (!gpu) {
-    // Compiled here, not in the first run: a symbol missing from the
-    // runtime is an error now, and runs are timed without compilation.
-    SmallVector<ProvidedSymbol> symbols = getBufferPoolSymbols();
-    bindLargeConstants(*module, symbols);
-    ParallelJITOptions jitOptions;
-    jitOptions.optLevel = options.optLevel;
-    jitOptions.threads = getExecutionThreads();
-    jitOptions.sharedLibraries = libs;
-    jitOptions.symbols = symbols;
-    jitOptions.timing = &timing;
-    auto compiled = ParallelJIT::compile(*module, entry, jitOptions);
-    if (!compiled)
-      return emitError(loc) << "cannot JIT-compile: "
-                            << llvm::toString(compiled.takeError());
-    executor->cpuCode = std::move(*compiled);
-    if (perfMap)
-      writePerfMap(executor->cpuCode->getFunctions());
-    return executor;
-  }
-
-  // The options hold a function_ref: the transformer must outlive them.
-  std::function<llvm::Error(llvm::Module *)> optimizeModule =
-      makeOptimizingTransformer(options.optLevel, 0, nullptr);
-  SmallVector<std::string> functionNames;
-  // The engine translates the module and runs the optimizer on it when it
-  // is created; machine code comes at the first lookup.
-  TimingScope translateTimer;
-  std::function<llvm::Error(llvm::Module *)> optimize =
-      [&](llvm::Module *llvmModule) {
-        TimingScope optimizeTimer =
-            translateTimer.nest("LLVM IR optimization");
-        llvm::Error error = optimizeModule(llvmModule);
-        optimizeTimer.stop();
-        if (!perfMap)
-          return error;
-        // Internal functions are exported so that their addresses can be
-        // looked up for the map.
-        for (llvm::Function &function : *llvmModule)
-          if (!function.isDeclaration()) {
-            function.setLinkage(llvm::GlobalValue::ExternalLinkage);
-            functionNames.push_back(function.getName().str());
-          }
-        return error;
-      };
-  ExecutionEngineOptions engineOptions;
-  engineOptions.transformer = optimize;
-  engineOptions.sharedLibPaths = libs;
-  translateTimer = timing.nest("LLVM IR: translation and optimization");
-  auto engine = ExecutionEngine::create(*module, engineOptions);
-  translateTimer.stop();
-  if (!engine)
-    return emitError(loc) << "cannot JIT-compile: "
-                          << llvm::toString(engine.takeError());
-  executor->gpuEngine = std::move(*engine);
-  ExecutionEngine &gpuEngine = *executor->gpuEngine;
-  gpuEngine.registerSymbols([&](llvm::orc::MangleAndInterner interner) {
-    llvm::orc::SymbolMap symbols;
-    for (const auto &[name, address] : getBufferPoolSymbols())
-      symbols[interner(name)] = {llvm::orc::ExecutorAddr::fromPtr(address),
-                                 llvm::JITSymbolFlags::Exported};
-    return symbols;
-  });
-
   // Compiled here, not in the first run: a symbol missing from the runtime
-  // is an error now (in initialize() it would abort).
-  TimingScope codegenTimer = timing.nest("machine code");
-  if (auto packed = gpuEngine.lookupPacked(entry); !packed)
+  // is an error now, and runs are timed without compilation.
+  SmallVector<ProvidedSymbol> symbols = getBufferPoolSymbols();
+  if (!gpu)
+    bindLargeConstants(*module, symbols);
+  ParallelJITOptions jitOptions;
+  jitOptions.optLevel = options.optLevel;
+  jitOptions.threads = getExecutionThreads();
+  jitOptions.sharedLibraries = libs;
+  jitOptions.symbols = symbols;
+  jitOptions.timing = &timing;
+  // GPU host code has global constructors, which load the kernels onto the
+  // device when the JIT initializes the code: a binary the device rejects
+  // fails here rather than in the first run.
+  std::unique_lock<std::mutex> cudaLock;
+  if (gpu) {
+    cudaLock = std::unique_lock<std::mutex>(getCUDAMutex());
+    (void)getCUDARuntime().takeError(); // Left by an executor torn down.
+  }
+  auto compiled = ParallelJIT::compile(*module, entry, jitOptions);
+  if (!compiled)
     return emitError(loc) << "cannot JIT-compile: "
-                          << llvm::toString(packed.takeError());
-  codegenTimer.stop();
-  {
-    // Global constructors load the kernels onto the device now, so that a
-    // binary the device rejects fails here rather than in the first run.
-    const CUDARuntime &runtime = getCUDARuntime();
-    std::lock_guard<std::mutex> lock(getCUDAMutex());
-    (void)runtime.takeError(); // Left by an engine torn down earlier.
-    gpuEngine.initialize();
-    if (const char *error = runtime.takeError())
+                          << llvm::toString(compiled.takeError());
+  executor->code = std::move(*compiled);
+  if (gpu)
+    if (const char *error = getCUDARuntime().takeError())
       return emitError(loc) << "cannot load the GPU kernels: " << error;
-  }
-  if (perfMap) {
-    SmallVector<std::pair<std::string, uint64_t>> functions;
-    for (const std::string &name : functionNames)
-      if (auto address = gpuEngine.lookup(name))
-        functions.emplace_back(name, reinterpret_cast<uint64_t>(*address));
-      else
-        llvm::consumeError(address.takeError());
-    writePerfMap(functions);
-  }
+  if (std::getenv("QDQ_PERF_MAP"))
+    writePerfMap(executor->code->getFunctions());
   return executor;
 }
 
@@ -513,8 +450,7 @@ struct MemRefArgs {
 } // namespace
 
 JITExecutor::~JITExecutor() {
-  cpuCode.reset();
-  gpuEngine.reset();
+  code.reset();
   buffer_pool::trim();
 }
 
@@ -551,15 +487,14 @@ llvm::Error JITExecutor::run(ArrayRef<const NpyArray *> inputs,
   for (MemRefArgs &memref : memrefs)
     memref.append(args);
   if (device == Device::CPU) {
-    cpuCode->invokePacked(args.data());
+    code->invokePacked(args.data());
     return llvm::Error::success();
   }
 
   const CUDARuntime &runtime = getCUDARuntime();
   std::lock_guard<std::mutex> lock(getCUDAMutex());
-  (void)runtime.takeError(); // Left by an engine torn down earlier.
-  if (llvm::Error error = gpuEngine->invokePacked(entry, args))
-    return error;
+  (void)runtime.takeError(); // Left by an executor torn down earlier.
+  code->invokePacked(args.data());
   // After an error the runtime did nothing more: the outputs are unfinished.
   if (const char *error = runtime.takeError()) {
     outputs.clear();

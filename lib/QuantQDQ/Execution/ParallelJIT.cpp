@@ -247,9 +247,10 @@ ParallelJIT::compile(ModuleOp module, StringRef entry,
   if (!found)
     return found.takeError();
   compileTimer.stop();
-  // Only where there are constructors or destructors, which compiled
-  // networks do not have (mlir::ExecutionEngine skips initializers on
-  // AArch64, where they crashed: llvm-project issue 71963).
+  // Only where there are constructors or destructors: GPU host code, whose
+  // constructors load the kernels; CPU code has none (mlir::ExecutionEngine
+  // skips initializers on AArch64, where they crashed: llvm-project issue
+  // 71963).
   if (hasInitializers) {
     if (llvm::Error error = lljit.initialize(main))
       return std::move(error);

@@ -55,11 +55,10 @@ static void outline(scf::ParallelOp loop, func::FuncOp parent,
                                        parent.getName().str() + "_parallel",
                                        type);
   function.setPrivate();
-  // Internal in LLVM, so that the ExecutionEngine (GPU host code) gives it
-  // no C wrapper (the CPU JIT makes it external again, to link it across
-  // parts), and not inlined back, or the entry would again hold every
-  // layer's loop state. func-to-llvm carries both attributes over; it drops
-  // func.func's own no_inline.
+  // Internal in LLVM, like any helper of the entry (ParallelJIT makes it
+  // external again, to link it across parts), and not inlined back, or the
+  // entry would again hold every layer's loop state. func-to-llvm carries
+  // both attributes over; it drops func.func's own no_inline.
   function->setAttr("llvm.linkage", LLVM::LinkageAttr::get(
                                         rewriter.getContext(),
                                         LLVM::Linkage::Internal));
