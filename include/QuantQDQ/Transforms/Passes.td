@@ -311,6 +311,22 @@ def CollapseLoopDims : Pass<"qdq-collapse-loop-dims"> {
   let dependentDialects = ["::mlir::memref::MemRefDialect"];
 }
 
+def ExpandBF16Conversions : Pass<"qdq-expand-bf16-conversions"> {
+  let summary = "Convert between f32 and bf16 with integer bit operations";
+  let description = [{
+    Every `arith.truncf` from f32 to bf16 and `arith.extf` from bf16 to f32
+    (scalars and vectors) becomes shifts, adds and selects on the bits:
+    round to nearest even, subnormals kept, NaN as 0x7fc0. Left to LLVM, the
+    truncation is `vcvtneps2bf16` on a host with AVX512-BF16, which flushes
+    subnormal inputs and results to zero whatever the MXCSR says, and
+    `__truncsfbf2` elsewhere, which does not: the same model would give
+    other bits on another machine, and other bits than the GPU kernels.
+    Part of `qdq-cpu-pipeline`'s lowering, for the functions of the module
+    (GPU kernels keep `cvt.rn.bf16.f32`).
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 def VectorizeElementwise : Pass<"qdq-vectorize-elementwise"> {
   let summary = "Write element-wise linalg ops on buffers as vector loops";
   let description = [{

@@ -88,6 +88,8 @@ void mlir::quant_qdq::buildCPULoweringPipeline(
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
+  // bf16 conversions that give the same bits on every host.
+  pm.addNestedPass<func::FuncOp>(createExpandBF16Conversions());
   if (beforeLLVM)
     beforeLLVM(pm);
   // Math on vectors with no LLVM intrinsic (erf) becomes one libm call per
