@@ -1,8 +1,8 @@
 //===- JITExecutor.h - run a quant_qdq function, CPU or GPU -----*- C++ -*-===//
 //
 // Compiles one function of a module (quant_qdq layers and Q/DQ ops on
-// tensors) with qdq-cpu-pipeline, or qdq-gpu-pipeline for an NVIDIA GPU,
-// and LLVM on every core (ParallelJIT), for input
+// tensors) with qdq-cpu-pipeline and LLVM on every core (ParallelJIT), or
+// qdq-gpu-pipeline for an NVIDIA GPU (host code in one part), for input
 // shapes fixed at compile time (a dynamic batch is specialized), and runs it
 // on host arrays.
 //

@@ -2,8 +2,8 @@
 
 #include "CalibrationData.h"
 
-#include "llvm/Support/FileSystem.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 
 using namespace mlir;

@@ -37,8 +37,11 @@ Value mlir::quant_qdq::emitQuotient(OpBuilder &b, Location loc, Value x,
   Value negY = arith::NegFOp::create(b, loc, y);
   Value residual = math::FmaOp::create(b, loc, negY, p.scale, x);
   Value quotient = math::FmaOp::create(b, loc, residual, p.reciprocal, y);
+  if (!p.fp8)
+    return quotient;
   // A zero quotient's sign is the residual's (+0 + -0 = +0); the division's
-  // is x's, which FP8 storage keeps (-0.0 is its byte 0x80).
+  // is x's, which FP8 storage keeps (-0.0 is its byte 0x80). Integers add
+  // the zero point, which makes any zero +0.
   return math::CopySignOp::create(b, loc, quotient, x);
 }
 
@@ -252,6 +255,13 @@ Value mlir::quant_qdq::emitCanonicalNaN(OpBuilder &b, Location loc,
   return arith::SelectOp::create(b, loc, isNan, canonical, value);
 }
 
+Value mlir::quant_qdq::emitFP8Dequantize(OpBuilder &b, Location loc,
+                                         Value value, const QuantArith &p,
+                                         Type resultType) {
+  return emitCanonicalNaN(
+      b, loc, fromF32(b, loc, emitDequantize(b, loc, value, p), resultType));
+}
+
 Value mlir::quant_qdq::emitQuantOp(OpBuilder &b, Location loc, QuantOpKind kind,
                                    ValueRange data, const QuantArith &p,
                                    Type resultType) {
@@ -278,11 +288,8 @@ Value mlir::quant_qdq::emitQuantOp(OpBuilder &b, Location loc, QuantOpKind kind,
           b, loc, withElementType(storage, b.getIntegerType(8)), data[0]);
       Value code = arith::ExtUIOp::create(
           b, loc, withElementType(storage, b.getI32Type()), byte);
-      return emitCanonicalNaN(
-          b, loc,
-          fromF32(b, loc,
-                  emitDequantize(b, loc, emitDecodeE4M3FN(b, loc, code), p),
-                  resultType));
+      return emitFP8Dequantize(b, loc, emitDecodeE4M3FN(b, loc, code), p,
+                               resultType);
     }
     Value q = isUnsigned
                   ? arith::UIToFPOp::create(b, loc, f32, data[0]).getResult()
@@ -291,8 +298,9 @@ Value mlir::quant_qdq::emitQuantOp(OpBuilder &b, Location loc, QuantOpKind kind,
   }
   case QuantOpKind::FakeQuant: {
     Value q = emitQuantize(b, loc, toF32(b, loc, data[0]), p);
-    Value y = fromF32(b, loc, emitDequantize(b, loc, q, p), resultType);
-    return p.fp8 ? emitCanonicalNaN(b, loc, y) : y;
+    if (p.fp8)
+      return emitFP8Dequantize(b, loc, q, p, resultType);
+    return fromF32(b, loc, emitDequantize(b, loc, q, p), resultType);
   }
   case QuantOpKind::FakeQuantGrad: {
     Value inRange = emitInRange(b, loc, toF32(b, loc, data[0]), p);

@@ -68,6 +68,11 @@ enum class QuantOpKind { Quantize, Dequantize, FakeQuant, FakeQuantGrad };
 Value emitQuantOp(OpBuilder &b, Location loc, QuantOpKind kind, ValueRange data,
                   const QuantArith &p, Type resultType);
 
+/// (value - zero_point) * scale for an E4M3FN `value` held in f32, as
+/// `resultType`, NaN canonical (below): FP8 dequantization and the end of
+/// FP8 fake quantization, on both devices.
+Value emitFP8Dequantize(OpBuilder &b, Location loc, Value value,
+                        const QuantArith &p, Type resultType);
 /// `value` (a float scalar or vector), with every NaN replaced by the
 /// type's canonical quiet NaN: FP8 results are NaN where the input is, and
 /// CPUs keep a NaN's sign and payload where GPUs write their own.

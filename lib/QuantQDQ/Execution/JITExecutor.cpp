@@ -397,7 +397,9 @@ JITExecutor::create(OwningOpRef<ModuleOp> module, StringRef entry,
     bindLargeConstants(*module, symbols);
   ParallelJITOptions jitOptions;
   jitOptions.optLevel = options.optLevel;
-  jitOptions.threads = getExecutionThreads();
+  // GPU host code stays whole anyway (its constructors are an appending
+  // global): no compile threads for one part.
+  jitOptions.threads = gpu ? 1 : getExecutionThreads();
   jitOptions.sharedLibraries = libs;
   jitOptions.symbols = symbols;
   jitOptions.timing = &timing;
@@ -415,8 +417,11 @@ JITExecutor::create(OwningOpRef<ModuleOp> module, StringRef entry,
                           << llvm::toString(compiled.takeError());
   executor->code = std::move(*compiled);
   if (gpu)
-    if (const char *error = getCUDARuntime().takeError())
+    if (const char *error = getCUDARuntime().takeError()) {
+      executor->code.reset(); // Its destructors unload, under the lock.
+      (void)getCUDARuntime().takeError();
       return emitError(loc) << "cannot load the GPU kernels: " << error;
+    }
   if (std::getenv("QDQ_PERF_MAP"))
     writePerfMap(executor->code->getFunctions());
   return executor;
@@ -450,6 +455,13 @@ struct MemRefArgs {
 } // namespace
 
 JITExecutor::~JITExecutor() {
+  if (device == Device::CUDA && code) {
+    // GPU host code's destructors unload the kernels: like every CUDA call
+    // here, under the lock, leaving no error for the next run to find.
+    std::lock_guard<std::mutex> lock(getCUDAMutex());
+    code.reset();
+    (void)getCUDARuntime().takeError();
+  }
   code.reset();
   buffer_pool::trim();
 }

@@ -248,9 +248,9 @@ ParallelJIT::compile(ModuleOp module, StringRef entry,
     return found.takeError();
   compileTimer.stop();
   // Only where there are constructors or destructors: GPU host code, whose
-  // constructors load the kernels; CPU code has none (mlir::ExecutionEngine
-  // skips initializers on AArch64, where they crashed: llvm-project issue
-  // 71963).
+  // constructors load the kernels; CPU code has none. mlir::ExecutionEngine
+  // skips initializers on AArch64, where they crashed (llvm-project issue
+  // 71963); here they run, which no AArch64 GPU host (GH200) has tried.
   if (hasInitializers) {
     if (llvm::Error error = lljit.initialize(main))
       return std::move(error);

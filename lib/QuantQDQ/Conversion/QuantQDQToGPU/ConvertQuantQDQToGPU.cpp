@@ -494,19 +494,13 @@ Value KernelBuilder::compute(ValueRange data, const QuantArith &p) {
   Type bytesType = vectorOf(b.getIntegerType(8));
   if (spec.kind == QuantOpKind::Dequantize) {
     Value bytes = arith::BitcastOp::create(b, loc, bytesType, data[0]);
-    return emitCanonicalNaN(
-        b, loc,
-        fromF32(b, loc, emitDequantize(b, loc, convertFromE4M3FN(bytes), p),
-                result));
+    return emitFP8Dequantize(b, loc, convertFromE4M3FN(bytes), p, result);
   }
   Value bytes =
       convertToE4M3FN(emitQuotient(b, loc, toF32(b, loc, data[0]), p));
   if (spec.kind == QuantOpKind::Quantize)
     return arith::BitcastOp::create(b, loc, result, bytes);
-  return emitCanonicalNaN(
-      b, loc,
-      fromF32(b, loc, emitDequantize(b, loc, convertFromE4M3FN(bytes), p),
-              result));
+  return emitFP8Dequantize(b, loc, convertFromE4M3FN(bytes), p, result);
 }
 
 Value KernelBuilder::computeFormat(Value data, Value element) {
