@@ -5,8 +5,9 @@
 #   bench/gpu/make_kernels.sh [BUILD_DIR] [--chip sm_90] [--format bin|isa|fatbin]
 #                             [-o OUT.json] [--mlir-only] [-- EXTRA qdq-translate ARGS]
 #
-# Writes OUT.mlir (gen_mlir.py: 24 functions, one quant_qdq.fake_quant each,
-# f32 and bf16, per tensor and per channel, 1 MiB .. 1 GiB of input) and
+# Writes OUT.mlir (gen_mlir.py: 80 functions, one quant_qdq op each, f32 and
+# bf16: int8 per tensor and per channel, FP8, int4 blocks, TensorQuant's
+# formats; 1 MiB .. 1 GiB of input) and
 # OUT.json (qdq-translate --export-gpu-kernels), then validates the manifest
 # with run_bench.py --dry-run. OUT defaults to BUILD_DIR/bench/gpu/kernels.json;
 # BUILD_DIR to build/. QDQ_TRANSLATE overrides the translator, PYTHON the

@@ -73,6 +73,18 @@ QUANTIZER = {"bits": 8, "signed": True, "narrow_range": True,
 BLOCK = 128
 BLOCKED_ROW = 4096
 BLOCKED_SIZES = [s for s in SIZES if s <= 64 << 20]
+# TensorQuant's formats (round_to_format), on [N, 64, 64, 64]: the short
+# name in function names, the MLIR format. Their reference is NumPy on the
+# host (test/Execution/Inputs/number_formats.py), hence the smaller sizes.
+FORMATS_SET = [
+    ("nearest8_4", "fixed_point, bits = 8, fraction_bits = 4, rounding = nearest"),
+    ("stochastic8_4", "fixed_point, bits = 8, fraction_bits = 4, rounding = stochastic, seed = 1"),
+    ("binary", "binary"),
+    ("ternary", "ternary"),
+    ("log", "logarithmic"),
+    ("half", "half"),
+]
+FORMAT_SIZES = [4 << 20, 64 << 20, 256 << 20]
 
 
 def f32(v):
@@ -105,7 +117,9 @@ def blocked_scales(count):
 def bench_set():
     """Every function of the benchmark: fq_<dtype>_<layout>_<size>, layout
     pt (int8 per tensor), pc (int8 per channel), e4m3 (FP8 per tensor) or
-    b128 (int4 in blocks of 128). "quantizer" is the MLIR quantizer."""
+    b128 (int4 in blocks of 128), "quantizer" being the MLIR quantizer of
+    its fake_quant; and rtf_<dtype>_<format>_<size>, one round_to_format
+    of "format"."""
     out = []
     for short, dtype, mlir in BENCH_DTYPES:
         elsize = DTYPE_SIZE[dtype]
@@ -121,6 +135,15 @@ def bench_set():
                     "quantizer": {"pt": "<bits = 8>", "pc": "<bits = 8, axis = 1>",
                                   "e4m3": "<bits = 8, storage = e4m3fn>"}[layout],
                     "scales": default_scales(CHANNELS, per_channel),
+                })
+        for name, fmt in FORMATS_SET:
+            for nbytes in FORMAT_SIZES:
+                n = nbytes // (elsize * CHANNELS * PLANE[0] * PLANE[1])
+                out.append({
+                    "function": "rtf_%s_%s_%s" % (short, name, size_label(nbytes)),
+                    "op": "round_to_format", "format": fmt,
+                    "dtype": dtype, "mlir_type": mlir,
+                    "shape": [n, CHANNELS, PLANE[0], PLANE[1]],
                 })
         for nbytes in BLOCKED_SIZES:
             rows = nbytes // (elsize * BLOCKED_ROW)
@@ -154,9 +177,13 @@ ROLES = {
     "fake_quant_grad": (("input", "grad", "output", "scale"), ("reciprocal", "zero_point")),
     "quantize": (("input", "output", "scale"), ("reciprocal", "zero_point")),
     "dequantize": (("input", "output", "scale"), ("reciprocal", "zero_point")),
+    "round_to_format": (("input", "output"), ("threshold",)),
 }
-READ_ROLES = ("input", "grad", "scale", "reciprocal", "zero_point")
+READ_ROLES = ("input", "grad", "scale", "reciprocal", "zero_point", "threshold")
 NAME_RE = re.compile(r"^fq_(f32|bf16|f16)_(pt|pc|e4m3|b\d+)_(\d+)(KiB|MiB|GiB)$")
+FORMAT_NAME_RE = re.compile(r"^rtf_(f32|bf16|f16)_([a-z0-9_]+)_(\d+)(KiB|MiB|GiB)$")
+# round_to_format kinds (the manifest's "format": {"kind", "name"}).
+FORMAT_KINDS = ("fixed_point", "binary", "ternary", "logarithmic", "sparse", "half")
 UNIT = {"KiB": 1 << 10, "MiB": 1 << 20, "GiB": 1 << 30}
 MAX_SHARED_SM90 = 227 * 1024
 ELF_MAGIC = b"\x7fELF"
@@ -279,6 +306,9 @@ def check_kernel(i, k, objects, chip):
         raise Invalid("%s: block %s exceeds the CUDA limits (x, y <= 1024, z <= 64, "
                       "x*y*z <= 1024)" % (where, block))
 
+    if op == "round_to_format":
+        return check_format_kernel(k, where, function, op, module, kernel, grid, block,
+                                   shared, objects)
     qz = _need(k, "quantizer", "dict", where)
     qw = where + ": quantizer"
     bits = _need(qz, "bits", "int", qw)
@@ -395,6 +425,8 @@ def check_kernel(i, k, objects, chip):
         if bad:
             raise Invalid("%s: scale values must be positive and finite, got %s" % (where, bad[0]))
     if "zero_point" in by_role and "values" in by_role["zero_point"]:
+        if fp8 and any(v != 0 for v in by_role["zero_point"]["values"]):
+            raise Invalid("%s: e4m3fn zero points must be 0" % where)
         for v in by_role["zero_point"]["values"]:
             if v != int(v) or not qmin <= v <= qmax:
                 raise Invalid("%s: zero point %s is not an integer in [%d, %d]" % (where, v, qmin, qmax))
@@ -438,11 +470,106 @@ def check_kernel(i, k, objects, chip):
         "grid": grid, "block": block, "shared_bytes": shared, "args": [by_role[r] for r in roles],
         "roles": by_role, "dtype": x["dtype"], "out_dtype": y["dtype"], "shape": x["shape"],
         "numel": numel, "axis": axis, "channels": channels, "table": table, "block_size": block_size,
-        "fp8": fp8, "bits": bits, "signed": signed,
+        "fp8": fp8, "format": None, "bits": bits, "signed": signed,
         "narrow_range": narrow, "qmin": qmin, "qmax": qmax, "threads": threads,
         "elements_per_thread": ept, "grid_stride": grid_stride, "symbol_checked": present,
         "bytes_ours": sum(by_role[r]["bytes"] for r in roles),
         "input_bytes": x["bytes"],
+    }
+
+
+def parse_format(fmt, where):
+    """The manifest's "format" of a round_to_format kernel: its kind and the
+    parameters its TensorQuant name carries (e.g. "stochastic,8,4,1")."""
+    kind = _need(fmt, "kind", "str", where)
+    name = _need(fmt, "name", "str", where)
+    if kind not in FORMAT_KINDS:
+        raise Invalid("%s: unknown format kind \"%s\" (expected one of %s)" % (
+            where, kind, ", ".join(FORMAT_KINDS)))
+    parts = name.split(",")
+    try:
+        nums = [float(p) for p in parts[1:]]
+    except ValueError:
+        raise Invalid("%s: format name \"%s\" is not TensorQuant's" % (where, name))
+    out = {"kind": kind, "name": name}
+    if kind == "fixed_point":
+        if parts[0] not in ("nearest", "zero", "down", "stochastic") or \
+                len(nums) != (3 if parts[0] == "stochastic" else 2):
+            raise Invalid("%s: fixed_point name \"%s\" is not <rounding>,<bits>,<fraction>"
+                          "[,<seed>]" % (where, name))
+        out.update(rounding=parts[0], bits=int(nums[0]), fraction=int(nums[1]),
+                   seed=int(nums[2]) if len(nums) > 2 else 0)
+    elif kind in ("binary", "ternary"):
+        out.update(marginal=nums[0] if nums else 1.0,
+                   threshold=nums[1] if len(nums) > 1 else None)
+    elif kind == "sparse":
+        if len(nums) != 1:
+            raise Invalid("%s: sparse name \"%s\" is not sparse,<threshold>" % (where, name))
+        out.update(threshold=nums[0])
+    return out
+
+
+def check_format_kernel(k, where, function, op, module, kernel, grid, block, shared,
+                        objects):
+    """check_kernel for round_to_format: input, output and, for ternary
+    without a threshold, threshold[1] (0.7 * mean|input|, computed by the
+    caller before each launch)."""
+    fmt = parse_format(_need(k, "format", "dict", where), where + ": format")
+    args = _need(k, "args", "list", where)
+    by_role, roles = {}, []
+    for j, a in enumerate(args):
+        aw = "%s: args[%d]" % (where, j)
+        role = _need(a, "role", "str", aw)
+        dtype = _need(a, "dtype", "str", aw)
+        if dtype not in DTYPE_SIZE:
+            raise Invalid("%s: unknown dtype \"%s\"" % (aw, dtype))
+        shape = _dims(_need(a, "shape", "list", aw), aw + ": \"shape\"")
+        if role in by_role:
+            raise Invalid("%s: role \"%s\" appears twice" % (aw, role))
+        roles.append(role)
+        by_role[role] = {"role": role, "dtype": dtype, "shape": shape, "numel": _prod(shape),
+                         "bytes": _prod(shape) * DTYPE_SIZE[dtype]}
+    needs_threshold = fmt["kind"] == "ternary" and fmt["threshold"] is None
+    want = ["input", "output"] + (["threshold"] if needs_threshold else [])
+    if roles != want:
+        raise Invalid("%s: a %s round_to_format kernel takes roles %s; got %s" % (
+            where, fmt["kind"], ", ".join(want), ", ".join(roles) or "none"))
+    x, y = by_role["input"], by_role["output"]
+    if x["dtype"] not in FLOAT_DTYPES or y["dtype"] != x["dtype"] or y["shape"] != x["shape"]:
+        raise Invalid("%s: input and output must be the same float type and shape, got %s%s "
+                      "and %s%s" % (where, x["dtype"], x["shape"], y["dtype"], y["shape"]))
+    if needs_threshold and (by_role["threshold"]["dtype"] != "float32" or
+                            by_role["threshold"]["shape"] != [1]):
+        raise Invalid("%s: threshold must be float32[1]" % where)
+    m = FORMAT_NAME_RE.match(function)
+    if m:
+        short, _, count, unit = m.groups()
+        if SHORT_DTYPE[x["dtype"]] != short:
+            raise Invalid("%s: the name says %s but the input is %s" % (where, short, x["dtype"]))
+        if x["bytes"] != int(count) * UNIT[unit]:
+            raise Invalid("%s: the name says %s%s of input but shape %s of %s is %d bytes" % (
+                where, count, unit, x["shape"], x["dtype"], x["bytes"]))
+    ept = k.get("elements_per_thread", 1)
+    if not _is_int(ept) or ept < 1:
+        raise Invalid("%s: \"elements_per_thread\" must be a positive integer" % where)
+    threads = _prod(grid) * _prod(block)
+    if threads * ept < x["numel"]:
+        raise Invalid("%s: grid %s x block %s = %d threads x %d element(s) per thread "
+                      "covers %d of the %d elements of input %s" % (
+                          where, grid, block, threads, ept, threads * ept, x["numel"], x["shape"]))
+    present = symbol_present(objects[module], kernel)
+    if present is False:
+        raise Invalid("%s: kernel symbol \"%s\" is not in object \"%s\" (%s)" % (
+            where, kernel, module, objects[module]["kind"]))
+    return {
+        "function": function, "op": op, "module": module, "kernel": kernel,
+        "grid": grid, "block": block, "shared_bytes": shared, "args": [by_role[r] for r in roles],
+        "roles": by_role, "dtype": x["dtype"], "out_dtype": y["dtype"], "shape": x["shape"],
+        "numel": x["numel"], "axis": None, "channels": 1, "table": [1], "block_size": None,
+        "fp8": False, "format": fmt, "bits": None, "signed": None, "narrow_range": None,
+        "qmin": None, "qmax": None, "threads": threads, "elements_per_thread": ept,
+        "grid_stride": False, "symbol_checked": present,
+        "bytes_ours": sum(by_role[r]["bytes"] for r in roles), "input_bytes": x["bytes"],
     }
 
 
@@ -495,6 +622,8 @@ def load_manifest(path):
 # What a run measures.
 
 def layout_of(k):
+    if k["format"]:
+        return "TensorQuant %s (%s)" % (k["format"]["kind"], k["format"]["name"])
     if k["fp8"]:
         return "FP8 e4m3fn per-tensor" if k["axis"] is None else \
             "FP8 e4m3fn per-channel (axis %d)" % k["axis"]
@@ -568,9 +697,12 @@ def print_plan(man, l2_bytes, hot, out=sys.stdout):
         w("  copy:  %s bytes (input read + written)\n" % fmt_int(2 * k["input_bytes"]))
         t = torch_baseline_name(k)
         w("  torch: %s\n" % ("%s (%s)" % (t, k["dtype"]) if t else "none for %s" % k["op"]))
-        w("  check: bitwise against the division-semantics reference, %s\n" % (
-            "E4M3FN, saturated to [-448, 448]" if k["fp8"] else
-            "q in [%d, %d]" % (k["qmin"], k["qmax"])))
+        w("  check: %s\n" % (
+            "bitwise (any NaN equal to any NaN) against NumPy's TensorQuant reference"
+            if k["format"] else
+            "bitwise against the division-semantics reference, " + (
+                "E4M3FN, saturated to [-448, 448]" if k["fp8"] else
+                "q in [%d, %d]" % (k["qmin"], k["qmax"]))))
         w("  rotation: %d buffer set(s)%s\n" % (r, " (--hot)" if hot else ""))
     w("planned: %d kernel(s) x (ours, copy%s), largest working set about %.2f GiB\n" % (
         len(man["kernels"]),
@@ -778,6 +910,8 @@ class Gpu:
     def qparams(self, k):
         torch = self.torch
         roles = k["roles"]
+        if k["format"]:
+            return None, None, "format"
         scales = roles["scale"].get("values") or (
             blocked_scales(k["channels"]) if k["block_size"] else
             default_scales(k["channels"], k["axis"] is not None))
@@ -793,6 +927,8 @@ class Gpu:
         so that |x - mu| > clip_sigma * sigma saturates (1.24% at 2.5)."""
         torch = self.torch
         shape, dtype = k["shape"], k["dtype"]
+        if k["format"]:
+            return self.make_format_input(k, gen)
         if dtype not in FLOAT_DTYPES:  # dequantize: integers in [qmin, qmax]
             return torch.randint(k["qmin"], k["qmax"] + 1, shape, generator=gen,
                                  device=self.dev, dtype=torch.int32).to(self.dt(dtype))
@@ -805,6 +941,74 @@ class Gpu:
         self.inject_specials(k, x, s, z)
         return x.to(self.dt(dtype))
 
+    def make_format_input(self, k, gen):
+        """Normal samples with sigma 3.2 (fixed point <8, 4> saturates at
+        2.5 sigma), TensorQuant's hostile values (ties on the 2^-4 grid, both
+        zeros, subnormals, infinities, NaN) at the start, and NaN, +-inf,
+        +-0 spread over the tensor; for ternary's own threshold, the finite
+        ones only."""
+        torch = self.torch
+        x = torch.randn(k["shape"], generator=gen, device=self.dev, dtype=torch.float32)
+        x.mul_(8.0 / self.args.clip_sigma)
+        flat = x.view(-1)
+        h = torch.from_numpy(self.formats().hostile(k["format"].get("fraction", 4))).to(self.dev)
+        special = [float("nan"), float("inf"), -float("inf"), 0.0, -0.0]
+        if "threshold" in k["roles"]:
+            # A NaN or inf would make ternary's own threshold (a mean) NaN or inf.
+            h = h[torch.isfinite(h)]
+            special = [0.0, -0.0]
+        flat[:h.numel()] = h[:flat.numel()]
+        n = flat.numel()
+        special = torch.tensor(special, device=self.dev)
+        idx = torch.div(torch.arange(64, device=self.dev) * (n - 1), 63, rounding_mode="floor")
+        flat[idx] = special.repeat(-(-64 // special.numel()))[:64]
+        return x.to(self.dt(k["dtype"]))
+
+    def formats(self):
+        """test/Execution/Inputs/number_formats.py: the NumPy reference of
+        TensorQuant's formats that the lit tests check qdq-run against."""
+        if not hasattr(self, "_formats"):
+            import importlib.util
+            path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
+                                "test", "Execution", "Inputs", "number_formats.py")
+            spec = importlib.util.spec_from_file_location("number_formats", path)
+            self._formats = importlib.util.module_from_spec(spec)
+            spec.loader.exec_module(self._formats)
+        return self._formats
+
+    def format_threshold(self, k, x):
+        """ternary's own threshold, 0.7 * mean|x|, as the kernel's caller
+        computes it before each launch (float32[1]); None when the format
+        needs none."""
+        if "threshold" not in k["roles"]:
+            return None
+        np = self.np
+        mean = np.abs(x.float().cpu().numpy().astype(np.float64)).sum() / x.numel()
+        return self.torch.tensor([np.float32(0.7 * mean)], device=self.dev)
+
+    def reference_format(self, k, x, th):
+        """The format applied on the host in NumPy (f32, the kernels'
+        arithmetic), rounded to the output type on the device."""
+        np, torch, f = self.np, self.torch, self.formats()
+        fmt = k["format"]
+        xf = x.float().cpu().numpy()
+        with np.errstate(all="ignore"):
+            kind = fmt["kind"]
+            if kind == "fixed_point":
+                y = f.fixed_point(xf, fmt["bits"], fmt["fraction"], fmt["rounding"], fmt["seed"])
+            elif kind == "binary":
+                y = f.binary(xf, np.float32(fmt["marginal"]))
+            elif kind == "ternary":
+                t = fmt["threshold"] if fmt["threshold"] is not None else th.item()
+                y = f.ternary(xf, np.float32(fmt["marginal"]), np.float32(t))
+            elif kind == "logarithmic":
+                y = f.logarithmic(xf)
+            elif kind == "sparse":
+                y = f.sparse(xf, np.float32(fmt["threshold"]))
+            else:
+                y = f.half(xf)
+        return torch.from_numpy(np.ascontiguousarray(y)).to(self.dev).to(self.dt(k["out_dtype"]))
+
     def inject_specials(self, k, x, s, z):
         """Ties and special values, so that the bitwise check sees them:
         4096 values (at least 64 per channel or block, for up to 64 of them)
@@ -816,23 +1020,34 @@ class Gpu:
         torch = self.torch
         flat = x.view(-1)
         n = flat.numel()
-        # Parameter entries that get ties (at most 64, spread), and the
-        # contiguous run of elements each entry covers.
+        # Parameter entries that get ties (up to 64, with a stride that
+        # visits every block column), and where entry c's t-th tie goes.
+        channels = k["channels"]
+        count = min(channels, 64)
+        stride = max(1, channels // count) | 1
+        entries = (torch.arange(count, device=self.dev) * stride) % channels
         if k["axis"] is None:
-            inner = n
+            span = n
         elif k["block_size"]:
-            a, size = k["axis"], k["shape"][k["axis"]]
-            if a != len(k["shape"]) - 1 or size % k["block_size"]:
-                raise RuntimeError("%s: ties are placed for blocks that divide the innermost "
-                                   "axis only" % k["function"])
-            inner = k["block_size"]
+            # Entry (o, b, i) of the [outer, blocks, inner] table covers
+            # elements (o * C + b * B + t) * inner + i, t < B (or what the
+            # last block holds).
+            a, B = k["axis"], k["block_size"]
+            C, inner = k["shape"][a], _prod(k["shape"][a + 1:])
+            span = min(B, C - (k["table"][a] - 1) * B)
         else:
-            inner = _prod(k["shape"][k["axis"] + 1:])
-        entries = torch.arange(0, k["channels"], max(1, k["channels"] // 64), device=self.dev)
-        per = min(inner, max(64, 4096 // entries.numel()))
-        j = torch.arange(entries.numel() * per, device=self.dev)
+            span = _prod(k["shape"][k["axis"] + 1:])
+        per = min(span, max(64, 4096 // count))
+        j = torch.arange(count * per, device=self.dev)
         c = entries[torch.div(j, per, rounding_mode="floor")]
-        pos = c * inner + j % per
+        offset = j % per
+        if k["block_size"]:
+            blocks = k["table"][a]
+            o = torch.div(c, blocks * inner, rounding_mode="floor")
+            b = torch.div(c, inner, rounding_mode="floor") % blocks
+            pos = ((o * C + b * B + offset) * inner) + c % inner
+        else:
+            pos = c * span + offset
         if k["fp8"]:
             # Midpoints of neighbouring E4M3FN values, both signs, and past 448.
             grid = torch.arange(127, dtype=torch.uint8, device=self.dev).view(
@@ -879,7 +1094,7 @@ class Gpu:
         outside &= ~nan
         saturated = torch.count_nonzero(outside).item() / max(1, outside.numel())
         if op == "fake_quant_grad":
-            keep = ~outside  # NaN input: q = zp, inside the range, gradient kept
+            keep = ~outside & ~nan  # the kernels' ordered comparisons: NaN gets none
             del q
             return torch.where(keep, g.to(torch.float32),
                                torch.zeros((), device=self.dev)).to(out), saturated
@@ -915,11 +1130,13 @@ class Gpu:
             return e, saturated
         return canonical(canonical(e.float().mul_(sb)).to(out)), saturated
 
-    def compare(self, got, want, x):
+    def compare(self, got, want, x, nan_equal=False):
         torch = self.torch
         vt = getattr(torch, BITS_VIEW[str(got.dtype).replace("torch.", "")])
         a, b = got.view(vt), want.view(vt)
         diff = a != b
+        if nan_equal:
+            diff &= ~(torch.isnan(got) & torch.isnan(want))
         count = int(torch.count_nonzero(diff).item())
         res = {"mismatches": count, "signed_zero": 0, "examples": []}
         if count:
@@ -1000,6 +1217,7 @@ class Gpu:
         s, z, qsource = self.qparams(k)
         R = rotation_sets(k, self.l2, args.hot)
         x0 = self.make_input(k, s, z, gen)
+        th = self.format_threshold(k, x0) if k["format"] else None
         g0 = None
         if "grad" in k["roles"]:
             g0 = torch.randn(k["shape"], generator=gen, device=self.dev).to(self.dt(k["dtype"]))
@@ -1014,8 +1232,8 @@ class Gpu:
                 # reciprocal = RN(1/scale) in f32, as the kernel ABI asks
                 # (include/QuantQDQ/Conversion/GPUKernelABI.h).
                 t = {"input": xs[r], "output": ys[r], "scale": s, "zero_point": z,
-                     "reciprocal": torch.reciprocal(s),
-                     "grad": gs[r] if gs else None}[a["role"]]
+                     "reciprocal": torch.reciprocal(s) if s is not None else None,
+                     "threshold": th, "grad": gs[r] if gs else None}[a["role"]]
                 ptrs.append(t.data_ptr())
             launches.append(self.launcher.prepare(f, k["grid"], k["block"], k["shared_bytes"], ptrs))
         stream_ptr = lambda: torch.cuda.current_stream().cuda_stream
@@ -1028,8 +1246,11 @@ class Gpu:
             torch.cuda.synchronize()
         except Exception as e:
             die("%s: launching %s failed: %s" % (k["function"], k["kernel"], e))
-        want, sat = self.reference(k, x0, g0, s, z)
-        row["check"] = self.compare(ys[0], want, x0)
+        if k["format"]:
+            want, sat = self.reference_format(k, x0, th), None
+        else:
+            want, sat = self.reference(k, x0, g0, s, z)
+        row["check"] = self.compare(ys[0], want, x0, nan_equal=bool(k["format"]))
         row["saturated"] = sat
         del want
 
@@ -1152,6 +1373,7 @@ def run_gpu(man, args):
 def report(man, args, machine, rows):
     order = {d: i for i, d in enumerate(FLOAT_DTYPES + tuple(INT_RANGE))}
     rows = sorted(rows, key=lambda r: (r["k"]["op"], r["k"]["fp8"], bool(r["k"]["block_size"]),
+                                       r["k"]["format"]["name"] if r["k"]["format"] else "",
                                        order.get(r["k"]["dtype"], 99),
                                        r["k"]["axis"] is not None, r["k"]["input_bytes"]))
     L = []
@@ -1257,10 +1479,11 @@ def main(argv=None):
     except Invalid as e:
         die("%s: %s" % (args.manifest, e))
     if args.expect_bench_set:
-        have = {k["function"] for k in man["kernels"] if k["op"] == "fake_quant"}
-        lack = [f["function"] for f in bench_set() if f["function"] not in have]
+        have = {(k["function"], k["op"]) for k in man["kernels"]}
+        lack = [f["function"] for f in bench_set()
+                if (f["function"], f.get("op", "fake_quant")) not in have]
         if lack:
-            die("%s: no fake_quant kernel for %d of the %d benchmark functions: %s" % (
+            die("%s: no kernel of the right op for %d of the %d benchmark functions: %s" % (
                 args.manifest, len(lack), len(bench_set()), ", ".join(lack)))
     if args.only:
         man["kernels"] = [k for k in man["kernels"] if re.search(args.only, k["function"])]

@@ -1,10 +1,10 @@
 // --export-gpu-kernels describes round_to_format kernels too: the format
 // instead of a quantizer, and ternary's threshold argument (0.7 * mean|x|,
-// which the caller computes before each launch). The GPU bench has no
-// reference for them and refuses them by name.
+// which the caller computes before each launch). The GPU bench accepts
+// them, with TensorQuant's parameters read from the name.
 // RUN: qdq-translate --export-gpu-kernels --gpu-format=isa %s -o %t.json
 // RUN: FileCheck %s < %t.json
-// RUN: not %python %qdq_src_root/bench/gpu/run_bench.py --dry-run %t.json 2>&1 | FileCheck %s --check-prefix=BENCH
+// RUN: %python %qdq_src_root/bench/gpu/run_bench.py --dry-run %t.json 2>&1 | FileCheck %s --check-prefix=BENCH
 
 // CHECK: "function": "ternary",
 // CHECK-NEXT: "op": "round_to_format",
@@ -29,7 +29,9 @@
 // CHECK-NEXT: "kind": "fixed_point",
 // CHECK-NEXT: "name": "stochastic,8,4,3"
 
-// BENCH: error: {{.*}}: kernels[0] (ternary): unknown op "round_to_format"
+// BENCH: kernel ternary: round_to_format float32 4x256 TensorQuant ternary (ternary,0.5), 4KiB
+// BENCH: ours: qdq_kernels.round_to_format_f32_f32_n1024_ternary_0p5, args (input, output, threshold)
+// BENCH: dry run: the manifest is valid
 
 func.func @ternary(%x: tensor<4x256xf32>) -> tensor<4x256xf32> {
   %y = quant_qdq.round_to_format %x <ternary, marginal = 0.5> : tensor<4x256xf32>
