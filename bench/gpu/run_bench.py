@@ -454,16 +454,9 @@ def check_kernel(i, k, objects, chip):
     grid_stride = k.get("grid_stride", False)
     if not isinstance(grid_stride, bool):
         raise Invalid("%s: \"grid_stride\" must be a boolean" % where)
-    threads = _prod(grid) * _prod(block)
     numel = x["numel"]
-    if not grid_stride and threads * ept < numel:
-        raise Invalid("%s: grid %s x block %s = %d threads x %d element(s) per thread "
-                      "covers %d of the %d elements of input %s" % (
-                          where, grid, block, threads, ept, threads * ept, numel, x["shape"]))
-    present = symbol_present(objects[module], kernel)
-    if present is False:
-        raise Invalid("%s: kernel symbol \"%s\" is not in object \"%s\" (%s)" % (
-            where, kernel, module, objects[module]["kind"]))
+    threads, present = check_launch(where, grid, block, ept, grid_stride, x, objects,
+                                    module, kernel)
 
     return {
         "function": function, "op": op, "module": module, "kernel": kernel,
@@ -476,6 +469,22 @@ def check_kernel(i, k, objects, chip):
         "bytes_ours": sum(by_role[r]["bytes"] for r in roles),
         "input_bytes": x["bytes"],
     }
+
+
+def check_launch(where, grid, block, ept, grid_stride, x, objects, module, kernel):
+    """That the launch covers the input and the object holds the kernel:
+    (threads, whether the symbol was found; None where it cannot be told)."""
+    threads = _prod(grid) * _prod(block)
+    if not grid_stride and threads * ept < x["numel"]:
+        raise Invalid("%s: grid %s x block %s = %d threads x %d element(s) per thread "
+                      "covers %d of the %d elements of input %s" % (
+                          where, grid, block, threads, ept, threads * ept, x["numel"],
+                          x["shape"]))
+    present = symbol_present(objects[module], kernel)
+    if present is False:
+        raise Invalid("%s: kernel symbol \"%s\" is not in object \"%s\" (%s)" % (
+            where, kernel, module, objects[module]["kind"]))
+    return threads, present
 
 
 def parse_format(fmt, where):
@@ -552,15 +561,7 @@ def check_format_kernel(k, where, function, op, module, kernel, grid, block, sha
     ept = k.get("elements_per_thread", 1)
     if not _is_int(ept) or ept < 1:
         raise Invalid("%s: \"elements_per_thread\" must be a positive integer" % where)
-    threads = _prod(grid) * _prod(block)
-    if threads * ept < x["numel"]:
-        raise Invalid("%s: grid %s x block %s = %d threads x %d element(s) per thread "
-                      "covers %d of the %d elements of input %s" % (
-                          where, grid, block, threads, ept, threads * ept, x["numel"], x["shape"]))
-    present = symbol_present(objects[module], kernel)
-    if present is False:
-        raise Invalid("%s: kernel symbol \"%s\" is not in object \"%s\" (%s)" % (
-            where, kernel, module, objects[module]["kind"]))
+    threads, present = check_launch(where, grid, block, ept, False, x, objects, module, kernel)
     return {
         "function": function, "op": op, "module": module, "kernel": kernel,
         "grid": grid, "block": block, "shared_bytes": shared, "args": [by_role[r] for r in roles],

@@ -13,13 +13,18 @@
 using namespace mlir;
 using namespace mlir::quant_qdq;
 
+Value mlir::quant_qdq::floatSplat(OpBuilder &b, Location loc, Type type,
+                                  double value) {
+  auto attr = b.getFloatAttr(getElementTypeOrSelf(type), value);
+  if (auto shaped = dyn_cast<ShapedType>(type))
+    return arith::ConstantOp::create(
+        b, loc, DenseElementsAttr::get(shaped, cast<Attribute>(attr)));
+  return arith::ConstantOp::create(b, loc, attr);
+}
+
 Value mlir::quant_qdq::f32Splat(OpBuilder &b, Location loc, Type type,
                                 double value) {
-  auto attr = b.getF32FloatAttr(float(value));
-  if (auto shaped = dyn_cast<ShapedType>(type))
-    return arith::ConstantOp::create(b, loc,
-                                     DenseElementsAttr::get(shaped, attr));
-  return arith::ConstantOp::create(b, loc, attr);
+  return floatSplat(b, loc, type, double(float(value)));
 }
 
 Value mlir::quant_qdq::emitQuotient(OpBuilder &b, Location loc, Value x,
@@ -239,17 +244,8 @@ Value mlir::quant_qdq::fromF32(OpBuilder &b, Location loc, Value x,
 
 Value mlir::quant_qdq::emitCanonicalNaN(OpBuilder &b, Location loc,
                                         Value value) {
-  Type type = value.getType();
-  auto nan = b.getFloatAttr(getElementTypeOrSelf(type),
-                            std::numeric_limits<double>::quiet_NaN());
-  Value canonical =
-      isa<ShapedType>(type)
-          ? arith::ConstantOp::create(
-                b, loc,
-                DenseElementsAttr::get(cast<ShapedType>(type),
-                                       cast<Attribute>(nan)))
-                .getResult()
-          : arith::ConstantOp::create(b, loc, nan).getResult();
+  Value canonical = floatSplat(b, loc, value.getType(),
+                               std::numeric_limits<double>::quiet_NaN());
   Value isNan =
       arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, value, value);
   return arith::SelectOp::create(b, loc, isNan, canonical, value);
@@ -304,15 +300,8 @@ Value mlir::quant_qdq::emitQuantOp(OpBuilder &b, Location loc, QuantOpKind kind,
   }
   case QuantOpKind::FakeQuantGrad: {
     Value inRange = emitInRange(b, loc, toF32(b, loc, data[0]), p);
-    auto zeroAttr = b.getFloatAttr(getElementTypeOrSelf(resultType), 0.0);
-    Value zero = isa<ShapedType>(resultType)
-                     ? arith::ConstantOp::create(
-                           b, loc,
-                           DenseElementsAttr::get(cast<ShapedType>(resultType),
-                                                  cast<Attribute>(zeroAttr)))
-                           .getResult()
-                     : arith::ConstantOp::create(b, loc, zeroAttr).getResult();
-    return arith::SelectOp::create(b, loc, inRange, data[1], zero);
+    return arith::SelectOp::create(b, loc, inRange, data[1],
+                                   floatSplat(b, loc, resultType, 0.0));
   }
   }
   llvm_unreachable("unknown Q/DQ op kind");

@@ -78,7 +78,9 @@ Value emitFP8Dequantize(OpBuilder &b, Location loc, Value value,
 /// CPUs keep a NaN's sign and payload where GPUs write their own.
 Value emitCanonicalNaN(OpBuilder &b, Location loc, Value value);
 
-/// A constant of the f32 or vector-of-f32 type `type`, splat if a vector.
+/// A constant of the float or vector-of-float type `type`, splat if a
+/// vector; f32Splat for f32 types, with `value` rounded to f32 first.
+Value floatSplat(OpBuilder &b, Location loc, Type type, double value);
 Value f32Splat(OpBuilder &b, Location loc, Type type, double value);
 /// The same for an integer or vector-of-integer type.
 Value intSplat(OpBuilder &b, Location loc, Type type, int64_t value);
