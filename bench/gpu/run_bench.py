@@ -339,29 +339,7 @@ def check_kernel(i, k, objects, chip):
                               bits, str(signed).lower(), str(narrow).lower()),
                           "s" if fp8 else "", lo, hi))
 
-    args = _need(k, "args", "list", where)
-    roles = []
-    by_role = {}
-    for j, a in enumerate(args):
-        aw = "%s: args[%d]" % (where, j)
-        role = _need(a, "role", "str", aw)
-        dtype = _need(a, "dtype", "str", aw)
-        if dtype not in DTYPE_SIZE:
-            raise Invalid("%s: unknown dtype \"%s\" (expected one of %s)" % (
-                aw, dtype, ", ".join(DTYPE_SIZE)))
-        shape = _dims(_need(a, "shape", "list", aw), aw + ": \"shape\"")
-        if role in by_role:
-            raise Invalid("%s: role \"%s\" appears twice" % (aw, role))
-        entry = {"role": role, "dtype": dtype, "shape": shape,
-                 "numel": _prod(shape), "bytes": _prod(shape) * DTYPE_SIZE[dtype]}
-        if "values" in a:
-            vals = a["values"]
-            if not isinstance(vals, list) or len(vals) != entry["numel"] or \
-                    not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in vals):
-                raise Invalid("%s: \"values\" must be %d numbers" % (aw, entry["numel"]))
-            entry["values"] = [float(v) for v in vals]
-        roles.append(role)
-        by_role[role] = entry
+    roles, by_role = parse_args(k, where)
     required, optional = ROLES[op]
     unknown = [r for r in roles if r not in required + optional]
     missing = [r for r in required if r not in roles]
@@ -434,8 +412,7 @@ def check_kernel(i, k, objects, chip):
     m = NAME_RE.match(function)
     if m:
         short, layout, count, unit = m.groups()
-        if SHORT_DTYPE[x["dtype"]] != short:
-            raise Invalid("%s: the name says %s but the input is %s" % (where, short, x["dtype"]))
+        check_name(where, short, count, unit, x)
         # (has an axis, block size, FP8) as the name says and as the quantizer is.
         said = {"pt": (False, None, False), "pc": (True, None, False),
                 "e4m3": (False, None, True)}.get(layout) or (True, int(layout[1:]), False)
@@ -443,26 +420,15 @@ def check_kernel(i, k, objects, chip):
             raise Invalid("%s: the name says %s but the quantizer has axis %s, block_size %s, "
                           "storage %s" % (where, layout, "null" if axis is None else axis,
                                           "null" if block_size is None else block_size, storage))
-        want = int(count) * UNIT[unit]
-        if x["bytes"] != want:
-            raise Invalid("%s: the name says %s%s of input but shape %s of %s is %d bytes" % (
-                where, count, unit, x["shape"], x["dtype"], x["bytes"]))
 
-    ept = k.get("elements_per_thread", 1)
-    if not _is_int(ept) or ept < 1:
-        raise Invalid("%s: \"elements_per_thread\" must be a positive integer" % where)
-    grid_stride = k.get("grid_stride", False)
-    if not isinstance(grid_stride, bool):
-        raise Invalid("%s: \"grid_stride\" must be a boolean" % where)
-    numel = x["numel"]
-    threads, present = check_launch(where, grid, block, ept, grid_stride, x, objects,
-                                    module, kernel)
+    threads, ept, grid_stride, present = check_launch(where, k, grid, block, x, objects,
+                                                      module, kernel)
 
     return {
         "function": function, "op": op, "module": module, "kernel": kernel,
         "grid": grid, "block": block, "shared_bytes": shared, "args": [by_role[r] for r in roles],
         "roles": by_role, "dtype": x["dtype"], "out_dtype": y["dtype"], "shape": x["shape"],
-        "numel": numel, "axis": axis, "channels": channels, "table": table, "block_size": block_size,
+        "numel": x["numel"], "axis": axis, "channels": channels, "table": table, "block_size": block_size,
         "fp8": fp8, "format": None, "bits": bits, "signed": signed,
         "narrow_range": narrow, "qmin": qmin, "qmax": qmax, "threads": threads,
         "elements_per_thread": ept, "grid_stride": grid_stride, "symbol_checked": present,
@@ -471,9 +437,52 @@ def check_kernel(i, k, objects, chip):
     }
 
 
-def check_launch(where, grid, block, ept, grid_stride, x, objects, module, kernel):
+def parse_args(k, where):
+    """A kernel's arguments: their roles in order, and each role's entry
+    (dtype, shape, element and byte counts, and "values" where given)."""
+    roles, by_role = [], {}
+    for j, a in enumerate(_need(k, "args", "list", where)):
+        aw = "%s: args[%d]" % (where, j)
+        role = _need(a, "role", "str", aw)
+        dtype = _need(a, "dtype", "str", aw)
+        if dtype not in DTYPE_SIZE:
+            raise Invalid("%s: unknown dtype \"%s\" (expected one of %s)" % (
+                aw, dtype, ", ".join(DTYPE_SIZE)))
+        shape = _dims(_need(a, "shape", "list", aw), aw + ": \"shape\"")
+        if role in by_role:
+            raise Invalid("%s: role \"%s\" appears twice" % (aw, role))
+        entry = {"role": role, "dtype": dtype, "shape": shape,
+                 "numel": _prod(shape), "bytes": _prod(shape) * DTYPE_SIZE[dtype]}
+        if "values" in a:
+            vals = a["values"]
+            if not isinstance(vals, list) or len(vals) != entry["numel"] or \
+                    not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in vals):
+                raise Invalid("%s: \"values\" must be %d numbers" % (aw, entry["numel"]))
+            entry["values"] = [float(v) for v in vals]
+        roles.append(role)
+        by_role[role] = entry
+    return roles, by_role
+
+
+def check_name(where, short, count, unit, x):
+    """That a benchmark function's name tells the input's dtype and size."""
+    if SHORT_DTYPE[x["dtype"]] != short:
+        raise Invalid("%s: the name says %s but the input is %s" % (where, short, x["dtype"]))
+    if x["bytes"] != int(count) * UNIT[unit]:
+        raise Invalid("%s: the name says %s%s of input but shape %s of %s is %d bytes" % (
+            where, count, unit, x["shape"], x["dtype"], x["bytes"]))
+
+
+def check_launch(where, k, grid, block, x, objects, module, kernel):
     """That the launch covers the input and the object holds the kernel:
-    (threads, whether the symbol was found; None where it cannot be told)."""
+    (threads, elements per thread, whether it is a grid-stride loop,
+    whether the symbol was found; None where it cannot be told)."""
+    ept = k.get("elements_per_thread", 1)
+    if not _is_int(ept) or ept < 1:
+        raise Invalid("%s: \"elements_per_thread\" must be a positive integer" % where)
+    grid_stride = k.get("grid_stride", False)
+    if not isinstance(grid_stride, bool):
+        raise Invalid("%s: \"grid_stride\" must be a boolean" % where)
     threads = _prod(grid) * _prod(block)
     if not grid_stride and threads * ept < x["numel"]:
         raise Invalid("%s: grid %s x block %s = %d threads x %d element(s) per thread "
@@ -484,7 +493,7 @@ def check_launch(where, grid, block, ept, grid_stride, x, objects, module, kerne
     if present is False:
         raise Invalid("%s: kernel symbol \"%s\" is not in object \"%s\" (%s)" % (
             where, kernel, module, objects[module]["kind"]))
-    return threads, present
+    return threads, ept, grid_stride, present
 
 
 def parse_format(fmt, where):
@@ -524,20 +533,7 @@ def check_format_kernel(k, where, function, op, module, kernel, grid, block, sha
     without a threshold, threshold[1] (0.7 * mean|input|, computed by the
     caller before each launch)."""
     fmt = parse_format(_need(k, "format", "dict", where), where + ": format")
-    args = _need(k, "args", "list", where)
-    by_role, roles = {}, []
-    for j, a in enumerate(args):
-        aw = "%s: args[%d]" % (where, j)
-        role = _need(a, "role", "str", aw)
-        dtype = _need(a, "dtype", "str", aw)
-        if dtype not in DTYPE_SIZE:
-            raise Invalid("%s: unknown dtype \"%s\"" % (aw, dtype))
-        shape = _dims(_need(a, "shape", "list", aw), aw + ": \"shape\"")
-        if role in by_role:
-            raise Invalid("%s: role \"%s\" appears twice" % (aw, role))
-        roles.append(role)
-        by_role[role] = {"role": role, "dtype": dtype, "shape": shape, "numel": _prod(shape),
-                         "bytes": _prod(shape) * DTYPE_SIZE[dtype]}
+    roles, by_role = parse_args(k, where)
     needs_threshold = fmt["kind"] == "ternary" and fmt["threshold"] is None
     want = ["input", "output"] + (["threshold"] if needs_threshold else [])
     if roles != want:
@@ -553,15 +549,9 @@ def check_format_kernel(k, where, function, op, module, kernel, grid, block, sha
     m = FORMAT_NAME_RE.match(function)
     if m:
         short, _, count, unit = m.groups()
-        if SHORT_DTYPE[x["dtype"]] != short:
-            raise Invalid("%s: the name says %s but the input is %s" % (where, short, x["dtype"]))
-        if x["bytes"] != int(count) * UNIT[unit]:
-            raise Invalid("%s: the name says %s%s of input but shape %s of %s is %d bytes" % (
-                where, count, unit, x["shape"], x["dtype"], x["bytes"]))
-    ept = k.get("elements_per_thread", 1)
-    if not _is_int(ept) or ept < 1:
-        raise Invalid("%s: \"elements_per_thread\" must be a positive integer" % where)
-    threads, present = check_launch(where, grid, block, ept, False, x, objects, module, kernel)
+        check_name(where, short, count, unit, x)
+    threads, ept, grid_stride, present = check_launch(where, k, grid, block, x, objects,
+                                                      module, kernel)
     return {
         "function": function, "op": op, "module": module, "kernel": kernel,
         "grid": grid, "block": block, "shared_bytes": shared, "args": [by_role[r] for r in roles],
@@ -569,7 +559,7 @@ def check_format_kernel(k, where, function, op, module, kernel, grid, block, sha
         "numel": x["numel"], "axis": None, "channels": 1, "table": [1], "block_size": None,
         "fp8": False, "format": fmt, "bits": None, "signed": None, "narrow_range": None,
         "qmin": None, "qmax": None, "threads": threads, "elements_per_thread": ept,
-        "grid_stride": False, "symbol_checked": present,
+        "grid_stride": grid_stride, "symbol_checked": present,
         "bytes_ours": sum(by_role[r]["bytes"] for r in roles), "input_bytes": x["bytes"],
     }
 

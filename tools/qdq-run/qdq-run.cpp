@@ -7,9 +7,9 @@
 // Compiles the model's entry function for the shapes of the given inputs (a
 // dynamic batch takes the batch of the arrays) with qdq-cpu-pipeline and
 // LLVM on every core (or, for --device=cuda, qdq-gpu-pipeline, whose kernels
-// run through the CUDA runtime loaded at run time, and the MLIR
-// ExecutionEngine), runs it, and writes each result as .npy (or prints a
-// summary). Nothing is written unless the run succeeds.
+// run through the CUDA runtime loaded at run time), runs it, and writes each
+// result as .npy (or prints a summary). Nothing is written unless the run
+// succeeds.
 //
 //===----------------------------------------------------------------------===//
 

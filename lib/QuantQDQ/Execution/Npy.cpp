@@ -237,13 +237,13 @@ mlir::quant_qdq::parseNpy(std::unique_ptr<llvm::MemoryBuffer> file,
 }
 
 llvm::Error mlir::quant_qdq::writeNpy(StringRef path, const NpyArray &array) {
+  std::string dtype = getNpyDtype(array.elementType, array.isUnsigned);
   // NumPy has no bfloat16 or FP8: such floats are written as float32,
   // which holds them exactly.
   auto floatType = dyn_cast<FloatType>(array.elementType);
-  if (floatType && floatType.getWidth() < 32 && !floatType.isF16())
+  if (dtype.empty() && floatType && floatType.getWidth() < 32)
     return writeNpy(path, convertFloatElements(
                               array, Float32Type::get(floatType.getContext())));
-  std::string dtype = getNpyDtype(array.elementType, array.isUnsigned);
   if (dtype.empty())
     return llvm::createStringError("%s: no .npy dtype for this element type",
                                    path.str().c_str());
