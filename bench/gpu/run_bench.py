@@ -936,8 +936,8 @@ class Gpu:
         """Normal samples with sigma 3.2 (fixed point <8, 4> saturates at
         2.5 sigma), TensorQuant's hostile values (ties on the 2^-4 grid, both
         zeros, subnormals, infinities, NaN) at the start, and NaN, +-inf,
-        +-0 spread over the tensor; for ternary's own threshold, the finite
-        ones only."""
+        +-0 spread over the tensor; for ternary's own threshold, only those
+        of magnitude below 1e3."""
         torch = self.torch
         x = torch.randn(k["shape"], generator=gen, device=self.dev, dtype=torch.float32)
         x.mul_(8.0 / self.args.clip_sigma)
@@ -945,8 +945,10 @@ class Gpu:
         h = torch.from_numpy(self.formats().hostile(k["format"].get("fraction", 4))).to(self.dev)
         special = [float("nan"), float("inf"), -float("inf"), 0.0, -0.0]
         if "threshold" in k["roles"]:
-            # A NaN or inf would make ternary's own threshold (a mean) NaN or inf.
-            h = h[torch.isfinite(h)]
+            # ternary's own threshold is a mean of |x|: a NaN or inf would
+            # make it NaN or inf, and the hostile 3e38 would put every value
+            # below it. The hostile values within the data's range stay.
+            h = h[torch.isfinite(h) & (h.abs() < 1e3)]
             special = [0.0, -0.0]
         flat[:h.numel()] = h[:flat.numel()]
         n = flat.numel()
