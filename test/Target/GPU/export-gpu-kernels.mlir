@@ -9,6 +9,9 @@
 // RUN: env PYTHON=%python %qdq_src_root/bench/gpu/make_kernels.sh %qdq_obj_root -o %t.bench.json | FileCheck %s --check-prefix=BENCH
 // Mistakes: one error, exit status 1.
 // RUN: not qdq-translate --export-gpu-kernels --gpu-format=elf %s 2>&1 | FileCheck %s --check-prefix=FORMAT
+// RUN: not qdq-translate --export-gpu-kernels --gpu-format=isa --gpu-block-size=33 %s -o %t.bad.json 2>&1 | FileCheck %s --check-prefix=BLOCKSIZE
+// RUN: not qdq-translate --export-gpu-kernels --gpu-format=isa --gpu-vectors=0 %s -o %t.bad.json 2>&1 | FileCheck %s --check-prefix=VECTORS
+// RUN: not test -e %t.bad.json
 // RUN: echo 'func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> { return %x : tensor<4xf32> }' | not qdq-translate --export-gpu-kernels 2>&1 | FileCheck %s --check-prefix=NONE
 
 // CHECK: "chip": "sm_90",
@@ -118,3 +121,8 @@ func.func @dynamic(%x: tensor<?xf32>) -> tensor<?xf32> {
   %y = quant_qdq.fake_quant %x <bits = 8> scale [0.5] : tensor<?xf32>
   return %y : tensor<?xf32>
 }
+
+// A launch geometry the kernels cannot take is an error, and no manifest
+// is written.
+// BLOCKSIZE: error: block-size must be a multiple of 32 in [32, 1024], got 33
+// VECTORS: error: vectors must be in [1, 16], got 0
