@@ -211,5 +211,12 @@ def test_default_batches(block_model, monkeypatch):
     assert input_scale(calibration_method="last-value",
                        batch_size=4) == pytest.approx(
         np.abs(data[36:]).max() / 127, rel=1e-6)
+    # Batches of 6 leave 4 samples, run padded with copies of their own:
+    # the last batch's range is still that of samples 36 to 40 alone, and
+    # max, whatever the batch, the whole data's.
+    assert input_scale(calibration_method="last-value",
+                       batch_size=6) == pytest.approx(
+        np.abs(data[36:]).max() / 127, rel=1e-6)
+    assert input_scale(batch_size=7) == pytest.approx(whole, rel=1e-6)
     with pytest.raises(ValueError, match="batch_size must be positive"):
         quantize_model(block_model, calibration_data=data, batch_size=0)

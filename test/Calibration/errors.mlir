@@ -20,6 +20,16 @@
 // RUN: qdq-opt %s --insert-qdq --calibrate="data=%t/f64.npy save=%t/f64.json" -o /dev/null
 // RUN: qdq-opt %s --insert-qdq --calibrate="data=%t/f32.npy save=%t/f32.json" -o /dev/null
 // RUN: diff %t/f64.json %t/f32.json
+// A static batch: max pads a short last batch with copies of its samples,
+// which leave every range as it is (the data, all positive, would show
+// padding by zeros in its minimum); histograms would count the copies, so
+// entropy asks for a multiple of the batch before anything runs.
+// RUN: %python -c "import numpy as np; x = np.linspace(1, 3, 12, dtype=np.float32).reshape(3, 4); np.save('%t/three.npy', x); np.save('%t/four.npy', x[[0, 1, 2, 2]])"
+// RUN: qdq-opt %s --insert-qdq --calibrate="data=%t/three.npy save=%t/three.json" -o /dev/null
+// RUN: qdq-opt %s --insert-qdq --calibrate="data=%t/four.npy save=%t/four.json" -o /dev/null
+// RUN: diff %t/three.json %t/four.json
+// RUN: FileCheck %s --check-prefix=PADDED < %t/three.json
+// RUN: not qdq-opt %s --insert-qdq --calibrate="data=%t/three.npy method=entropy" 2>&1 | FileCheck %s --check-prefix=MULTIPLE
 // Progress in a pipe or a log: one line as the model first compiles, which
 // takes seconds on a network; the rest every 10 s (none in a run this short).
 // RUN: qdq-opt %s --insert-qdq --calibrate=%t/f32.npy -o /dev/null 2>&1 \
@@ -37,6 +47,8 @@ func.func @net(%x: tensor<2x4xf32>) -> tensor<2x3xf32> {
 // METHOD: error: unknown calibration method 'kl' (expected max, percentile, entropy, mse, last-value or moving-average)
 // NODATA: error: calibrate needs data (--calibrate=<file.npy or folder>) or a table to load (load=<file>)
 // MISSING: error: {{.*}}empty: cannot read: No such file or directory
+// PADDED: "min": 1
+// MULTIPLE: error: the model takes batches of 2 but the calibration data holds 3 samples of this shape, not a multiple
 // RANK: error: {{.*}}rank.npy: expected arrays of rank 2 (a batch of 'tensor<2x4xf32>' samples), got rank 3
 // PARTIAL: errors.mlir:{{[0-9]+}}:{{[0-9]+}}: error: no calibration range for tensor 'relu_output_0'
 // MALFORMED: malformed.cache:2:1: error: expected '<tensor>: <8 hex digits>'

@@ -68,20 +68,22 @@ TEST(CalibrationProgressTest, EtaCoversTheRemainingPasses) {
                       "samples/s, ETA 12 s");
 }
 
-// In a log: the compile line, then a line every 10 s, and the last one only
-// when earlier lines were written.
+// In a log: a line for each shape compiled, then a line every 10 s, and the
+// last one only when earlier lines were written.
 TEST(CalibrationProgressTest, LogLinesEveryTenSeconds) {
   Fixture f;
   CalibrationProgress progress = f.make(/*terminal=*/false, 30, 1);
   progress.compiling("calibration", {10, 4});
-  progress.compiling("calibration", {10, 4});
   f.now += 3;
   progress.update("calibration", 0, 10);
+  progress.compiling("calibration", {10, 6});
   f.now += 4;
   progress.update("calibration", 0, 20);
-  EXPECT_EQ(f.text, "calibration: compiling the model for input 10x4...\n");
+  EXPECT_EQ(f.text, "calibration: compiling the model for input 10x4...\n"
+                    "calibration: compiling the model for input 10x6...\n");
   f.now += 4;
   progress.update("calibration", 0, 30);
   EXPECT_EQ(f.text, "calibration: compiling the model for input 10x4...\n"
+                    "calibration: compiling the model for input 10x6...\n"
                     "calibration: 30/30 samples, 2.5 samples/s, ETA 0 s\n");
 }

@@ -26,11 +26,15 @@ def Calibrate : Pass<"calibrate", "::mlir::ModuleOp"> {
     samples when the batch is dynamic. Without `batch-size`, that is 32
     where a last-value or moving-average range is asked for (the report
     computes them too), else one per thread, at least 4 and at most 32 (or
-    up to twice that where it divides a file's samples): the other
+    up to twice that where it divides the samples): the other
     methods' ranges do not depend on it (on data without NaNs), and small
     batches keep a run's tensors in cache and peak memory low. The histogram methods read the data
     twice; memory does not grow with the number of samples. Each .npy file holds a batch of samples along its first
-    dimension; a folder stands for its .npy files.
+    dimension; a folder stands for its .npy files. Batches run across
+    files. Where the ranges are computed in the compiled model (`max`,
+    `last-value`, `moving-average`), copies of a short last batch's own
+    samples fill it up (a static batch), or do so when they take less time
+    to run than compiling the short batch's shape would (a dynamic one).
 
     `save=` writes the ranges as JSON (`.json`) or a TensorRT calibration
     cache (other names); `load=` reads such a file instead of running the

@@ -317,8 +317,11 @@ LogicalResult ActivationAwareScalesPass::observe(
     makeObservingFunction(func, inputs, /*rangesOnly=*/false);
   });
   unsigned numResults = function.getNumResults();
+  // Copies of samples would weigh them twice in the mean |x|: short
+  // batches run as they are.
   return samples->forEachBatch(
-      inputType, batchSize, loc, [&](NpyArray &batch) -> LogicalResult {
+      inputType, batchSize, loc,
+      [&](NpyArray &batch, int64_t) -> LogicalResult {
         JITExecutor *executor =
             executors.get(module, function.getName(), batch.shape);
         if (!executor)

@@ -35,14 +35,22 @@ struct CalibrationData {
                                          RankedTensorType inputType,
                                          Location loc);
 
-  /// Calls `fn` with each batch converted to `inputType`'s element type:
-  /// the model's batch when static (each file must hold a multiple), else
-  /// chunks of `batchSize` samples (0: one per thread, from 4 to 32, or a
-  /// divisor of the file's samples up to twice that) and a shorter last
-  /// one.
+  /// Calls `fn` with each batch, converted to `inputType`'s element type,
+  /// and the number of samples of the data it holds. Batches take the
+  /// samples in file order, across files whose samples have one shape: the
+  /// model's batch when static, else `batchSize` samples (0: one per
+  /// thread, from 4 to 32, or a divisor of the samples up to twice that).
+  /// The last batch of a shape may be shorter. Where `padShortBatch` is
+  /// given, copies of the batch's own samples may fill it up (which, in a
+  /// model that keeps samples apart, changes no range): always for a static
+  /// batch, and for a dynamic one after full batches of its shape where
+  /// `padShortBatch(samples, size)` prefers running the copies to
+  /// compiling the short batch's shape. Without it, a short batch runs as
+  /// it is, and a static batch's is an error before anything runs.
   LogicalResult
   forEachBatch(RankedTensorType inputType, int64_t batchSize, Location loc,
-               function_ref<LogicalResult(NpyArray &)> fn) const;
+               function_ref<LogicalResult(NpyArray &, int64_t)> fn,
+               function_ref<bool(int64_t, int64_t)> padShortBatch = {}) const;
 };
 
 /// One executor per input shape met (a dynamic batch or sequence takes the

@@ -27,9 +27,8 @@ CalibrationProgress::CalibrationProgress(llvm::raw_ostream &os, bool enabled,
 }
 
 void CalibrationProgress::compiling(StringRef what, ArrayRef<int64_t> shape) {
-  if (!enabled || (!terminal && compiledOnce))
+  if (!enabled)
     return;
-  compiledOnce = true;
   os << (terminal ? "\r" : "") << what << ": compiling the model for input "
      << llvm::join(llvm::map_range(
                        shape, [](int64_t d) { return std::to_string(d); }),

@@ -1,10 +1,10 @@
 //===- CalibrationProgress.h - progress and ETA of calibration --*- C++ -*-===//
 //
 // What a long calibration shows while it runs. On a terminal, one line
-// redrawn after every batch; in a log or a pipe, one line when the model
-// first compiles (seconds in which nothing else would show), then a line
-// every kLogInterval seconds, so a long calibration shows it is alive and a
-// short one adds one line. The rate is measured from the end of the first
+// redrawn after every batch; in a log or a pipe, a line whenever the model
+// compiles for a shape (seconds in which nothing else would show), then a
+// line every kLogInterval seconds, so a long calibration shows it is alive
+// and a short one adds one line. The rate is measured from the end of the first
 // batch of the current pass (the first batch also compiles the model; a
 // later pass starts from the previous one's rate), and the ETA covers the
 // passes still to come: histogram methods read the data twice.
@@ -50,7 +50,7 @@ private:
   Clock clock;
   double start, lastLine, firstTime = 0, lastRate = 0;
   int64_t firstDone = 0;
-  bool logged = false, compiledOnce = false;
+  bool logged = false;
 };
 
 } // namespace mlir::quant_qdq

@@ -288,6 +288,8 @@ LogicalResult mlir::quant_qdq::collectCalibrationTable(
   for (TensorStatistics &stat : stats)
     stat.setMovingAverageDecay(options.movingAverageDecay);
   int passes = histogram ? 2 : 1;
+  // The last compile and the last run of a batch, in seconds.
+  double compileSeconds = 0, secondsPerRun = 0;
   CalibrationProgress progress(llvm::errs(), options.progress,
                                llvm::errs().is_displayed(), totalSamples,
                                passes);
@@ -296,15 +298,24 @@ LogicalResult mlir::quant_qdq::collectCalibrationTable(
     std::string what =
         histogram ? (pass ? "calibration (histograms)" : "calibration (ranges)")
                   : "calibration";
-    auto observeBatch = [&](NpyArray &chunk) -> LogicalResult {
+    auto observeBatch = [&](NpyArray &chunk, int64_t samples) -> LogicalResult {
+      double start = CalibrationProgress::steadySeconds();
+      bool compiled = false;
       JITExecutor *executor =
-          executors.get(module, entry.getName(), chunk.shape,
-                        [&] { progress.compiling(what, chunk.shape); });
+          executors.get(module, entry.getName(), chunk.shape, [&] {
+            progress.compiling(what, chunk.shape);
+            compiled = true;
+          });
       if (!executor)
         return failure();
+      double ran = CalibrationProgress::steadySeconds();
+      if (compiled)
+        compileSeconds = ran - start;
       SmallVector<NpyArray> outputs;
       if (llvm::Error error = executor->run({&chunk}, outputs))
         return emitError(loc) << llvm::toString(std::move(error));
+      secondsPerRun = CalibrationProgress::steadySeconds() - ran;
+      int64_t runSamples = chunk.shape.empty() ? 1 : chunk.shape[0];
       for (size_t i = 0; rangesInGraph && i < observed.size(); ++i) {
         // Per-row minima and maxima (one row for a scalar), and the size.
         auto values = [&](unsigned k) {
@@ -318,9 +329,11 @@ LogicalResult mlir::quant_qdq::collectCalibrationTable(
           lo = std::isnan(v) ? NAN : std::min<double>(lo, v);
         for (float v : values(1))
           hi = std::isnan(v) ? NAN : std::max<double>(hi, v);
+        // A padded batch's copies leave the range as it is; the count is
+        // the samples'.
         auto *size = reinterpret_cast<int64_t *>(
             outputs[numResults + 3 * i + 2].bytes);
-        stats[i].observeRange(lo, hi, *size);
+        stats[i].observeRange(lo, hi, *size / runSamples * samples);
       }
       for (size_t i = 0; !rangesInGraph && i < observed.size(); ++i) {
         NpyArray &out = outputs[numResults + i];
@@ -332,12 +345,20 @@ LogicalResult mlir::quant_qdq::collectCalibrationTable(
                  TensorStatistics::needsHistogram(methods[i]))
           stats[i].observeHistogram(values, options.bins);
       }
-      done += chunk.shape.empty() ? 1 : chunk.shape[0];
+      done += samples;
       progress.update(what, pass, done);
       return success();
     };
-    if (failed(data->forEachBatch(inputType, batchSize, loc,
-                                  observeBatch)))
+    // Ranges computed in the graph ignore a copied sample (histograms would
+    // count it), so a short last batch may run padded rather than compile
+    // a shape of its own: where the copies cost less than compiling did.
+    auto padShortBatch = [&](int64_t samples, int64_t size) {
+      return secondsPerRun * (size - samples) / size < compileSeconds;
+    };
+    if (failed(data->forEachBatch(
+            inputType, batchSize, loc, observeBatch,
+            rangesInGraph ? function_ref<bool(int64_t, int64_t)>(padShortBatch)
+                          : nullptr)))
       return failure();
   }
 
