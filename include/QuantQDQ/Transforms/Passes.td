@@ -223,8 +223,10 @@ def VectorizeContractions : Pass<"qdq-vectorize-contractions"> {
   let description = [{
     Every f32 contraction on static shapes (matmuls, dense layers, batched
     and Einsum products) is cut into `rows` x `columns` output tiles along
-    its last m dimension and the output's contiguous n dimension, walked
-    n-outer, m-inner, each a loop over k of `vector.contract`s whose
+    the m dimension with the most rows (the last among equals: a short one
+    nearer the end, such as the batch of a [sequence, batch, features]
+    activation, would give tiles of one row or a few) and the output's
+    contiguous n dimension, walked n-outer, m-inner, each a loop over k of `vector.contract`s whose
     accumulator stays in registers. Remainder tiles are peeled, so every
     tile has a static shape. A right operand that is not contiguous along n
     is transposed first. With `parallel`, the tiles are distributed over
@@ -330,25 +332,31 @@ def ExpandBF16Conversions : Pass<"qdq-expand-bf16-conversions"> {
 def VectorizeElementwise : Pass<"qdq-vectorize-elementwise"> {
   let summary = "Write element-wise linalg ops on buffers as vector loops";
   let description = [{
-    Every `linalg.generic` on static buffers with only parallel loops and
-    projected-permutation maps, whose innermost loop has `width` iterations
-    or more and which each buffer operand either walks with unit stride
-    (the loop indexes its last dimension) or does not walk (a broadcast
-    input), and whose body holds only element-wise ops, becomes `scf.for`
-    loops over the outer dimensions around a loop of `width`-wide
-    `vector.load`s, the body on vectors (scalars from outside broadcast),
-    and `vector.store`s, followed by a scalar loop over the elements past
-    the last whole vector. Buffers of i1 (packed into bits by a vector load)
-    and bodies with other ops (`linalg.index`) are left alone. Part of
-    `qdq-cpu-pipeline`, after `qdq-collapse-loop-dims`: the JIT optimizes
-    LLVM IR without a target machine, so LLVM's loop vectorizer would leave
-    these loops scalar.
+    Every linalg op on static buffers with only parallel loops (a
+    `linalg.generic`, or a named op such as the `linalg.transpose` that
+    packs a contraction's panels, `linalg.broadcast` or `linalg.copy`,
+    generalized first) whose innermost loop has `width` iterations or more,
+    whose body holds only element-wise ops, and whose buffer operands each
+    either walk that loop contiguously or do not walk it (a broadcast
+    input), becomes `scf.for` loops over the outer dimensions around a loop
+    of `width`-wide `vector.load`s, the body on vectors (scalars from
+    outside broadcast), and `vector.store`s, followed by a scalar loop over
+    the elements past the last whole vector. Outputs must be indexed by the
+    loops (projected permutations, the innermost loop on the last
+    dimension); an input may be read through any affine map in which the
+    innermost loop enters only the last index, with coefficient 1, so that
+    an im2col's window `ow + kw` at stride 1 is read in vectors too.
+    Buffers of i1 (packed into bits by a vector load) and bodies with other
+    ops (`linalg.index`) are left alone. Part of `qdq-cpu-pipeline`, after
+    `qdq-collapse-loop-dims`: the JIT optimizes LLVM IR without a target
+    machine, so LLVM's loop vectorizer would leave these loops scalar.
   }];
   let options = [
     Option<"width", "width", "int64_t", /*default=*/"8",
            "Elements per vector (8 f32 fill an AVX register)">,
   ];
-  let dependentDialects = ["::mlir::scf::SCFDialect",
+  let dependentDialects = ["::mlir::affine::AffineDialect",
+                           "::mlir::scf::SCFDialect",
                            "::mlir::vector::VectorDialect",
                            "::mlir::memref::MemRefDialect",
                            "::mlir::arith::ArithDialect"];

@@ -37,12 +37,16 @@ std::optional<MatmulDims> mlir::quant_qdq::getMatmulDims(linalg::GenericOp op) {
   if (!n || !llvm::is_contained(dims->n, *n))
     return std::nullopt;
   MatmulDims result{std::nullopt, *n, dims->k.back(), 0};
+  // The m dimension with the most rows, the nearest the end among equals:
+  // a short one nearer the end (the batch of a [sequence, batch, features]
+  // activation, as PyTorch's attention exports it) would make tiles of one
+  // row, which reuse no column they load, or of a few and a remainder.
+  SmallVector<int64_t> bounds = op.getStaticLoopRanges();
   for (AffineExpr e : llvm::reverse(out.getResults()))
     if (std::optional<unsigned> d = getDimPosition(e);
-        d && llvm::is_contained(dims->m, *d)) {
+        d && llvm::is_contained(dims->m, *d) &&
+        (!result.m || bounds[*d] > bounds[*result.m]))
       result.m = d;
-      break;
-    }
   result.rhs = op.getMatchingIndexingMap(op.getDpsInputOperand(0))
                        .isFunctionOfDim(*n)
                    ? 0

@@ -17,7 +17,8 @@
 namespace mlir::quant_qdq {
 
 /// The loops of a contraction as a matmul: `m` the rows (the m dimension
-/// nearest the output's end; none for a matrix-vector product), `n` the
+/// with the most rows, the nearest the output's end among equals; none for
+/// a matrix-vector product), `n` the
 /// output's contiguous dimension, `k` the last reduction, `rhs` the input
 /// indexed by n.
 struct MatmulDims {

@@ -12,8 +12,10 @@
 
 #include "QuantQDQ/Transforms/Passes.h"
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -32,10 +34,32 @@ static bool isByteAddressable(Type type) {
   return type.isIntOrIndexOrFloat() && type.getIntOrFloatBitWidth() % 8 == 0;
 }
 
+/// How an operand's indices move with loop `inner`: not at all (a
+/// broadcast), or its last index by one per iteration, the others not
+/// (contiguous). A window's input (an im2col's `oh + kh`, `ow + kw`) is
+/// contiguous along `ow` when its stride is 1.
+enum class InnerWalk { None, Contiguous, Other };
+static InnerWalk getInnerWalk(AffineMap map, unsigned inner) {
+  if (!map.isFunctionOfDim(inner))
+    return InnerWalk::None;
+  ArrayRef<AffineExpr> results = map.getResults();
+  if (llvm::any_of(results.drop_back(), [&](AffineExpr e) {
+        return e.isFunctionOfDim(inner);
+      }))
+    return InnerWalk::Other;
+  AffineExpr rest = simplifyAffineExpr(
+      results.back() - getAffineDimExpr(inner, map.getContext()),
+      map.getNumDims(), map.getNumSymbols());
+  return rest.isFunctionOfDim(inner) ? InnerWalk::Other
+                                     : InnerWalk::Contiguous;
+}
+
 /// Whether `op` is an element-wise op on static buffers whose innermost loop
 /// every operand either walks contiguously or does not walk at all, with a
-/// body of element-wise ops only.
-static bool isVectorizable(linalg::GenericOp op, int64_t width) {
+/// body of element-wise ops only. Outputs are indexed by the loops
+/// themselves (projected permutations); inputs may be read through any
+/// affine map, a window's included.
+static bool isVectorizable(linalg::LinalgOp op, int64_t width) {
   if (!op.hasPureBufferSemantics() ||
       op.getNumParallelLoops() != op.getNumLoops() || op.getNumLoops() == 0)
     return false;
@@ -45,7 +69,8 @@ static bool isVectorizable(linalg::GenericOp op, int64_t width) {
   unsigned inner = op.getNumLoops() - 1;
   for (OpOperand &operand : op->getOpOperands()) {
     AffineMap map = op.getMatchingIndexingMap(&operand);
-    if (!map.isProjectedPermutation(/*allowZeroInResults=*/false))
+    bool output = op.isDpsInit(&operand);
+    if (output && !map.isProjectedPermutation(/*allowZeroInResults=*/false))
       return false;
     auto type = dyn_cast<MemRefType>(operand.get().getType());
     if (!type) {
@@ -55,21 +80,25 @@ static bool isVectorizable(linalg::GenericOp op, int64_t width) {
     }
     if (!isByteAddressable(type.getElementType()))
       return false;
-    if (!map.isFunctionOfDim(inner)) {
-      // Broadcast along the inner loop: an output must be written anew at
-      // every element.
-      if (op.isDpsInit(&operand))
-        return false;
-      continue;
-    }
     SmallVector<int64_t> strides;
     int64_t offset;
-    if (map.getDimPosition(map.getNumResults() - 1) != inner ||
-        failed(type.getStridesAndOffset(strides, offset)) ||
-        strides.back() != 1)
+    switch (getInnerWalk(map, inner)) {
+    case InnerWalk::None:
+      // Broadcast along the inner loop: an output must be written anew at
+      // every element.
+      if (output)
+        return false;
+      continue;
+    case InnerWalk::Contiguous:
+      if (failed(type.getStridesAndOffset(strides, offset)) ||
+          strides.back() != 1)
+        return false;
+      continue;
+    case InnerWalk::Other:
       return false;
+    }
   }
-  return llvm::all_of(op.getBody()->without_terminator(), [](Operation &op) {
+  return llvm::all_of(op.getBlock()->without_terminator(), [](Operation &op) {
     return op.getNumRegions() == 0 &&
            (OpTrait::hasElementwiseMappableTraits(&op) ||
             op.hasTrait<OpTrait::ConstantLike>()) &&
@@ -77,6 +106,22 @@ static bool isVectorizable(linalg::GenericOp op, int64_t width) {
              return type.isIntOrIndexOrFloat();
            });
   });
+}
+
+/// The indices `map` gives at loop position `ivs`: the loops' own values
+/// where a result is one loop, else an affine.apply.
+static SmallVector<Value> getIndices(OpBuilder &builder, Location loc,
+                                     AffineMap map, ArrayRef<Value> ivs) {
+  SmallVector<Value> indices;
+  for (AffineExpr e : map.getResults()) {
+    if (auto dim = dyn_cast<AffineDimExpr>(e)) {
+      indices.push_back(ivs[dim.getPosition()]);
+      continue;
+    }
+    indices.push_back(affine::AffineApplyOp::create(
+        builder, loc, AffineMap::get(map.getNumDims(), 0, e), ivs));
+  }
+  return indices;
 }
 
 /// Emits `op`'s body at loop position `ivs` on `width` elements of the
@@ -111,7 +156,7 @@ static void emitBody(OpBuilder &builder, Location loc, linalg::GenericOp op,
       continue;
     }
     AffineMap map = op.getMatchingIndexingMap(&operand);
-    SmallVector<Value> indices = applyPermutationMap(map, ivs);
+    SmallVector<Value> indices = getIndices(builder, loc, map, ivs);
     if (width > 1 && map.isFunctionOfDim(inner))
       mapping.map(argument,
                   vector::LoadOp::create(
@@ -139,7 +184,7 @@ static void emitBody(OpBuilder &builder, Location loc, linalg::GenericOp op,
        llvm::zip(op.getDpsInitsMutable(), yield.getValues())) {
     Value value = lookup(yielded);
     SmallVector<Value> indices =
-        applyPermutationMap(op.getMatchingIndexingMap(&init), ivs);
+        getIndices(builder, loc, op.getMatchingIndexingMap(&init), ivs);
     if (width > 1)
       vector::StoreOp::create(builder, loc, value, init.get(), indices);
     else
@@ -200,13 +245,22 @@ struct VectorizeElementwisePass
           << int64_t(width);
       return signalPassFailure();
     }
-    SmallVector<linalg::GenericOp> ops;
-    getOperation()->walk([&](linalg::GenericOp op) {
+    SmallVector<linalg::LinalgOp> ops;
+    getOperation()->walk([&](linalg::LinalgOp op) {
       if (isVectorizable(op, width))
         ops.push_back(op);
     });
-    for (linalg::GenericOp op : ops)
-      vectorize(op, width);
+    // Named ops (transposes that pack panels, broadcasts, copies) as
+    // generics first.
+    IRRewriter rewriter(&getContext());
+    for (linalg::LinalgOp op : ops) {
+      auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
+      if (!generic) {
+        rewriter.setInsertionPoint(op);
+        generic = *linalg::generalizeNamedOp(rewriter, op);
+      }
+      vectorize(generic, width);
+    }
   }
 };
 } // namespace

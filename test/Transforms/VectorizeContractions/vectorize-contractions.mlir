@@ -110,6 +110,53 @@ func.func @batched(%a: tensor<3x12x8xf32>, %b: tensor<3x8x32xf32>,
 
 // -----
 
+// A [sequence, batch, features] activation (PyTorch's attention
+// projections): the batch is the m dimension nearest the output's end, but
+// the tiles' rows are the 12 of the sequence, 6 at a time: at batch 1 not
+// one row at a time, at batch 3 not 3 rows at a time.
+// CHECK-LABEL: func.func @unit_rows
+// CHECK: scf.for %{{.*}} = %c0 to %c32 step %c16
+// CHECK:   scf.for %{{.*}} = %c0 to %c12 step %c6
+// CHECK:     vector.contract {{.*}} : vector<6x1x4xf32>, vector<4x16xf32> into vector<6x1x16xf32>
+// CHECK-NOT: vector.contract
+// CHECK: return
+#seq_in = affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>
+#seq_w = affine_map<(d0, d1, d2, d3) -> (d3, d2)>
+#seq_out = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>
+func.func @unit_rows(%a: tensor<12x1x8xf32>, %b: tensor<8x32xf32>,
+                     %c: tensor<12x1x32xf32>) -> tensor<12x1x32xf32> {
+  %r = linalg.generic {indexing_maps = [#seq_in, #seq_w, #seq_out],
+                       iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%a, %b : tensor<12x1x8xf32>, tensor<8x32xf32>) outs(%c : tensor<12x1x32xf32>) {
+  ^bb0(%x: f32, %w: f32, %acc: f32):
+    %p = arith.mulf %x, %w : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<12x1x32xf32>
+  return %r : tensor<12x1x32xf32>
+}
+// CHECK-LABEL: func.func @short_rows
+// CHECK: scf.for %{{.*}} = %c0 to %c3 step %c1
+// CHECK:   scf.for %{{.*}} = %c0 to %c32 step %c16
+// CHECK:     scf.for %{{.*}} = %c0 to %c12 step %c6
+// CHECK:       vector.contract {{.*}} : vector<6x1x4xf32>, vector<4x16xf32> into vector<6x1x16xf32>
+// CHECK-NOT: vector.contract
+// CHECK: return
+func.func @short_rows(%a: tensor<12x3x8xf32>, %b: tensor<8x32xf32>,
+                      %c: tensor<12x3x32xf32>) -> tensor<12x3x32xf32> {
+  %r = linalg.generic {indexing_maps = [#seq_in, #seq_w, #seq_out],
+                       iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%a, %b : tensor<12x3x8xf32>, tensor<8x32xf32>) outs(%c : tensor<12x3x32xf32>) {
+  ^bb0(%x: f32, %w: f32, %acc: f32):
+    %p = arith.mulf %x, %w : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<12x3x32xf32>
+  return %r : tensor<12x3x32xf32>
+}
+
+// -----
+
 // 40 columns are two whole 16-column panels for the threads; the last 8
 // are split off and tiled sequentially. Too few rows and columns (below)
 // for two tiles: no forall.

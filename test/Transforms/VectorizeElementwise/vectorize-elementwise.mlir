@@ -113,3 +113,91 @@ func.func @left_alone(%short: memref<4x7xf32>, %sq: memref<16x16xf32>,
   }
   return
 }
+
+// -----
+
+// Named ops are generalized first: the transpose that packs a contraction's
+// panels (its innermost dimension stays innermost, on a subview with a
+// dynamic offset) and a bias broadcast become vector loops.
+// CHECK-LABEL: func.func @named_ops
+// CHECK-DAG: %[[C8:.*]] = arith.constant 8 : index
+// CHECK-DAG: %[[C16:.*]] = arith.constant 16 : index
+// CHECK: scf.for %[[I:.*]] =
+// CHECK:   scf.for %[[J:.*]] =
+// CHECK:     scf.for %[[K:.*]] = %{{.*}} to %[[C16]] step %[[C8]]
+// CHECK:       %[[V:.*]] = vector.load %arg0[%[[J]], %[[I]], %[[K]]] : memref<3x5x16xf32, strided<[80, 16, 1], offset: ?>>, vector<8xf32>
+// CHECK:       vector.store %[[V]], %arg1[%[[I]], %[[J]], %[[K]]] : memref<5x3x16xf32>, vector<8xf32>
+// CHECK: scf.for %[[R:.*]] =
+// CHECK:   scf.for %[[S:.*]] =
+// CHECK:     %[[B:.*]] = memref.load %arg2[%[[R]]] : memref<4xf32>
+// CHECK:     %[[BV:.*]] = vector.broadcast %[[B]] : f32 to vector<8xf32>
+// CHECK:     vector.store %[[BV]], %arg3[%[[R]], %[[S]]] : memref<4x16xf32>, vector<8xf32>
+// CHECK-NOT: linalg.
+func.func @named_ops(%in: memref<3x5x16xf32, strided<[80, 16, 1], offset: ?>>,
+                     %panels: memref<5x3x16xf32>, %bias: memref<4xf32>,
+                     %out: memref<4x16xf32>) {
+  linalg.transpose ins(%in : memref<3x5x16xf32, strided<[80, 16, 1], offset: ?>>)
+      outs(%panels : memref<5x3x16xf32>) permutation = [1, 0, 2]
+  linalg.broadcast ins(%bias : memref<4xf32>) outs(%out : memref<4x16xf32>)
+      dimensions = [1]
+  return
+}
+
+// -----
+
+// An im2col at stride 1: the input's last index is `ow + kw`, which moves
+// with the innermost loop (ow) by one, so the window is read in vectors at
+// an offset computed once per vector.
+// CHECK-LABEL: func.func @window
+// CHECK: scf.for %[[KW:.*]] =
+// CHECK:   scf.for %[[OW:.*]] = %{{.*}} to %{{.*}} step %{{.*}}
+// CHECK:     %[[W:.*]] = affine.apply #{{.*}}(%[[KW]], %[[OW]])
+// CHECK:     %[[V:.*]] = vector.load %arg0[%[[W]]] : memref<18xf32>, vector<8xf32>
+// CHECK:     vector.store %[[V]], %arg1[%[[KW]], %[[OW]]] : memref<3x16xf32>, vector<8xf32>
+// CHECK-NOT: linalg.generic
+#win = affine_map<(d0, d1) -> (d1 + d0)>
+#cols = affine_map<(d0, d1) -> (d0, d1)>
+func.func @window(%x: memref<18xf32>, %cols: memref<3x16xf32>) {
+  linalg.generic {indexing_maps = [#win, #cols], iterator_types = ["parallel", "parallel"]}
+      ins(%x : memref<18xf32>) outs(%cols : memref<3x16xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    linalg.yield %a : f32
+  }
+  return
+}
+
+// -----
+
+// Left as they are: a window at stride 2 (`2 * ow + kw`), a window whose
+// innermost loop also moves an outer index, a transpose that moves the
+// innermost dimension, and an output indexed through a window.
+// CHECK-LABEL: func.func @windows_left_alone
+// CHECK-NOT: vector.
+// CHECK-COUNT-3: linalg.generic
+// CHECK: linalg.transpose
+// CHECK-NOT: vector.
+#stride2 = affine_map<(d0, d1) -> (d1 * 2 + d0)>
+#diag = affine_map<(d0, d1) -> (d1, d1 + d0)>
+#id = affine_map<(d0, d1) -> (d0, d1)>
+func.func @windows_left_alone(%x: memref<34xf32>, %sq: memref<16x19xf32>,
+                              %cols: memref<3x16xf32>, %t: memref<16x8xf32>,
+                              %tt: memref<8x16xf32>) {
+  linalg.generic {indexing_maps = [#stride2, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x : memref<34xf32>) outs(%cols : memref<3x16xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    linalg.yield %a : f32
+  }
+  linalg.generic {indexing_maps = [#diag, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%sq : memref<16x19xf32>) outs(%cols : memref<3x16xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    linalg.yield %a : f32
+  }
+  linalg.generic {indexing_maps = [#id, #diag], iterator_types = ["parallel", "parallel"]}
+      ins(%cols : memref<3x16xf32>) outs(%sq : memref<16x19xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    linalg.yield %a : f32
+  }
+  linalg.transpose ins(%t : memref<16x8xf32>) outs(%tt : memref<8x16xf32>)
+      permutation = [1, 0]
+  return
+}
