@@ -347,7 +347,20 @@ def VectorizeElementwise : Pass<"qdq-vectorize-elementwise"> {
     innermost loop enters only the last index, with coefficient 1, so that
     an im2col's window `ow + kw` at stride 1 is read in vectors too.
     Buffers of i1 (packed into bits by a vector load) and bodies with other
-    ops (`linalg.index`) are left alone. Part of `qdq-cpu-pipeline`, after
+    ops (`linalg.index`) are left alone.
+
+    A min or max reduction (a `linalg.generic` on static buffers with one
+    input, an output indexed by its parallel loops, and a body of one
+    `arith.minimumf` or `arith.maximumf` of the two: ONNX ReduceMin and
+    ReduceMax, calibration's ranges) whose input is contiguous along one of
+    its reduction loops with `width` iterations or more becomes loops, the
+    parallel ones outermost, then the other reductions, then that loop in
+    vectors and a scalar remainder; a vector and a scalar accumulator start
+    from the output's value and are combined once per output element.
+    Minimum and maximum are exact and associative (NaN wins, -0 is below
+    +0), so the result has the same bits in any order; sums and `minnumf`
+    (whose choice between two zeros depends on their order) are left alone.
+    Part of `qdq-cpu-pipeline`, after
     `qdq-collapse-loop-dims`: the JIT optimizes LLVM IR without a target
     machine, so LLVM's loop vectorizer would leave these loops scalar.
   }];

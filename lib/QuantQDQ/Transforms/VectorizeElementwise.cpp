@@ -234,6 +234,164 @@ static void vectorize(linalg::GenericOp op, int64_t width) {
   op.erase();
 }
 
+/// A min or max reduction (ONNX ReduceMin/ReduceMax; calibration's ranges):
+/// one input, one output indexed by the parallel loops, and a body that
+/// combines the two by arith.minimumf or arith.maximumf. Returns the loop
+/// along which the input is contiguous, the one to read in vectors.
+static std::optional<unsigned> getMinMaxReductionLoop(linalg::GenericOp op,
+                                                      int64_t width) {
+  if (!op.hasPureBufferSemantics() || op.getNumDpsInputs() != 1 ||
+      op.getNumDpsInits() != 1 || op.getNumReductionLoops() == 0)
+    return std::nullopt;
+  Block *body = op.getBody();
+  auto yield = cast<linalg::YieldOp>(body->getTerminator());
+  Operation *combiner = yield.getValues().front().getDefiningOp();
+  if (!isa_and_present<arith::MinimumFOp, arith::MaximumFOp>(combiner) ||
+      &body->front() != combiner || combiner->getNextNode() != yield ||
+      !llvm::is_contained(combiner->getOperands(), body->getArgument(0)) ||
+      !llvm::is_contained(combiner->getOperands(), body->getArgument(1)))
+    return std::nullopt;
+  OpOperand *input = op.getDpsInputOperand(0);
+  OpOperand *init = op.getDpsInitOperand(0);
+  auto inputType = dyn_cast<MemRefType>(input->get().getType());
+  if (!inputType || !isa<MemRefType>(init->get().getType()))
+    return std::nullopt;
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(inputType.getStridesAndOffset(strides, offset)) ||
+      strides.back() != 1)
+    return std::nullopt;
+  SmallVector<int64_t> bounds = op.getStaticLoopRanges();
+  if (llvm::any_of(bounds, ShapedType::isDynamic))
+    return std::nullopt;
+  // The output is indexed by the parallel loops, each once.
+  AffineMap out = op.getMatchingIndexingMap(init);
+  if (!out.isProjectedPermutation(/*allowZeroInResults=*/false) ||
+      out.getNumResults() != op.getNumParallelLoops() ||
+      llvm::any_of(out.getResults(), [&](AffineExpr e) {
+        return !linalg::isParallelIterator(
+            op.getIteratorTypesArray()[cast<AffineDimExpr>(e).getPosition()]);
+      }))
+    return std::nullopt;
+  AffineMap in = op.getMatchingIndexingMap(input);
+  for (unsigned loop = 0; loop < op.getNumLoops(); ++loop)
+    if (linalg::isReductionIterator(op.getIteratorTypesArray()[loop]) &&
+        bounds[loop] >= width &&
+        getInnerWalk(in, loop) == InnerWalk::Contiguous)
+      return loop;
+  return std::nullopt;
+}
+
+/// Replaces the min or max reduction `op` by loops: the parallel ones
+/// outermost, then the other reductions, then `vectorLoop` in vectors of
+/// `width` and a scalar remainder; a vector and a scalar accumulator,
+/// started from the output's value, run through all the reduction loops
+/// and are combined once per output element. Minimum and maximum are exact
+/// and associative (NaN wins, -0 is below +0), so every order of the loops
+/// gives the same bits.
+static void vectorizeMinMaxReduction(linalg::GenericOp op, unsigned vectorLoop,
+                                     int64_t width) {
+  OpBuilder builder(op);
+  Location loc = op.getLoc();
+  bool isMin = isa<arith::MinimumFOp>(op.getBody()->front());
+  auto combine = [&](Value a, Value b) -> Value {
+    if (isMin)
+      return arith::MinimumFOp::create(builder, loc, a, b);
+    return arith::MaximumFOp::create(builder, loc, a, b);
+  };
+  SmallVector<int64_t> bounds = op.getStaticLoopRanges();
+  // Bounds and steps, each once, before the loops.
+  OpBuilder outside(op);
+  llvm::SmallDenseMap<int64_t, Value> constants;
+  auto constant = [&](int64_t value) {
+    Value &c = constants[value];
+    if (!c)
+      c = arith::ConstantIndexOp::create(outside, loc, value);
+    return c;
+  };
+  int64_t inner = bounds[vectorLoop], whole = inner / width * width;
+  for (int64_t value : {int64_t(0), int64_t(1), width, whole})
+    constant(value);
+  for (int64_t bound : bounds)
+    constant(bound);
+  Value zero = constant(0), one = constant(1);
+  SmallVector<Value> ivs(op.getNumLoops());
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  for (unsigned loop = 0; loop < op.getNumLoops(); ++loop) {
+    if (!linalg::isParallelIterator(iterators[loop]))
+      continue;
+    auto parallel = scf::ForOp::create(builder, loc, zero,
+                                       constant(bounds[loop]), one);
+    builder.setInsertionPointToStart(parallel.getBody());
+    ivs[loop] = parallel.getInductionVar();
+  }
+  Value output = op.getDpsInitOperand(0)->get();
+  SmallVector<Value> outIndices = getIndices(
+      builder, loc, op.getMatchingIndexingMap(op.getDpsInitOperand(0)), ivs);
+  Value start = memref::LoadOp::create(builder, loc, output, outIndices);
+  auto vectorType = VectorType::get({width}, start.getType());
+  Value vector = vector::BroadcastOp::create(builder, loc, vectorType, start);
+  Value scalar = start;
+
+  // The other reduction loops, carrying both accumulators.
+  SmallVector<scf::ForOp> reductions;
+  for (unsigned loop = 0; loop < op.getNumLoops(); ++loop) {
+    if (linalg::isParallelIterator(iterators[loop]) || loop == vectorLoop)
+      continue;
+    auto reduction =
+        scf::ForOp::create(builder, loc, zero, constant(bounds[loop]), one,
+                           ValueRange{vector, scalar});
+    builder.setInsertionPointToStart(reduction.getBody());
+    ivs[loop] = reduction.getInductionVar();
+    vector = reduction.getRegionIterArg(0);
+    scalar = reduction.getRegionIterArg(1);
+    reductions.push_back(reduction);
+  }
+  Value input = op.getDpsInputOperand(0)->get();
+  AffineMap inputMap = op.getMatchingIndexingMap(op.getDpsInputOperand(0));
+  auto vectorSteps = scf::ForOp::create(builder, loc, zero, constant(whole),
+                                        constant(width), ValueRange{vector});
+  {
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPointToStart(vectorSteps.getBody());
+    ivs[vectorLoop] = vectorSteps.getInductionVar();
+    Value loaded = vector::LoadOp::create(
+        builder, loc, vectorType, input,
+        getIndices(builder, loc, inputMap, ivs));
+    scf::YieldOp::create(builder, loc,
+                         combine(vectorSteps.getRegionIterArg(0), loaded));
+  }
+  vector = vectorSteps.getResult(0);
+  if (whole < inner) {
+    auto scalarSteps = scf::ForOp::create(builder, loc, constant(whole),
+                                          constant(inner), one,
+                                          ValueRange{scalar});
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPointToStart(scalarSteps.getBody());
+    ivs[vectorLoop] = scalarSteps.getInductionVar();
+    Value loaded = memref::LoadOp::create(
+        builder, loc, input, getIndices(builder, loc, inputMap, ivs));
+    scf::YieldOp::create(builder, loc,
+                         combine(scalarSteps.getRegionIterArg(0), loaded));
+    builder.setInsertionPointAfter(scalarSteps);
+    scalar = scalarSteps.getResult(0);
+  }
+  // Close the reduction loops from the innermost out.
+  for (scf::ForOp reduction : llvm::reverse(reductions)) {
+    scf::YieldOp::create(builder, loc, ValueRange{vector, scalar});
+    builder.setInsertionPointAfter(reduction);
+    vector = reduction.getResult(0);
+    scalar = reduction.getResult(1);
+  }
+  Value lanes = vector::ReductionOp::create(
+      builder, loc,
+      isMin ? vector::CombiningKind::MINIMUMF : vector::CombiningKind::MAXIMUMF,
+      vector);
+  memref::StoreOp::create(builder, loc, combine(lanes, scalar), output,
+                          outIndices);
+  op.erase();
+}
+
 namespace {
 struct VectorizeElementwisePass
     : quant_qdq::impl::VectorizeElementwiseBase<VectorizeElementwisePass> {
@@ -261,6 +419,13 @@ struct VectorizeElementwisePass
       }
       vectorize(generic, width);
     }
+    SmallVector<std::pair<linalg::GenericOp, unsigned>> reductions;
+    getOperation()->walk([&](linalg::GenericOp op) {
+      if (std::optional<unsigned> loop = getMinMaxReductionLoop(op, width))
+        reductions.emplace_back(op, *loop);
+    });
+    for (auto [op, loop] : reductions)
+      vectorizeMinMaxReduction(op, loop, width);
   }
 };
 } // namespace

@@ -201,3 +201,101 @@ func.func @windows_left_alone(%x: memref<34xf32>, %sq: memref<16x19xf32>,
       permutation = [1, 0]
   return
 }
+
+// -----
+
+// Min and max reductions (ReduceMin/ReduceMax, calibration's ranges) read
+// their input in vectors along the reduction loop it is contiguous in: a
+// vector and a scalar accumulator start from the output, run through the
+// other reduction loops, and are combined once per output element. The
+// parallel loops go outermost. Minimum and maximum are exact, so the order
+// changes no bit.
+// CHECK-LABEL: func.func @min_rows
+// CHECK: scf.for %[[P:.*]] = %c0 to %c1 step %c1
+// CHECK:   %[[INIT:.*]] = memref.load %arg1[%[[P]]]
+// CHECK:   %[[V0:.*]] = vector.broadcast %[[INIT]] : f32 to vector<8xf32>
+// CHECK:   %[[V:.*]] = scf.for %[[R:.*]] = %c0 to %c40 step %c8 iter_args(%[[A:.*]] = %[[V0]]) -> (vector<8xf32>)
+// CHECK:     %[[X:.*]] = vector.load %arg0[%[[P]], %[[R]]] : memref<1x40xf32>, vector<8xf32>
+// CHECK:     %[[M:.*]] = arith.minimumf %[[A]], %[[X]] : vector<8xf32>
+// CHECK:     scf.yield %[[M]]
+// CHECK:   %[[L:.*]] = vector.reduction <minimumf>, %[[V]] : vector<8xf32> into f32
+// CHECK:   %[[S:.*]] = arith.minimumf %[[L]], %[[INIT]] : f32
+// CHECK:   memref.store %[[S]], %arg1[%[[P]]]
+// CHECK-NOT: linalg.generic
+// CHECK: return
+#collapsed = affine_map<(d0, d1) -> (d1, d0)>
+#row = affine_map<(d0, d1) -> (d1)>
+func.func @min_rows(%x: memref<1x40xf32>, %y: memref<1xf32>) {
+  linalg.generic {indexing_maps = [#collapsed, #row], iterator_types = ["reduction", "parallel"]}
+      ins(%x : memref<1x40xf32>) outs(%y : memref<1xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %m = arith.minimumf %a, %o : f32
+    linalg.yield %m : f32
+  }
+  return
+}
+
+// A reduction over two loops, the inner one 20 long: two vectors and a
+// scalar remainder of 4, both accumulators carried through the outer loop.
+// CHECK-LABEL: func.func @max_planes
+// CHECK: scf.for %[[P:.*]] = %c0 to %c3 step %c1
+// CHECK:   memref.load %arg1[%[[P]]]
+// CHECK:   %[[OUT:.*]]:2 = scf.for %[[H:.*]] = %c0 to %c4 step %c1 iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) -> (vector<8xf32>, f32)
+// CHECK:     scf.for %{{.*}} = %c0 to %c16 step %c8 iter_args
+// CHECK:       vector.load %arg0[%[[P]], %[[H]], %{{.*}}] : memref<3x4x20xf32>, vector<8xf32>
+// CHECK:       arith.maximumf %{{.*}} : vector<8xf32>
+// CHECK:     scf.for %{{.*}} = %c16 to %c20 step %c1 iter_args
+// CHECK:       memref.load %arg0[%[[P]], %[[H]], %{{.*}}] : memref<3x4x20xf32>
+// CHECK:       arith.maximumf %{{.*}} : f32
+// CHECK:     scf.yield %{{.*}}, %{{.*}} : vector<8xf32>, f32
+// CHECK:   vector.reduction <maximumf>, %[[OUT]]#0
+// CHECK:   arith.maximumf %{{.*}}, %[[OUT]]#1 : f32
+// CHECK:   memref.store
+// CHECK-NOT: linalg.generic
+// CHECK: return
+#planes = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#plane = affine_map<(d0, d1, d2) -> (d0)>
+func.func @max_planes(%x: memref<3x4x20xf32>, %y: memref<3xf32>) {
+  linalg.generic {indexing_maps = [#planes, #plane], iterator_types = ["parallel", "reduction", "reduction"]}
+      ins(%x : memref<3x4x20xf32>) outs(%y : memref<3xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %m = arith.maximumf %o, %a : f32
+    linalg.yield %m : f32
+  }
+  return
+}
+
+// -----
+
+// Left as they are: a sum (reordering it would change its rounding), a
+// minimum whose reduction runs across rows (the input is contiguous along
+// the parallel loop instead), and minnumf (which of two zeros it returns
+// depends on their order).
+// CHECK-LABEL: func.func @reductions_left_alone
+// CHECK-NOT: vector.
+// CHECK-COUNT-3: linalg.generic
+// CHECK-NOT: vector.
+#r2 = affine_map<(d0, d1) -> (d0, d1)>
+#r1 = affine_map<(d0, d1) -> (d0)>
+#c1 = affine_map<(d0, d1) -> (d1)>
+func.func @reductions_left_alone(%x: memref<3x40xf32>, %y: memref<3xf32>, %z: memref<40xf32>) {
+  linalg.generic {indexing_maps = [#r2, #r1], iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<3x40xf32>) outs(%y : memref<3xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %s = arith.addf %a, %o : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [#r2, #c1], iterator_types = ["reduction", "parallel"]}
+      ins(%x : memref<3x40xf32>) outs(%z : memref<40xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %m = arith.minimumf %a, %o : f32
+    linalg.yield %m : f32
+  }
+  linalg.generic {indexing_maps = [#r2, #r1], iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<3x40xf32>) outs(%y : memref<3xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %m = arith.minnumf %a, %o : f32
+    linalg.yield %m : f32
+  }
+  return
+}
