@@ -21,7 +21,7 @@ result next to the FP32 model's. A tool that fails gets a row with its error.
 
 usage: bench/peers/run.py [--build build] [--models a,b] [--tools ours,ort,modelopt]
                           [--markdown table.md] [--timeout S] [--work DIR]
-                       [--methods tool:method,...]
+                          [--methods tool:method,...] [--calibration-samples N]
        bench/peers/run.py --latency-only DIR [--markdown table.md]
 
 --latency-only measures again, one after the other on a quiet machine, the
@@ -56,17 +56,20 @@ ALL_MODELS = ["resnet18", "resnet50", "mobilenet_v2", "mobilenet_v3_small",
               "convnext_tiny", "bert_like"]
 
 
-def build_model(name, work):
+def build_model(name, work, samples=None):
+    """The model and its data; `samples` calibration samples where given,
+    else each model's default (16, 256 for the digits)."""
+    calib = {} if samples is None else {"calib": samples}
     if name in bench_models.TORCHVISION_CNNS:
-        return bench_models.torchvision_cnn(name, work)
+        return bench_models.torchvision_cnn(name, work, **calib)
     if name in bench_models.TORCHVISION_TRANSFORMERS:
-        return bench_models.torchvision_transformer(name, work)
+        return bench_models.torchvision_transformer(name, work, **calib)
     if name == "vit_b_16":
-        return bench_models.vit_b_16(work)
+        return bench_models.vit_b_16(work, **calib)
     if name == "bert_like":
-        return bench_models.bert_like(work)
+        return bench_models.bert_like(work, **calib)
     if name == "digits_cnn":
-        return bench_models.digits_cnn(work)
+        return bench_models.digits_cnn(work, **calib)
     raise SystemExit(f"unknown model {name}")
 
 
@@ -183,6 +186,9 @@ def main():
                         help="seconds one quantization may take")
     parser.add_argument("--work", help="folder for the models (default: a new "
                         "temporary one)")
+    parser.add_argument("--calibration-samples", type=int, metavar="N",
+                        help="calibration samples per model (default: 16, "
+                        "256 for the digits; users calibrate with 500-1000)")
     parser.add_argument("--latency-only", metavar="DIR")
     args = parser.parse_args()
     if args.latency_only:
@@ -209,7 +215,7 @@ def main():
           f"onnxruntime {onnxruntime.__version__}, onnx {onnx.__version__}", flush=True)
     print(header, flush=True)
     for name in args.models.split(","):
-        model = build_model(name, work)
+        model = build_model(name, work, args.calibration_samples)
         calib = work / f"{name}.calib.npy"
         np.save(calib, model.calibration)
         reference = bench_ort.outputs(model.onnx, model.evaluation)
