@@ -34,6 +34,15 @@ static bool isByteAddressable(Type type) {
   return type.isIntOrIndexOrFloat() && type.getIntOrFloatBitWidth() % 8 == 0;
 }
 
+/// Whether `type`'s last dimension is contiguous, so that a vector load
+/// reads consecutive elements of it.
+static bool hasUnitInnerStride(MemRefType type) {
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  return succeeded(type.getStridesAndOffset(strides, offset)) &&
+         strides.back() == 1;
+}
+
 /// How an operand's indices move with loop `inner`: not at all (a
 /// broadcast), or its last index by one per iteration, the others not
 /// (contiguous). A window's input (an im2col's `oh + kh`, `ow + kw`) is
@@ -80,8 +89,6 @@ static bool isVectorizable(linalg::LinalgOp op, int64_t width) {
     }
     if (!isByteAddressable(type.getElementType()))
       return false;
-    SmallVector<int64_t> strides;
-    int64_t offset;
     switch (getInnerWalk(map, inner)) {
     case InnerWalk::None:
       // Broadcast along the inner loop: an output must be written anew at
@@ -90,8 +97,7 @@ static bool isVectorizable(linalg::LinalgOp op, int64_t width) {
         return false;
       continue;
     case InnerWalk::Contiguous:
-      if (failed(type.getStridesAndOffset(strides, offset)) ||
-          strides.back() != 1)
+      if (!hasUnitInnerStride(type))
         return false;
       continue;
     case InnerWalk::Other:
@@ -254,28 +260,25 @@ static std::optional<unsigned> getMinMaxReductionLoop(linalg::GenericOp op,
   OpOperand *input = op.getDpsInputOperand(0);
   OpOperand *init = op.getDpsInitOperand(0);
   auto inputType = dyn_cast<MemRefType>(input->get().getType());
-  if (!inputType || !isa<MemRefType>(init->get().getType()))
-    return std::nullopt;
-  SmallVector<int64_t> strides;
-  int64_t offset;
-  if (failed(inputType.getStridesAndOffset(strides, offset)) ||
-      strides.back() != 1)
+  if (!inputType || !isa<MemRefType>(init->get().getType()) ||
+      !hasUnitInnerStride(inputType))
     return std::nullopt;
   SmallVector<int64_t> bounds = op.getStaticLoopRanges();
   if (llvm::any_of(bounds, ShapedType::isDynamic))
     return std::nullopt;
   // The output is indexed by the parallel loops, each once.
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
   AffineMap out = op.getMatchingIndexingMap(init);
   if (!out.isProjectedPermutation(/*allowZeroInResults=*/false) ||
       out.getNumResults() != op.getNumParallelLoops() ||
       llvm::any_of(out.getResults(), [&](AffineExpr e) {
         return !linalg::isParallelIterator(
-            op.getIteratorTypesArray()[cast<AffineDimExpr>(e).getPosition()]);
+            iterators[cast<AffineDimExpr>(e).getPosition()]);
       }))
     return std::nullopt;
   AffineMap in = op.getMatchingIndexingMap(input);
   for (unsigned loop = 0; loop < op.getNumLoops(); ++loop)
-    if (linalg::isReductionIterator(op.getIteratorTypesArray()[loop]) &&
+    if (linalg::isReductionIterator(iterators[loop]) &&
         bounds[loop] >= width &&
         getInnerWalk(in, loop) == InnerWalk::Contiguous)
       return loop;
