@@ -158,7 +158,11 @@ def ElementwiseFusion : Pass<"qdq-elementwise-fusion"> {
     own op and is computed once. Then a `tensor.pad` of such a producer's
     result (a convolution's input) is fused with it (linalg's pad fusion):
     the producer writes into the interior of the padded tensor, and
-    bufferization no longer copies the whole tensor into it. Only the
+    bufferization no longer copies the whole tensor into it. Where the
+    producer has other readers too (a residual, calibration's range of the
+    tensor), they read that interior, and the insert into the padded
+    tensor moves after them, so that bufferization sees no write between
+    the producer and its readers; one pad per producer is fused. Only the
     padding around the interior is filled (slabs before and after it along
     each dimension), not the whole tensor first. Part of
     `qdq-cpu-pipeline`.

@@ -17,6 +17,8 @@
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tensor/Transforms/Transforms.h"
+#include "mlir/IR/Dominance.h"
+#include "mlir/Transforms/RegionUtils.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace mlir::quant_qdq {
@@ -154,25 +156,85 @@ struct ElementwiseFusionPass
   }
 
   /// A tensor.pad of an element-wise result (a convolution's input) costs a
-  /// copy of the whole tensor into the padded buffer. Where the producer has
-  /// no other use, it writes into the padded buffer's interior instead, and
-  /// only the border is filled.
+  /// copy of the whole tensor into the padded buffer. The producer writes
+  /// into the padded buffer's interior instead, and only the border is
+  /// filled. Where something else reads the producer too (a residual, or
+  /// calibration's range of it), it reads that interior: fusing must not
+  /// compute the producer twice.
   void fusePadsIntoProducers() {
+    DominanceInfo dominance(getOperation());
     SmallVector<Operation *> pads;
+    // Pads of producers that something else reads too, with the producer.
+    SmallVector<std::pair<Operation *, linalg::GenericOp>> shared;
+    DenseSet<Operation *> sharedProducers;
     getOperation()->walk([&](tensor::PadOp pad) {
       auto producer = pad.getSource().getDefiningOp<linalg::GenericOp>();
-      if (producer && producer->hasOneUse() &&
-          producer.getNumLoops() == producer.getNumParallelLoops())
-        pads.push_back(pad);
+      if (!producer || producer.getNumResults() != 1 ||
+          producer.getNumLoops() != producer.getNumParallelLoops())
+        return;
+      if (!producer->hasOneUse()) {
+        // The fused producer replaces the original for its other readers,
+        // some of which may come before the pad: the pad moves up to just
+        // after the producer, where all it reads must be defined already.
+        // One pad per producer: a second would fuse a second copy.
+        if (sharedProducers.contains(producer))
+          return;
+        SetVector<Value> read(pad->getOperands().begin(),
+                              pad->getOperands().end());
+        getUsedValuesDefinedAbove(pad.getRegion(), read);
+        if (llvm::any_of(read, [&](Value v) {
+              return v != pad.getSource() &&
+                     !dominance.properlyDominates(v, producer);
+            }))
+          return;
+        pad->moveAfter(producer);
+        sharedProducers.insert(producer);
+        shared.emplace_back(pad, producer);
+      }
+      pads.push_back(pad);
     });
     if (pads.empty())
       return;
+    // What replaced each pad: an insert_slice of the fused producer into
+    // the padded buffer.
+    struct Replacements : RewriterBase::Listener {
+      DenseMap<Operation *, tensor::InsertSliceOp> inserts;
+      void notifyOperationReplaced(Operation *op,
+                                   ValueRange replacement) override {
+        if (replacement.size() == 1)
+          if (auto insert =
+                  replacement[0].getDefiningOp<tensor::InsertSliceOp>())
+            inserts[op] = insert;
+      }
+    } replacements;
     RewritePatternSet patterns(&getContext());
     linalg::populateFuseTensorPadWithProducerLinalgOpPatterns(patterns);
     GreedyRewriteConfig config;
     config.setStrictness(GreedyRewriteStrictness::ExistingOps);
+    config.setListener(&replacements);
     if (failed(applyOpPatternsGreedily(pads, std::move(patterns), config)))
       return signalPassFailure();
+    // The other readers read the fused producer's result. The insert_slice
+    // into the padded buffer moves down to just before the first reader of
+    // the padded tensor: bufferization sees it write the memory they read
+    // (with the same values, which it cannot know), and a write between the
+    // producer and a reader would make it copy the producer's result out.
+    for (auto [pad, producer] : shared) {
+      tensor::InsertSliceOp insert = replacements.inserts.lookup(pad);
+      if (!insert || insert.getSourceType() != producer.getResult(0).getType())
+        continue; // not fused: the pad copies, as before
+      producer.getResult(0).replaceAllUsesWith(insert.getSource());
+      producer.erase();
+      Block *block = insert->getBlock();
+      Operation *firstReader = nullptr;
+      for (Operation *user : insert->getUsers()) {
+        Operation *inBlock = block->findAncestorOpInBlock(*user);
+        if (inBlock && (!firstReader || inBlock->isBeforeInBlock(firstReader)))
+          firstReader = inBlock;
+      }
+      if (firstReader)
+        insert->moveBefore(firstReader);
+    }
     SmallVector<linalg::FillOp> fills;
     getOperation()->walk([&](linalg::FillOp fill) {
       if (matchFilledPadding(fill))
