@@ -147,6 +147,25 @@ def NameTensors : Pass<"qdq-name-tensors", "::mlir::ModuleOp"> {
   }];
 }
 
+def FuseSiblingReductions : Pass<"qdq-fuse-sibling-reductions"> {
+  let summary = "Reductions of one tensor over one iteration space become "
+                "one op";
+  let description = [{
+    Two `linalg.generic` reductions (on tensors, static shapes) that read
+    the same tensor through the same indexing map, over the same loop
+    ranges and iterator types, become one generic with the results of both:
+    the tensor is read once instead of twice. Calibration's ReduceMin and
+    ReduceMax of each observed activation are such a pair. The fused op
+    takes the later one's place, so the earlier one's results must not be
+    read before it, nor the later one read the earlier one's results; more
+    than two siblings fuse one after the other. Each result keeps its own
+    body and its own order of terms, so no value changes. Element-wise ops
+    are left alone (their fusion is `qdq-elementwise-fusion`'s). Part of
+    `qdq-cpu-pipeline`.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
 def ElementwiseFusion : Pass<"qdq-elementwise-fusion"> {
   let summary = "Fuse element-wise linalg ops where no work is repeated";
   let description = [{
@@ -354,13 +373,16 @@ def VectorizeElementwise : Pass<"qdq-vectorize-elementwise"> {
     ops (`linalg.index`) are left alone.
 
     A min or max reduction (a `linalg.generic` on static buffers with one
-    input, an output indexed by its parallel loops, and a body of one
-    `arith.minimumf` or `arith.maximumf` of the two: ONNX ReduceMin and
-    ReduceMax, calibration's ranges) whose input is contiguous along one of
-    its reduction loops with `width` iterations or more becomes loops, the
-    parallel ones outermost, then the other reductions, then that loop in
-    vectors and a scalar remainder; a vector and a scalar accumulator start
-    from the output's value and are combined once per output element.
+    input, outputs indexed by its parallel loops all the same way, and a
+    body where each output is one `arith.minimumf` or `arith.maximumf` of
+    the input and that output: ONNX ReduceMin and ReduceMax, calibration's
+    ranges, both in one op after `qdq-fuse-sibling-reductions`) whose input
+    is contiguous along one of its reduction loops with `width` iterations
+    or more becomes loops, the parallel ones outermost, then the other
+    reductions, then that loop in vectors and a scalar remainder; each
+    output has a vector and a scalar accumulator, fed by one load of the
+    input, started from the output's value and combined once per output
+    element.
     Minimum and maximum are exact and associative (NaN wins, -0 is below
     +0), so the result has the same bits in any order; sums and `minnumf`
     (whose choice between two zeros depends on their order) are left alone.

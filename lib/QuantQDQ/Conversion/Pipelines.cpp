@@ -23,6 +23,8 @@ void mlir::quant_qdq::buildCPUTensorPipeline(OpPassManager &pm,
   pm.addPass(createConvertQuantQDQToLinalg());
   pm.addPass(createCanonicalizerPass());
   pm.addNestedPass<func::FuncOp>(createElementwiseFusion());
+  // Calibration's minimum and maximum of a tensor read it once.
+  pm.addNestedPass<func::FuncOp>(createFuseSiblingReductions());
   pm.addNestedPass<func::FuncOp>(createConvolutionsAsMatmuls());
   pm.addNestedPass<func::FuncOp>(createPackContractionPanels());
   VectorizeContractionsOptions contractions;

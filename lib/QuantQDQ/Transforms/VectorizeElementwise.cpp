@@ -240,35 +240,52 @@ static void vectorize(linalg::GenericOp op, int64_t width) {
   op.erase();
 }
 
-/// A min or max reduction (ONNX ReduceMin/ReduceMax; calibration's ranges):
-/// one input, one output indexed by the parallel loops, and a body that
-/// combines the two by arith.minimumf or arith.maximumf. Returns the loop
-/// along which the input is contiguous, the one to read in vectors.
+/// The combiner of each output of a min/max reduction, in output order:
+/// output i's body is one arith.minimumf or arith.maximumf of the input and
+/// output i's running value, yielded as result i. Empty where the body is
+/// anything else.
+static SmallVector<Operation *> getMinMaxCombiners(linalg::GenericOp op) {
+  Block *body = op.getBody();
+  auto yield = cast<linalg::YieldOp>(body->getTerminator());
+  unsigned outputs = op.getNumDpsInits();
+  if (body->getOperations().size() != outputs + 1)
+    return {};
+  SmallVector<Operation *> combiners;
+  for (auto [i, value] : llvm::enumerate(yield.getValues())) {
+    Operation *combiner = value.getDefiningOp();
+    if (!isa_and_present<arith::MinimumFOp, arith::MaximumFOp>(combiner) ||
+        combiner->getBlock() != body ||
+        !llvm::is_contained(combiner->getOperands(), body->getArgument(0)) ||
+        !llvm::is_contained(combiner->getOperands(),
+                            body->getArgument(1 + i)))
+      return {};
+    combiners.push_back(combiner);
+  }
+  return combiners;
+}
+
+/// A min or max reduction (ONNX ReduceMin/ReduceMax; calibration's ranges),
+/// or several of one input (qdq-fuse-sibling-reductions' minimum and
+/// maximum): one input, outputs indexed by the parallel loops (all the same
+/// way), each combined with the input by arith.minimumf or arith.maximumf.
+/// Returns the loop along which the input is contiguous, the one to read in
+/// vectors.
 static std::optional<unsigned> getMinMaxReductionLoop(linalg::GenericOp op,
                                                       int64_t width) {
   if (!op.hasPureBufferSemantics() || op.getNumDpsInputs() != 1 ||
-      op.getNumDpsInits() != 1 || op.getNumReductionLoops() == 0)
-    return std::nullopt;
-  Block *body = op.getBody();
-  auto yield = cast<linalg::YieldOp>(body->getTerminator());
-  Operation *combiner = yield.getValues().front().getDefiningOp();
-  if (!isa_and_present<arith::MinimumFOp, arith::MaximumFOp>(combiner) ||
-      &body->front() != combiner || combiner->getNextNode() != yield ||
-      !llvm::is_contained(combiner->getOperands(), body->getArgument(0)) ||
-      !llvm::is_contained(combiner->getOperands(), body->getArgument(1)))
+      op.getNumDpsInits() == 0 || op.getNumReductionLoops() == 0 ||
+      getMinMaxCombiners(op).empty())
     return std::nullopt;
   OpOperand *input = op.getDpsInputOperand(0);
-  OpOperand *init = op.getDpsInitOperand(0);
   auto inputType = dyn_cast<MemRefType>(input->get().getType());
-  if (!inputType || !isa<MemRefType>(init->get().getType()) ||
-      !hasUnitInnerStride(inputType))
+  if (!inputType || !hasUnitInnerStride(inputType))
     return std::nullopt;
   SmallVector<int64_t> bounds = op.getStaticLoopRanges();
   if (llvm::any_of(bounds, ShapedType::isDynamic))
     return std::nullopt;
-  // The output is indexed by the parallel loops, each once.
+  // The outputs are indexed by the parallel loops, each once.
   SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
-  AffineMap out = op.getMatchingIndexingMap(init);
+  AffineMap out = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
   if (!out.isProjectedPermutation(/*allowZeroInResults=*/false) ||
       out.getNumResults() != op.getNumParallelLoops() ||
       llvm::any_of(out.getResults(), [&](AffineExpr e) {
@@ -276,6 +293,10 @@ static std::optional<unsigned> getMinMaxReductionLoop(linalg::GenericOp op,
             iterators[cast<AffineDimExpr>(e).getPosition()]);
       }))
     return std::nullopt;
+  for (OpOperand &init : op.getDpsInitsMutable())
+    if (!isa<MemRefType>(init.get().getType()) ||
+        op.getMatchingIndexingMap(&init) != out)
+      return std::nullopt;
   AffineMap in = op.getMatchingIndexingMap(input);
   for (unsigned loop = 0; loop < op.getNumLoops(); ++loop)
     if (linalg::isReductionIterator(iterators[loop]) &&
@@ -285,20 +306,23 @@ static std::optional<unsigned> getMinMaxReductionLoop(linalg::GenericOp op,
   return std::nullopt;
 }
 
-/// Replaces the min or max reduction `op` by loops: the parallel ones
+/// Replaces the min/max reduction `op` by loops: the parallel ones
 /// outermost, then the other reductions, then `vectorLoop` in vectors of
-/// `width` and a scalar remainder; a vector and a scalar accumulator,
-/// started from the output's value, run through all the reduction loops
-/// and are combined once per output element. Minimum and maximum are exact
-/// and associative (NaN wins, -0 is below +0), so every order of the loops
-/// gives the same bits.
+/// `width` and a scalar remainder. Each output has a vector and a scalar
+/// accumulator, started from its value, carried through all the reduction
+/// loops and combined once per output element; all of them are fed by one
+/// load of the input. Minimum and maximum are exact and associative (NaN
+/// wins, -0 is below +0), so every order of the loops gives the same bits.
 static void vectorizeMinMaxReduction(linalg::GenericOp op, unsigned vectorLoop,
                                      int64_t width) {
   OpBuilder builder(op);
   Location loc = op.getLoc();
-  bool isMin = isa<arith::MinimumFOp>(op.getBody()->front());
-  auto combine = [&](Value a, Value b) -> Value {
-    if (isMin)
+  SmallVector<bool> isMin = llvm::map_to_vector(
+      getMinMaxCombiners(op),
+      [](Operation *c) { return isa<arith::MinimumFOp>(c); });
+  unsigned outputs = isMin.size();
+  auto combine = [&](unsigned output, Value a, Value b) -> Value {
+    if (isMin[output])
       return arith::MinimumFOp::create(builder, loc, a, b);
     return arith::MaximumFOp::create(builder, loc, a, b);
   };
@@ -328,32 +352,41 @@ static void vectorizeMinMaxReduction(linalg::GenericOp op, unsigned vectorLoop,
     builder.setInsertionPointToStart(parallel.getBody());
     ivs[loop] = parallel.getInductionVar();
   }
-  Value output = op.getDpsInitOperand(0)->get();
   SmallVector<Value> outIndices = getIndices(
       builder, loc, op.getMatchingIndexingMap(op.getDpsInitOperand(0)), ivs);
-  Value start = memref::LoadOp::create(builder, loc, output, outIndices);
-  auto vectorType = VectorType::get({width}, start.getType());
-  Value vector = vector::BroadcastOp::create(builder, loc, vectorType, start);
-  Value scalar = start;
+  // The accumulators: the outputs' vectors, then their scalars.
+  SmallVector<Value> accumulators(2 * outputs);
+  for (unsigned i = 0; i < outputs; ++i) {
+    Value start = memref::LoadOp::create(
+        builder, loc, op.getDpsInitOperand(i)->get(), outIndices);
+    accumulators[i] = vector::BroadcastOp::create(
+        builder, loc, VectorType::get({width}, start.getType()), start);
+    accumulators[outputs + i] = start;
+  }
+  auto vectors = [&]() {
+    return MutableArrayRef<Value>(accumulators).take_front(outputs);
+  };
+  auto scalars = [&]() {
+    return MutableArrayRef<Value>(accumulators).drop_front(outputs);
+  };
 
-  // The other reduction loops, carrying both accumulators.
+  // The other reduction loops, carrying all accumulators.
   SmallVector<scf::ForOp> reductions;
   for (unsigned loop = 0; loop < op.getNumLoops(); ++loop) {
     if (linalg::isParallelIterator(iterators[loop]) || loop == vectorLoop)
       continue;
-    auto reduction =
-        scf::ForOp::create(builder, loc, zero, constant(bounds[loop]), one,
-                           ValueRange{vector, scalar});
+    auto reduction = scf::ForOp::create(
+        builder, loc, zero, constant(bounds[loop]), one, accumulators);
     builder.setInsertionPointToStart(reduction.getBody());
     ivs[loop] = reduction.getInductionVar();
-    vector = reduction.getRegionIterArg(0);
-    scalar = reduction.getRegionIterArg(1);
+    llvm::copy(reduction.getRegionIterArgs(), accumulators.begin());
     reductions.push_back(reduction);
   }
   Value input = op.getDpsInputOperand(0)->get();
   AffineMap inputMap = op.getMatchingIndexingMap(op.getDpsInputOperand(0));
+  auto vectorType = cast<VectorType>(accumulators.front().getType());
   auto vectorSteps = scf::ForOp::create(builder, loc, zero, constant(whole),
-                                        constant(width), ValueRange{vector});
+                                        constant(width), vectors());
   {
     OpBuilder::InsertionGuard guard(builder);
     builder.setInsertionPointToStart(vectorSteps.getBody());
@@ -361,37 +394,45 @@ static void vectorizeMinMaxReduction(linalg::GenericOp op, unsigned vectorLoop,
     Value loaded = vector::LoadOp::create(
         builder, loc, vectorType, input,
         getIndices(builder, loc, inputMap, ivs));
-    scf::YieldOp::create(builder, loc,
-                         combine(vectorSteps.getRegionIterArg(0), loaded));
+    SmallVector<Value> combined;
+    for (unsigned i = 0; i < outputs; ++i)
+      combined.push_back(
+          combine(i, vectorSteps.getRegionIterArgs()[i], loaded));
+    scf::YieldOp::create(builder, loc, combined);
   }
-  vector = vectorSteps.getResult(0);
+  llvm::copy(vectorSteps.getResults(), vectors().begin());
   if (whole < inner) {
     auto scalarSteps = scf::ForOp::create(builder, loc, constant(whole),
-                                          constant(inner), one,
-                                          ValueRange{scalar});
+                                          constant(inner), one, scalars());
     OpBuilder::InsertionGuard guard(builder);
     builder.setInsertionPointToStart(scalarSteps.getBody());
     ivs[vectorLoop] = scalarSteps.getInductionVar();
     Value loaded = memref::LoadOp::create(
         builder, loc, input, getIndices(builder, loc, inputMap, ivs));
-    scf::YieldOp::create(builder, loc,
-                         combine(scalarSteps.getRegionIterArg(0), loaded));
+    SmallVector<Value> combined;
+    for (unsigned i = 0; i < outputs; ++i)
+      combined.push_back(
+          combine(i, scalarSteps.getRegionIterArgs()[i], loaded));
+    scf::YieldOp::create(builder, loc, combined);
     builder.setInsertionPointAfter(scalarSteps);
-    scalar = scalarSteps.getResult(0);
+    llvm::copy(scalarSteps.getResults(), scalars().begin());
   }
   // Close the reduction loops from the innermost out.
   for (scf::ForOp reduction : llvm::reverse(reductions)) {
-    scf::YieldOp::create(builder, loc, ValueRange{vector, scalar});
+    scf::YieldOp::create(builder, loc, accumulators);
     builder.setInsertionPointAfter(reduction);
-    vector = reduction.getResult(0);
-    scalar = reduction.getResult(1);
+    llvm::copy(reduction.getResults(), accumulators.begin());
   }
-  Value lanes = vector::ReductionOp::create(
-      builder, loc,
-      isMin ? vector::CombiningKind::MINIMUMF : vector::CombiningKind::MAXIMUMF,
-      vector);
-  memref::StoreOp::create(builder, loc, combine(lanes, scalar), output,
-                          outIndices);
+  for (unsigned i = 0; i < outputs; ++i) {
+    Value lanes = vector::ReductionOp::create(
+        builder, loc,
+        isMin[i] ? vector::CombiningKind::MINIMUMF
+                 : vector::CombiningKind::MAXIMUMF,
+        accumulators[i]);
+    memref::StoreOp::create(builder, loc,
+                            combine(i, lanes, accumulators[outputs + i]),
+                            op.getDpsInitOperand(i)->get(), outIndices);
+  }
   op.erase();
 }
 

@@ -265,15 +265,50 @@ func.func @max_planes(%x: memref<3x4x20xf32>, %y: memref<3xf32>) {
   return
 }
 
+// A minimum and a maximum of one input in one op (qdq-fuse-sibling-
+// reductions): one vector load feeds both vector accumulators, and each
+// output gets its own lanes combined and stored.
+// CHECK-LABEL: func.func @min_and_max
+// CHECK: scf.for %[[P:.*]] = %c0 to %c2 step %c1
+// CHECK-DAG:   %[[LO:.*]] = memref.load %arg1[%[[P]]]
+// CHECK-DAG:   %[[HI:.*]] = memref.load %arg2[%[[P]]]
+// CHECK:   %[[V:.*]]:2 = scf.for %[[R:.*]] = %c0 to %c16 step %c8 iter_args(%[[A:.*]] = %{{.*}}, %[[B:.*]] = %{{.*}}) -> (vector<8xf32>, vector<8xf32>)
+// CHECK:     %[[X:.*]] = vector.load %arg0[%[[P]], %[[R]]] : memref<2x20xf32>, vector<8xf32>
+// CHECK-NOT: vector.load
+// CHECK:     %[[MIN:.*]] = arith.minimumf %[[A]], %[[X]] : vector<8xf32>
+// CHECK:     %[[MAX:.*]] = arith.maximumf %[[B]], %[[X]] : vector<8xf32>
+// CHECK:     scf.yield %[[MIN]], %[[MAX]]
+// CHECK:   %[[S:.*]]:2 = scf.for %{{.*}} = %c16 to %c20 step %c1 iter_args(%{{.*}} = %[[LO]], %{{.*}} = %[[HI]]) -> (f32, f32)
+// CHECK:   %[[L0:.*]] = vector.reduction <minimumf>, %[[V]]#0
+// CHECK:   %[[M0:.*]] = arith.minimumf %[[L0]], %[[S]]#0 : f32
+// CHECK:   memref.store %[[M0]], %arg1[%[[P]]]
+// CHECK:   %[[L1:.*]] = vector.reduction <maximumf>, %[[V]]#1
+// CHECK:   %[[M1:.*]] = arith.maximumf %[[L1]], %[[S]]#1 : f32
+// CHECK:   memref.store %[[M1]], %arg2[%[[P]]]
+// CHECK-NOT: linalg.generic
+// CHECK: return
+#rows = affine_map<(d0, d1) -> (d0, d1)>
+#first = affine_map<(d0, d1) -> (d0)>
+func.func @min_and_max(%x: memref<2x20xf32>, %lo: memref<2xf32>, %hi: memref<2xf32>) {
+  linalg.generic {indexing_maps = [#rows, #first, #first], iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<2x20xf32>) outs(%lo, %hi : memref<2xf32>, memref<2xf32>) {
+  ^bb0(%a: f32, %l: f32, %h: f32):
+    %m = arith.minimumf %a, %l : f32
+    %n = arith.maximumf %h, %a : f32
+    linalg.yield %m, %n : f32, f32
+  }
+  return
+}
+
 // -----
 
 // Left as they are: a sum (reordering it would change its rounding), a
 // minimum whose reduction runs across rows (the input is contiguous along
-// the parallel loop instead), and minnumf (which of two zeros it returns
-// depends on their order).
+// the parallel loop instead), minnumf (which of two zeros it returns
+// depends on their order), and a minimum beside a sum in one op.
 // CHECK-LABEL: func.func @reductions_left_alone
 // CHECK-NOT: vector.
-// CHECK-COUNT-3: linalg.generic
+// CHECK-COUNT-4: linalg.generic
 // CHECK-NOT: vector.
 #r2 = affine_map<(d0, d1) -> (d0, d1)>
 #r1 = affine_map<(d0, d1) -> (d0)>
@@ -296,6 +331,13 @@ func.func @reductions_left_alone(%x: memref<3x40xf32>, %y: memref<3xf32>, %z: me
   ^bb0(%a: f32, %o: f32):
     %m = arith.minnumf %a, %o : f32
     linalg.yield %m : f32
+  }
+  linalg.generic {indexing_maps = [#r2, #r1, #r1], iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<3x40xf32>) outs(%y, %y : memref<3xf32>, memref<3xf32>) {
+  ^bb0(%a: f32, %o: f32, %p: f32):
+    %m = arith.minimumf %a, %o : f32
+    %s = arith.addf %a, %p : f32
+    linalg.yield %m, %s : f32, f32
   }
   return
 }
