@@ -29,6 +29,13 @@ struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
                      "are shared out along the dimension they divide most "
                      "evenly among them"),
       llvm::cl::init(8)};
+  Option<int64_t> tileRows{
+      *this, "tile-rows",
+      llvm::cl::desc("Rows of the contractions' register tiles: 6 keeps a "
+                     "6 x 16 tile's accumulators and operands within AVX2's "
+                     "16 vector registers; 8 gives AVX-512's two FMA units "
+                     "enough independent chains"),
+      llvm::cl::init(6)};
 };
 
 /// The passes of `qdq-cpu-pipeline`: quant_qdq on tensors down to the LLVM
@@ -40,7 +47,8 @@ void buildCPUPipeline(OpPassManager &pm,
 /// tensors; bufferization with out-parameters and deallocation; loops down
 /// to the LLVM dialect, with hooks before the conversions to LLVM and before
 /// the final cast reconciliation.
-void buildCPUTensorPipeline(OpPassManager &pm, int64_t threads = 8);
+void buildCPUTensorPipeline(OpPassManager &pm, int64_t threads = 8,
+                            int64_t tileRows = 6);
 void buildCPUBufferPipeline(OpPassManager &pm);
 void buildCPULoweringPipeline(
     OpPassManager &pm, function_ref<void(OpPassManager &)> beforeLLVM = {},

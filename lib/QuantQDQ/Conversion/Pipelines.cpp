@@ -19,7 +19,8 @@ using namespace mlir;
 using namespace mlir::quant_qdq;
 
 void mlir::quant_qdq::buildCPUTensorPipeline(OpPassManager &pm,
-                                             int64_t threads) {
+                                             int64_t threads,
+                                             int64_t tileRows) {
   pm.addPass(createConvertQuantQDQToLinalg());
   pm.addPass(createCanonicalizerPass());
   pm.addNestedPass<func::FuncOp>(createElementwiseFusion());
@@ -29,6 +30,7 @@ void mlir::quant_qdq::buildCPUTensorPipeline(OpPassManager &pm,
   pm.addNestedPass<func::FuncOp>(createPackContractionPanels());
   VectorizeContractionsOptions contractions;
   contractions.threads = threads;
+  contractions.rows = tileRows;
   pm.addNestedPass<func::FuncOp>(createVectorizeContractions(contractions));
   pm.addNestedPass<func::FuncOp>(createReductionLoopOrder());
   pm.addNestedPass<func::FuncOp>(createDistributeLoops());
@@ -118,7 +120,7 @@ void mlir::quant_qdq::buildCPULoweringPipeline(
 
 void mlir::quant_qdq::buildCPUPipeline(OpPassManager &pm,
                                        const CPUPipelineOptions &options) {
-  buildCPUTensorPipeline(pm, options.threads);
+  buildCPUTensorPipeline(pm, options.threads, options.tileRows);
   buildCPUBufferPipeline(pm);
   buildCPULoweringPipeline(pm, {}, {}, options.bufferPool);
 }

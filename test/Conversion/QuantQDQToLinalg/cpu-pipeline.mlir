@@ -24,3 +24,11 @@
 // POOL-NOT: llvm.call @malloc
 // POOL: llvm.call @_mlir_memref_to_llvm_free
 // POOL-NOT: llvm.call @free
+
+// `tile-rows` sets the contractions' register tile rows: 6 by default (a
+// tile and its operands fit AVX2's 16 registers); qdq-run and calibration
+// ask for 8 on AVX-512 hosts.
+// RUN: qdq-opt %qdq_src_root/examples/resnet_v1_block.mlir --qdq-cpu-pipeline --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=ROWS6
+// RUN: qdq-opt %qdq_src_root/examples/resnet_v1_block.mlir --qdq-cpu-pipeline="tile-rows=8" --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=ROWS8
+// ROWS6: qdq-vectorize-contractions{{{.*}} rows=6
+// ROWS8: qdq-vectorize-contractions{{{.*}} rows=8
