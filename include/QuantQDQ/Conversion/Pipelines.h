@@ -36,6 +36,13 @@ struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
                      "16 vector registers; 8 gives AVX-512's two FMA units "
                      "enough independent chains"),
       llvm::cl::init(6)};
+  Option<int64_t> wideColumns{
+      *this, "wide-columns",
+      llvm::cl::desc("Columns of the panels and register tiles of "
+                     "contractions with 8 times as many columns or more (0: "
+                     "16 everywhere; 32 suits AVX-512, where an 8 x 32 "
+                     "tile's 16 accumulators fit)"),
+      llvm::cl::init(0)};
 };
 
 /// The passes of `qdq-cpu-pipeline`: quant_qdq on tensors down to the LLVM
@@ -48,7 +55,7 @@ void buildCPUPipeline(OpPassManager &pm,
 /// to the LLVM dialect, with hooks before the conversions to LLVM and before
 /// the final cast reconciliation.
 void buildCPUTensorPipeline(OpPassManager &pm, int64_t threads = 8,
-                            int64_t tileRows = 6);
+                            int64_t tileRows = 6, int64_t wideColumns = 0);
 void buildCPUBufferPipeline(OpPassManager &pm);
 void buildCPULoweringPipeline(
     OpPassManager &pm, function_ref<void(OpPassManager &)> beforeLLVM = {},

@@ -225,13 +225,20 @@ def PackContractionPanels : Pass<"qdq-pack-contraction-panels"> {
     weight) is packed once by the pass; any other is packed by a transpose
     in the program when the tile's m dimension has `min-rows` rows or more
     to repay the copy. Columns that do not fill a panel are split off and
-    keep the operand as it is. Named contractions are generalized. Part of
+    keep the operand as it is. With `wide-columns`, a contraction of at
+    least 8 such panels' columns gets panels that wide instead (32 on an
+    AVX-512 host: 8 x 32 tiles then do 16 FMAs per 2 loads of the panel and
+    8 broadcasts; a narrower N keeps `columns`, whose remainder is
+    smaller). Named contractions are generalized. Part of
     `qdq-cpu-pipeline`, before `qdq-vectorize-contractions`, whose
-    `columns` it must match.
+    `columns` and `wide-columns` it must match.
   }];
   let options = [
     Option<"columns", "columns", "int64_t", /*default=*/"16",
            "Columns (n) of a panel: the register tile's width">,
+    Option<"wideColumns", "wide-columns", "int64_t", /*default=*/"0",
+           "Columns of the panels of contractions with 8 times as many "
+           "columns or more (0: none)">,
     Option<"minRows", "min-rows", "int64_t", /*default=*/"16",
            "Fewest rows (m) for which a right operand that is not a "
            "constant is packed">,
@@ -270,6 +277,9 @@ def VectorizeContractions : Pass<"qdq-vectorize-contractions"> {
            "Rows (m) of a register tile">,
     Option<"columns", "columns", "int64_t", /*default=*/"16",
            "Columns (n) of a register tile">,
+    Option<"wideColumns", "wide-columns", "int64_t", /*default=*/"0",
+           "Columns of the tiles of a contraction whose n has exactly that "
+           "many (a wide panel of qdq-pack-contraction-panels; 0: none)">,
     Option<"depth", "depth", "int64_t", /*default=*/"4",
            "Products (k) per vector.contract">,
     Option<"parallel", "parallel", "bool", /*default=*/"true",

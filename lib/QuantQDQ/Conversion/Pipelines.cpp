@@ -20,17 +20,21 @@ using namespace mlir::quant_qdq;
 
 void mlir::quant_qdq::buildCPUTensorPipeline(OpPassManager &pm,
                                              int64_t threads,
-                                             int64_t tileRows) {
+                                             int64_t tileRows,
+                                             int64_t wideColumns) {
   pm.addPass(createConvertQuantQDQToLinalg());
   pm.addPass(createCanonicalizerPass());
   pm.addNestedPass<func::FuncOp>(createElementwiseFusion());
   // Calibration's minimum and maximum of a tensor read it once.
   pm.addNestedPass<func::FuncOp>(createFuseSiblingReductions());
   pm.addNestedPass<func::FuncOp>(createConvolutionsAsMatmuls());
-  pm.addNestedPass<func::FuncOp>(createPackContractionPanels());
+  PackContractionPanelsOptions panels;
+  panels.wideColumns = wideColumns;
+  pm.addNestedPass<func::FuncOp>(createPackContractionPanels(panels));
   VectorizeContractionsOptions contractions;
   contractions.threads = threads;
   contractions.rows = tileRows;
+  contractions.wideColumns = wideColumns;
   pm.addNestedPass<func::FuncOp>(createVectorizeContractions(contractions));
   pm.addNestedPass<func::FuncOp>(createReductionLoopOrder());
   pm.addNestedPass<func::FuncOp>(createDistributeLoops());
@@ -120,7 +124,8 @@ void mlir::quant_qdq::buildCPULoweringPipeline(
 
 void mlir::quant_qdq::buildCPUPipeline(OpPassManager &pm,
                                        const CPUPipelineOptions &options) {
-  buildCPUTensorPipeline(pm, options.threads, options.tileRows);
+  buildCPUTensorPipeline(pm, options.threads, options.tileRows,
+                         options.wideColumns);
   buildCPUBufferPipeline(pm);
   buildCPULoweringPipeline(pm, {}, {}, options.bufferPool);
 }

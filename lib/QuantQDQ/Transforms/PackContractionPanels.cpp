@@ -286,6 +286,11 @@ struct PackContractionPanelsPass
           << "columns must be positive, got " << int64_t(columns);
       return signalPassFailure();
     }
+    if (wideColumns < 0) {
+      emitError(getOperation()->getLoc())
+          << "wide-columns must be 0 or more, got " << int64_t(wideColumns);
+      return signalPassFailure();
+    }
     IRRewriter rewriter(&getContext());
     for (auto [op, dims] : getStaticF32Matmuls(rewriter, getOperation()))
       pack(rewriter, op, dims);
@@ -295,10 +300,13 @@ struct PackContractionPanelsPass
             const MatmulDims &dims) {
     if (op.hasIndexSemantics())
       return;
+    SmallVector<int64_t> bounds = op.getStaticLoopRanges();
+    int64_t columns = this->columns;
+    if (wideColumns > 0 && bounds[dims.n] >= 8 * wideColumns)
+      columns = wideColumns;
     std::optional<PanelLayout> layout = getPanelLayout(op, dims, columns);
     if (!layout)
       return;
-    SmallVector<int64_t> bounds = op.getStaticLoopRanges();
     int64_t whole = bounds[dims.n] / columns * columns;
     if (whole == 0)
       return;

@@ -244,12 +244,17 @@ struct VectorizeContractionsPass
       return;
     for (auto &[op, blocking] : contractions) {
       makeRhsContiguous(rewriter, op, blocking);
+      // A wide panel (qdq-pack-contraction-panels) is read by tiles as wide.
+      int64_t width =
+          wideColumns > 0 && op.getStaticLoopRanges()[blocking.n] == wideColumns
+              ? int64_t(wideColumns)
+              : int64_t(columns);
       SmallVector<linalg::GenericOp> parts = {op};
       if (parallel)
-        parts = distributeOverThreads(rewriter, op, blocking, rows, columns,
+        parts = distributeOverThreads(rewriter, op, blocking, rows, width,
                                       std::max<int64_t>(threads, 1));
       for (linalg::GenericOp part : parts)
-        if (failed(tileIntoRegisters(rewriter, part, blocking, rows, columns,
+        if (failed(tileIntoRegisters(rewriter, part, blocking, rows, width,
                                      depth))) {
           part.emitError("cannot tile this contraction into register tiles");
           return signalPassFailure();

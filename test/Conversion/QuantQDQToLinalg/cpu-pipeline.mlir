@@ -25,10 +25,13 @@
 // POOL: llvm.call @_mlir_memref_to_llvm_free
 // POOL-NOT: llvm.call @free
 
-// `tile-rows` sets the contractions' register tile rows: 6 by default (a
-// tile and its operands fit AVX2's 16 registers); qdq-run and calibration
-// ask for 8 on AVX-512 hosts.
-// RUN: qdq-opt %qdq_src_root/examples/resnet_v1_block.mlir --qdq-cpu-pipeline --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=ROWS6
-// RUN: qdq-opt %qdq_src_root/examples/resnet_v1_block.mlir --qdq-cpu-pipeline="tile-rows=8" --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=ROWS8
-// ROWS6: qdq-vectorize-contractions{{{.*}} rows=6
-// ROWS8: qdq-vectorize-contractions{{{.*}} rows=8
+// `tile-rows` and `wide-columns` set the contractions' register tiles: 6
+// x 16 by default (a tile and its operands fit AVX2's 16 registers);
+// qdq-run and calibration ask for 8 rows, and 32 columns where there are
+// 256 or more, on AVX-512 hosts. The panels follow the columns.
+// RUN: qdq-opt %qdq_src_root/examples/resnet_v1_block.mlir --qdq-cpu-pipeline --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=AVX2
+// RUN: qdq-opt %qdq_src_root/examples/resnet_v1_block.mlir --qdq-cpu-pipeline="tile-rows=8 wide-columns=32" --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=AVX512
+// AVX2: qdq-pack-contraction-panels{{{.*}} wide-columns=0
+// AVX2: qdq-vectorize-contractions{{{.*}} rows=6 {{.*}}wide-columns=0
+// AVX512: qdq-pack-contraction-panels{{{.*}} wide-columns=32
+// AVX512: qdq-vectorize-contractions{{{.*}} rows=8 {{.*}}wide-columns=32
