@@ -181,7 +181,10 @@ def ElementwiseFusion : Pass<"qdq-elementwise-fusion"> {
     producer has other readers too (a residual, calibration's range of the
     tensor), they read that interior, and the insert into the padded
     tensor moves after them, so that bufferization sees no write between
-    the producer and its readers; one pad per producer is fused. Only the
+    the producer and its readers; one pad per producer is fused. A pad of
+    anything else (the network's input) first gets an element-wise copy as
+    its producer, so that the copy into the padded buffer runs in vectors
+    on every thread rather than as a strided `memref.copy`. Only the
     padding around the interior is filled (slabs before and after it along
     each dimension), not the whole tensor first. Part of
     `qdq-cpu-pipeline`.

@@ -155,6 +155,37 @@ struct ElementwiseFusionPass
     fusePadsIntoProducers();
   }
 
+  /// A pad of anything but an element-wise result (the network's input, a
+  /// contraction's result) would be a copy into the padded buffer that
+  /// bufferization leaves to a single-threaded strided memref.copy. As an
+  /// element-wise copy it fuses with the pad like any producer, and then
+  /// runs in vectors on every thread.
+  void copyOtherPadSources() {
+    OpBuilder builder(&getContext());
+    getOperation()->walk([&](tensor::PadOp pad) {
+      auto producer = pad.getSource().getDefiningOp<linalg::GenericOp>();
+      auto type = dyn_cast<RankedTensorType>(pad.getSource().getType());
+      if ((producer &&
+           producer.getNumLoops() == producer.getNumParallelLoops()) ||
+          !type || !type.hasStaticShape() || !pad.getResultType().hasStaticShape())
+        return;
+      builder.setInsertionPoint(pad);
+      Location loc = pad.getLoc();
+      Value init = tensor::EmptyOp::create(builder, loc, type.getShape(),
+                                           type.getElementType());
+      AffineMap identity = builder.getMultiDimIdentityMap(type.getRank());
+      auto copy = linalg::GenericOp::create(
+          builder, loc, type, pad.getSource(), init,
+          ArrayRef<AffineMap>{identity, identity},
+          SmallVector<utils::IteratorType>(type.getRank(),
+                                           utils::IteratorType::parallel),
+          [](OpBuilder &b, Location l, ValueRange args) {
+            linalg::YieldOp::create(b, l, args[0]);
+          });
+      pad.getSourceMutable().assign(copy.getResult(0));
+    });
+  }
+
   /// A tensor.pad of an element-wise result (a convolution's input) costs a
   /// copy of the whole tensor into the padded buffer. The producer writes
   /// into the padded buffer's interior instead, and only the border is
@@ -162,6 +193,7 @@ struct ElementwiseFusionPass
   /// calibration's range of it), it reads that interior: fusing must not
   /// compute the producer twice.
   void fusePadsIntoProducers() {
+    copyOtherPadSources();
     DominanceInfo dominance(getOperation());
     SmallVector<Operation *> pads;
     // Pads of producers that something else reads too, with the producer.

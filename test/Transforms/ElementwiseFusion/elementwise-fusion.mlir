@@ -252,3 +252,24 @@ func.func @two_pads_of_shared_producer(%x: tensor<1x2x4x4xf32>)
   } : tensor<1x2x4x4xf32> to tensor<1x2x8x8xf32>
   return %p, %q : tensor<1x2x6x6xf32>, tensor<1x2x8x8xf32>
 }
+
+// -----
+
+// A pad of the network's input (no element-wise producer) becomes an
+// element-wise copy written straight into the padded buffer's interior,
+// which runs on every thread, instead of a strided memref.copy on one.
+// CHECK-LABEL: func.func @pad_of_argument
+// CHECK: %[[INNER:.*]] = tensor.extract_slice %{{.*}}[0, 0, 1, 1] [1, 2, 4, 4] [1, 1, 1, 1]
+// CHECK: %[[COPY:.*]] = linalg.generic {{.*}} ins(%arg0 : tensor<1x2x4x4xf32>) outs(%[[INNER]] : tensor<1x2x4x4xf32>)
+// CHECK-NEXT: ^bb0(%[[IN:.*]]: f32, %{{.*}}: f32):
+// CHECK-NEXT: linalg.yield %[[IN]]
+// CHECK: tensor.insert_slice %[[COPY]] into %{{.*}}[0, 0, 1, 1] [1, 2, 4, 4] [1, 1, 1, 1]
+// CHECK-NOT: tensor.pad
+func.func @pad_of_argument(%x: tensor<1x2x4x4xf32>) -> tensor<1x2x6x6xf32> {
+  %zero = arith.constant 0.0 : f32
+  %p = tensor.pad %x low[0, 0, 1, 1] high[0, 0, 1, 1] {
+  ^bb0(%i: index, %j: index, %k: index, %l: index):
+    tensor.yield %zero : f32
+  } : tensor<1x2x4x4xf32> to tensor<1x2x6x6xf32>
+  return %p : tensor<1x2x6x6xf32>
+}
