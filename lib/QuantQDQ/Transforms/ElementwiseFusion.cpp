@@ -165,9 +165,13 @@ struct ElementwiseFusionPass
     getOperation()->walk([&](tensor::PadOp pad) {
       auto producer = pad.getSource().getDefiningOp<linalg::GenericOp>();
       auto type = dyn_cast<RankedTensorType>(pad.getSource().getType());
+      // Only where pad fusion will take the copy (a constant padding value,
+      // static shapes); else the copy would come on top of the pad's.
       if ((producer &&
            producer.getNumLoops() == producer.getNumParallelLoops()) ||
-          !type || !type.hasStaticShape() || !pad.getResultType().hasStaticShape())
+          !type || !type.hasStaticShape() ||
+          !pad.getResultType().hasStaticShape() ||
+          !pad.getConstantPaddingValue())
         return;
       builder.setInsertionPoint(pad);
       Location loc = pad.getLoc();
