@@ -237,6 +237,14 @@ struct VectorizeContractionsPass
 
   void runOnOperation() override {
     Operation *root = getOperation();
+    if (rows < 1 || columns < 1 || depth < 1 || wideColumns < 0) {
+      emitError(root->getLoc(),
+                "qdq-vectorize-contractions: rows, columns and depth must be "
+                "positive and wide-columns 0 or more, got ")
+          << int64_t(rows) << ", " << int64_t(columns) << ", "
+          << int64_t(depth) << " and " << int64_t(wideColumns);
+      return signalPassFailure();
+    }
     IRRewriter rewriter(&getContext());
     SmallVector<std::pair<linalg::GenericOp, MatmulDims>> contractions =
         getStaticF32Matmuls(rewriter, root);

@@ -2,6 +2,14 @@
 // (a wide panel of qdq-pack-contraction-panels) gets tiles as wide; any
 // other keeps `columns`.
 // RUN: qdq-opt %s --qdq-vectorize-contractions="rows=8 wide-columns=32 parallel=false" --split-input-file | FileCheck %s
+// Tiles without rows, columns or depth, and negative wide-columns, are
+// refused with exit status 1 (the pipeline's tile-rows=0 used to divide by
+// zero).
+// RUN: not qdq-opt %s --qdq-vectorize-contractions="rows=0" --split-input-file 2>&1 | FileCheck %s --check-prefix=ZERO
+// RUN: not qdq-opt %s --qdq-vectorize-contractions="wide-columns=-32" --split-input-file 2>&1 | FileCheck %s --check-prefix=NEGATIVE
+// RUN: not qdq-opt %s --qdq-cpu-pipeline="tile-rows=0" --split-input-file 2>&1 | FileCheck %s --check-prefix=ZERO
+// ZERO: error: qdq-vectorize-contractions: rows, columns and depth must be positive and wide-columns 0 or more, got 0, 16, 4 and 0
+// NEGATIVE: error: qdq-vectorize-contractions: rows, columns and depth must be positive and wide-columns 0 or more, got 6, 16, 4 and -32
 
 #lhs = affine_map<(m, n, k) -> (m, k)>
 #rhs = affine_map<(m, n, k) -> (k, n)>
