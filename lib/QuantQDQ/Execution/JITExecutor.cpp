@@ -182,8 +182,8 @@ int64_t mlir::quant_qdq::getExecutionThreads() {
 /// tiles of 8 rows (eight independent FMA chains cover the FMA's latency on
 /// two units: ResNet-50 at batch 8, 295 to 270 ms a run) and, where there
 /// are enough columns, 32 columns (16 FMAs per 2 loads of the panel:
-/// ViT-B/16 at batch 8, 1.15 to 1.03 s). AVX2's 16 registers hold a 6 x 16
-/// tile and its operands.
+/// ViT-B/16 at batch 8, 1.15-1.18 to 0.96-0.97 s). AVX2's 16 registers
+/// hold a 6 x 16 tile and its operands.
 static bool hostHasAVX512() {
   static const bool avx512 =
       llvm::sys::getHostCPUFeatures().lookup("avx512f");

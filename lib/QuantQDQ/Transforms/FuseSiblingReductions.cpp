@@ -45,7 +45,8 @@ static bool canFuse(linalg::GenericOp earlier, linalg::GenericOp later,
         return op.getMatchingIndexingMap(operand);
     return std::nullopt;
   };
-  if (mapOf(earlier) != mapOf(later) || !mapOf(earlier))
+  std::optional<AffineMap> map = mapOf(earlier);
+  if (!map || map != mapOf(later))
     return false;
   Block *block = later->getBlock();
   for (Operation *user : earlier->getUsers()) {

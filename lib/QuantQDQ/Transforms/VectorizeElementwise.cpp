@@ -363,11 +363,16 @@ static void vectorizeMinMaxReduction(linalg::GenericOp op, unsigned vectorLoop,
         builder, loc, VectorType::get({width}, start.getType()), start);
     accumulators[outputs + i] = start;
   }
-  auto vectors = [&]() {
-    return MutableArrayRef<Value>(accumulators).take_front(outputs);
-  };
-  auto scalars = [&]() {
-    return MutableArrayRef<Value>(accumulators).drop_front(outputs);
+  MutableArrayRef<Value> vectors =
+      MutableArrayRef<Value>(accumulators).take_front(outputs);
+  MutableArrayRef<Value> scalars =
+      MutableArrayRef<Value>(accumulators).drop_front(outputs);
+  // Yields each output's running value combined with `loaded`.
+  auto yieldCombined = [&](ValueRange running, Value loaded) {
+    SmallVector<Value> combined;
+    for (unsigned i = 0; i < outputs; ++i)
+      combined.push_back(combine(i, running[i], loaded));
+    scf::YieldOp::create(builder, loc, combined);
   };
 
   // The other reduction loops, carrying all accumulators.
@@ -386,7 +391,7 @@ static void vectorizeMinMaxReduction(linalg::GenericOp op, unsigned vectorLoop,
   AffineMap inputMap = op.getMatchingIndexingMap(op.getDpsInputOperand(0));
   auto vectorType = cast<VectorType>(accumulators.front().getType());
   auto vectorSteps = scf::ForOp::create(builder, loc, zero, constant(whole),
-                                        constant(width), vectors());
+                                        constant(width), vectors);
   {
     OpBuilder::InsertionGuard guard(builder);
     builder.setInsertionPointToStart(vectorSteps.getBody());
@@ -394,28 +399,20 @@ static void vectorizeMinMaxReduction(linalg::GenericOp op, unsigned vectorLoop,
     Value loaded = vector::LoadOp::create(
         builder, loc, vectorType, input,
         getIndices(builder, loc, inputMap, ivs));
-    SmallVector<Value> combined;
-    for (unsigned i = 0; i < outputs; ++i)
-      combined.push_back(
-          combine(i, vectorSteps.getRegionIterArgs()[i], loaded));
-    scf::YieldOp::create(builder, loc, combined);
+    yieldCombined(vectorSteps.getRegionIterArgs(), loaded);
   }
-  llvm::copy(vectorSteps.getResults(), vectors().begin());
+  llvm::copy(vectorSteps.getResults(), vectors.begin());
   if (whole < inner) {
     auto scalarSteps = scf::ForOp::create(builder, loc, constant(whole),
-                                          constant(inner), one, scalars());
+                                          constant(inner), one, scalars);
     OpBuilder::InsertionGuard guard(builder);
     builder.setInsertionPointToStart(scalarSteps.getBody());
     ivs[vectorLoop] = scalarSteps.getInductionVar();
     Value loaded = memref::LoadOp::create(
         builder, loc, input, getIndices(builder, loc, inputMap, ivs));
-    SmallVector<Value> combined;
-    for (unsigned i = 0; i < outputs; ++i)
-      combined.push_back(
-          combine(i, scalarSteps.getRegionIterArgs()[i], loaded));
-    scf::YieldOp::create(builder, loc, combined);
+    yieldCombined(scalarSteps.getRegionIterArgs(), loaded);
     builder.setInsertionPointAfter(scalarSteps);
-    llvm::copy(scalarSteps.getResults(), scalars().begin());
+    llvm::copy(scalarSteps.getResults(), scalars.begin());
   }
   // Close the reduction loops from the innermost out.
   for (scf::ForOp reduction : llvm::reverse(reductions)) {
