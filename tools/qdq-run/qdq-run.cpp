@@ -61,6 +61,12 @@ static cl::opt<unsigned> repeat(
 static cl::opt<unsigned> optLevel("opt-level",
                                   cl::desc("LLVM optimization level"),
                                   cl::init(3), cl::cat(runnerCategory));
+static cl::opt<int64_t> splitBatchBytes(
+    "split-batch-bytes",
+    cl::desc("On the CPU, run a batch whose samples are computed apart in "
+             "groups whose largest op's tensors fit in this many bytes (0: "
+             "the whole batch at once; default: half the last-level cache)"),
+    cl::init(-1), cl::cat(runnerCategory));
 static cl::opt<Device> device(
     "device", cl::desc("Where to run the model"), cl::init(Device::CPU),
     cl::cat(runnerCategory),
@@ -258,6 +264,9 @@ int main(int argc, char **argv) {
   ExecutorOptions options;
   options.device = device;
   options.optLevel = optLevel;
+  if (splitBatchBytes.getNumOccurrences() && splitBatchBytes < 0)
+    return fail("--split-batch-bytes must be 0 or more");
+  options.splitBatchBytes = splitBatchBytes;
   if (compareWith.getNumOccurrences()) {
     if (!outputPaths.empty() || repeat.getNumOccurrences())
       return fail("--compare prints a comparison: it takes no --output or "

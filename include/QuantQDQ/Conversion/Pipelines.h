@@ -43,6 +43,13 @@ struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
                      "16 everywhere; 32 suits AVX-512, where an 8 x 32 "
                      "tile's 16 accumulators fit)"),
       llvm::cl::init(0)};
+  Option<int64_t> splitBatchBytes{
+      *this, "split-batch-bytes",
+      llvm::cl::desc("Run a batch whose samples are computed apart in "
+                     "groups whose largest op's tensors fit in this many "
+                     "bytes (qdq-split-batch's cache-bytes; 0: the whole "
+                     "batch at once)"),
+      llvm::cl::init(0)};
 };
 
 /// The passes of `qdq-cpu-pipeline`: quant_qdq on tensors down to the LLVM
@@ -54,8 +61,8 @@ void buildCPUPipeline(OpPassManager &pm,
 /// tensors; bufferization with out-parameters and deallocation; loops down
 /// to the LLVM dialect, with hooks before the conversions to LLVM and before
 /// the final cast reconciliation.
-void buildCPUTensorPipeline(OpPassManager &pm, int64_t threads = 8,
-                            int64_t tileRows = 6, int64_t wideColumns = 0);
+void buildCPUTensorPipeline(OpPassManager &pm,
+                            const CPUPipelineOptions &options = {});
 void buildCPUBufferPipeline(OpPassManager &pm);
 void buildCPULoweringPipeline(
     OpPassManager &pm, function_ref<void(OpPassManager &)> beforeLLVM = {},

@@ -166,6 +166,53 @@ def FuseSiblingReductions : Pass<"qdq-fuse-sibling-reductions"> {
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
+def SplitBatch : Pass<"qdq-split-batch", "::mlir::ModuleOp"> {
+  let summary = "Run a batch whose samples are computed apart in groups";
+  let description = [{
+    Where every public function's arguments share their dimension 0 (the
+    batch) and each sample of its results depends on the same sample of
+    the arguments only, computed the same way for every sample, the
+    function becomes a loop over groups of samples that calls a private
+    copy of its body made for one group (`<name>_samples`), and inserts
+    each group's results into the batch's. A group's activations stay in
+    cache from one layer to the next where the whole batch's would not.
+
+    That each sample is computed apart is proved on linalg on tensors
+    (static shapes): the pass follows the dimension that holds the samples
+    (outermost, possibly merged with others) through linalg ops (as a
+    parallel loop that their bodies do not index), reshapes, pads, slices
+    and concatenations. Tensors that do not depend on the samples but are
+    read along the samples' loop (a bias broadcast over the batch, an
+    empty output, a splat) must be made the same for every sample (an
+    empty tensor, a splat, a fill, a broadcast along that dimension); the
+    group's copy makes them at its size. Anything else that touches the
+    samples (a reduction over them, a slice of some, a constant of the
+    batch's size, an op the analysis does not know) leaves the function
+    whole: the pass never changes what is computed. Shape computations
+    that were folded for the whole batch stay as they were.
+
+    The group is the largest divisor of the batch that is at most
+    `samples`, or, with `samples` 0, whose largest linalg op's tensors
+    (per sample, times the group) fit in `cache-bytes`. With both 0 the
+    pass does nothing. Part of `qdq-cpu-pipeline` (its
+    `split-batch-bytes`), right after the lowering to linalg.
+  }];
+  let options = [
+    Option<"samples", "samples", "int64_t", /*default=*/"0",
+           "Samples per group (the largest divisor of the batch at most "
+           "this; 0: chosen from cache-bytes)">,
+    Option<"cacheBytes", "cache-bytes", "int64_t", /*default=*/"0",
+           "With samples=0: bytes the largest op's tensors of one group "
+           "may take (0: no split)">,
+    Option<"explain", "explain", "bool", /*default=*/"false",
+           "Say, as a remark, how each function's batch runs: in groups "
+           "of how many samples, or whole and because of which op">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def ElementwiseFusion : Pass<"qdq-elementwise-fusion"> {
   let summary = "Fuse element-wise linalg ops where no work is repeated";
   let description = [{

@@ -18,23 +18,24 @@
 using namespace mlir;
 using namespace mlir::quant_qdq;
 
-void mlir::quant_qdq::buildCPUTensorPipeline(OpPassManager &pm,
-                                             int64_t threads,
-                                             int64_t tileRows,
-                                             int64_t wideColumns) {
+void mlir::quant_qdq::buildCPUTensorPipeline(
+    OpPassManager &pm, const CPUPipelineOptions &options) {
   pm.addPass(createConvertQuantQDQToLinalg());
   pm.addPass(createCanonicalizerPass());
+  SplitBatchOptions split;
+  split.cacheBytes = options.splitBatchBytes;
+  pm.addPass(createSplitBatch(split));
   pm.addNestedPass<func::FuncOp>(createElementwiseFusion());
   // Calibration's minimum and maximum of a tensor read it once.
   pm.addNestedPass<func::FuncOp>(createFuseSiblingReductions());
   pm.addNestedPass<func::FuncOp>(createConvolutionsAsMatmuls());
   PackContractionPanelsOptions panels;
-  panels.wideColumns = wideColumns;
+  panels.wideColumns = options.wideColumns;
   pm.addNestedPass<func::FuncOp>(createPackContractionPanels(panels));
   VectorizeContractionsOptions contractions;
-  contractions.threads = threads;
-  contractions.rows = tileRows;
-  contractions.wideColumns = wideColumns;
+  contractions.threads = options.threads;
+  contractions.rows = options.tileRows;
+  contractions.wideColumns = options.wideColumns;
   pm.addNestedPass<func::FuncOp>(createVectorizeContractions(contractions));
   pm.addNestedPass<func::FuncOp>(createReductionLoopOrder());
   pm.addNestedPass<func::FuncOp>(createDistributeLoops());
@@ -124,8 +125,7 @@ void mlir::quant_qdq::buildCPULoweringPipeline(
 
 void mlir::quant_qdq::buildCPUPipeline(OpPassManager &pm,
                                        const CPUPipelineOptions &options) {
-  buildCPUTensorPipeline(pm, options.threads, options.tileRows,
-                         options.wideColumns);
+  buildCPUTensorPipeline(pm, options);
   buildCPUBufferPipeline(pm);
   buildCPULoweringPipeline(pm, {}, {}, options.bufferPool);
 }

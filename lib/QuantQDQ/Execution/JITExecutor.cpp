@@ -24,6 +24,7 @@
 #include "llvm/Support/DynamicLibrary.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/TargetSelect.h"
@@ -188,6 +189,37 @@ static bool hostHasAVX512() {
   static const bool avx512 =
       llvm::sys::getHostCPUFeatures().lookup("avx512f");
   return avx512;
+}
+
+/// The size of the largest cache that the first CPU reports (Linux's
+/// sysfs, which a virtual machine fills with its own share), else 0.
+static int64_t getLastLevelCacheBytes() {
+  static const int64_t bytes = [] {
+    int64_t best = 0, bestLevel = 0;
+    for (int index = 0;; ++index) {
+      std::string dir =
+          "/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(index);
+      auto level = llvm::MemoryBuffer::getFileAsStream(dir + "/level");
+      auto size = llvm::MemoryBuffer::getFileAsStream(dir + "/size");
+      if (!level || !size)
+        break;
+      int64_t levelNumber = 0, sizeNumber = 0;
+      StringRef text = (*size)->getBuffer().trim();
+      if (StringRef((*level)->getBuffer()).trim().getAsInteger(10,
+                                                               levelNumber) ||
+          text.consumeInteger(10, sizeNumber))
+        continue;
+      int64_t unit = text.starts_with("K")   ? 1 << 10
+                     : text.starts_with("M") ? 1 << 20
+                                             : 1;
+      if (levelNumber >= bestLevel) {
+        bestLevel = levelNumber;
+        best = sizeNumber * unit;
+      }
+    }
+    return best;
+  }();
+  return bytes;
 }
 
 /// A symbol the program provides to compiled code: name, address.
@@ -375,6 +407,9 @@ JITExecutor::create(OwningOpRef<ModuleOp> module, StringRef entry,
       cpu.tileRows = 8;
       cpu.wideColumns = 32;
     }
+    cpu.splitBatchBytes = options.splitBatchBytes >= 0
+                              ? options.splitBatchBytes
+                              : getLastLevelCacheBytes() / 2;
     buildCPUPipeline(pm, cpu);
   }
   TimingScope pipelineTimer = timing.nest("MLIR pipeline");

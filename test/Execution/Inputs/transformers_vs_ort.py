@@ -5,6 +5,7 @@ torch.nn.TransformerEncoder), runs each in qdq-run and ONNX Runtime, and
 prints per model the largest difference relative to the output's range:
 
     transformers_vs_ort.py QDQ_RUN WORKDIR MODEL [--quantized QDQ_OPT]
+                           [-- QDQ_RUN_ARGS...]
 
 The exports have a dynamic batch (and, for the encoder, sequence) and run
 at other sizes than exported, so qdq-run specializes them. With
@@ -39,6 +40,7 @@ def build(name):
 def main():
     qdq_run, work, name = sys.argv[1], Path(sys.argv[2]), sys.argv[3]
     qdq_opt = sys.argv[5] if len(sys.argv) > 5 and sys.argv[4] == "--quantized" else None
+    extra = sys.argv[sys.argv.index("--") + 1:] if "--" in sys.argv else []
     work.mkdir(parents=True, exist_ok=True)
     torch.manual_seed(0)
     model, example, x, calib = build(name)
@@ -59,7 +61,7 @@ def main():
         path = quantized
     np.save(work / "x.npy", x)
     subprocess.run([qdq_run, str(path), "--input", str(work / "x.npy"), "--output",
-                    str(work / "y.npy")], check=True)
+                    str(work / "y.npy")] + extra, check=True)
     options = ort.SessionOptions()
     options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
     session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
