@@ -189,7 +189,9 @@ def SplitBatch : Pass<"qdq-split-batch", "::mlir::ModuleOp"> {
     samples (a reduction over them, a slice of some, a constant of the
     batch's size, an op the analysis does not know) leaves the function
     whole: the pass never changes what is computed. Shape computations
-    that were folded for the whole batch stay as they were.
+    that were folded for the whole batch stay as they were. Results that do
+    not depend on the samples (calibration's sizes of the observed
+    tensors) are computed once, outside the loop.
 
     The group is the largest divisor of the batch that is at most
     `samples`, or, with `samples` 0, whose largest linalg op's tensors

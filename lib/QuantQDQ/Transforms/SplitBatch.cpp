@@ -221,15 +221,19 @@ LogicalResult SampleAnalysis::visit(Operation *op) {
   if (capturesSamples)
     return block(op, "reads a sample tensor inside a region");
 
+  // Results that do not depend on the samples (calibration's sizes of the
+  // observed tensors) stay in the function, computed once.
   if (auto ret = dyn_cast<func::ReturnOp>(op)) {
+    bool perSample = false;
     for (Value result : ret.getOperands()) {
       std::optional<SampleDim> where = lookup(result);
-      if (!where)
-        return block(op, "returns a result that is not computed per sample");
-      if (where->outer != 1)
+      if (where && where->outer != 1)
         return block(op, "returns samples interleaved with another "
                          "dimension");
+      perSample |= where.has_value();
     }
+    if (!perSample)
+      return block(op, "returns nothing computed per sample");
     return success();
   }
   if (llvm::none_of(op->getOperands(),
@@ -537,9 +541,14 @@ static func::FuncOp buildGroupFunction(func::FuncOp func,
   SmallVector<Type> inputs, results;
   for (BlockArgument arg : func.getArguments())
     inputs.push_back(forGroup(arg.getType(), analysis.dims.at(arg), group));
-  for (Value result : ret.getOperands())
-    results.push_back(
-        forGroup(result.getType(), analysis.dims.at(result), group));
+  SmallVector<Value> perSample;
+  for (Value result : ret.getOperands()) {
+    auto where = analysis.dims.find(result);
+    if (where == analysis.dims.end())
+      continue;
+    perSample.push_back(result);
+    results.push_back(forGroup(result.getType(), where->second, group));
+  }
 
   OpBuilder builder(func);
   auto groupFunc = func::FuncOp::create(
@@ -550,7 +559,7 @@ static func::FuncOp buildGroupFunction(func::FuncOp func,
   builder.setInsertionPointToStart(body);
   IRMapping mapping;
   mapping.map(func.getArguments(), body->getArguments());
-  for (Operation &op : func.getBody().front()) {
+  for (Operation &op : func.getBody().front().without_terminator()) {
     Operation *copy = builder.clone(op, mapping);
     for (OpOperand &operand : op.getOpOperands()) {
       auto widened = analysis.widened.find(&operand);
@@ -594,7 +603,12 @@ static func::FuncOp buildGroupFunction(func::FuncOp func,
       }
     }
   }
-  // The batch-sized ops that the group's copies replaced.
+  func::ReturnOp::create(builder, ret.getLoc(),
+                         llvm::map_to_vector(perSample, [&](Value v) {
+                           return mapping.lookup(v);
+                         }));
+  // The batch-sized ops that the group's copies replaced, and what only
+  // the results that do not depend on the samples needed.
   for (Operation &op : llvm::make_early_inc_range(llvm::reverse(*body)))
     if (isOpTriviallyDead(&op))
       op.erase();
@@ -611,14 +625,19 @@ static void callPerGroup(func::FuncOp func, func::FuncOp groupFunc,
   for (Operation &op : body.without_terminator())
     old.push_back(&op);
   Location loc = func.getLoc();
-  OpBuilder builder = OpBuilder::atBlockBegin(&body);
+  OpBuilder builder(ret);
   SmallVector<Value> outputs;
   SmallVector<SampleDim> resultDims;
-  for (Value result : ret.getOperands()) {
-    auto type = cast<RankedTensorType>(result.getType());
+  SmallVector<OpOperand *> perSample;
+  for (OpOperand &result : ret->getOpOperands()) {
+    auto where = analysis.dims.find(result.get());
+    if (where == analysis.dims.end())
+      continue;
+    auto type = cast<RankedTensorType>(result.get().getType());
     outputs.push_back(tensor::EmptyOp::create(builder, loc, type.getShape(),
                                               type.getElementType()));
-    resultDims.push_back(analysis.dims.at(result));
+    resultDims.push_back(where->second);
+    perSample.push_back(&result);
   }
   auto index = [&](int64_t v) {
     return arith::ConstantIndexOp::create(builder, loc, v);
@@ -659,9 +678,12 @@ static void callPerGroup(func::FuncOp func, func::FuncOp groupFunc,
                                   where, whole));
         scf::YieldOp::create(b, loc, updated);
       });
-  ret->setOperands(loop.getResults());
+  for (auto [result, value] : llvm::zip(perSample, loop.getResults()))
+    result->set(value);
+  // What is left computes the results that do not depend on the samples.
   for (Operation *op : llvm::reverse(old))
-    op->erase();
+    if (op->use_empty())
+      op->erase();
 }
 
 namespace {

@@ -264,14 +264,32 @@ func.func @two_layouts(%x: tensor<4x2xf32>, %y: tensor<4x2xf32>) -> tensor<8xf32
 
 // -----
 
-// A result that is the same for every batch (a weight returned as is).
+// A result that does not depend on the samples (calibration's size of an
+// observed tensor) is computed once, outside the loop.
+// CHECK-LABEL: func.func private @size_result_samples
+// CHECK-SAME: (%{{.*}}: tensor<2x2xf32>) -> tensor<2x2xf32>
+// CHECK-NOT: arith.constant dense<8>
+// CHECK: return
+// CHECK-LABEL: func.func @size_result
+// CHECK: %[[SIZE:.*]] = arith.constant dense<8> : tensor<i64>
+// CHECK: %[[LOOP:.*]] = scf.for
+// CHECK: return %[[LOOP]], %[[SIZE]]
+// WHY: remark: the batch of @size_result runs in groups of 2
+func.func @size_result(%x: tensor<4x2xf32>) -> (tensor<4x2xf32>, tensor<i64>) {
+  %size = arith.constant dense<8> : tensor<i64>
+  return %x, %size : tensor<4x2xf32>, tensor<i64>
+}
+
+// -----
+
+// Nothing per sample to return.
 // CHECK-NOT: func.func private
 // CHECK-LABEL: func.func @weight_result
 // CHECK-NOT: scf.for
-// WHY: remark: the batch of @weight_result runs whole: this op returns a result that is not computed per sample
-func.func @weight_result(%x: tensor<4x2xf32>) -> (tensor<4x2xf32>, tensor<2xf32>) {
+// WHY: remark: the batch of @weight_result runs whole: this op returns nothing computed per sample
+func.func @weight_result(%x: tensor<4x2xf32>) -> tensor<2xf32> {
   %w = arith.constant dense<1.0> : tensor<2xf32>
-  return %x, %w : tensor<4x2xf32>, tensor<2xf32>
+  return %w : tensor<2xf32>
 }
 
 // -----
