@@ -560,8 +560,12 @@ def DistributeLoops : Pass<"qdq-distribute-loops"> {
     into at most `chunks` chunks by an `scf.forall`. `qdq-cpu-pipeline`
     runs it after the contractions are tiled, so that element-wise chains,
     normalizations, softmaxes, im2col and depthwise convolutions use every
-    core too. Results are unchanged: no element's arithmetic moves between
-    iterations.
+    core too. A function argument inserted into a larger tensor (the
+    network's input into its first convolution's padded buffer) would
+    bufferize to a `memref.copy` on one thread; with as many elements, it
+    becomes a `linalg.copy` into the destination's slice first, shared out
+    the same way. Results are unchanged: no element's arithmetic moves
+    between iterations.
   }];
   let options = [
     Option<"minIterations", "min-iterations", "int64_t",

@@ -31,6 +31,7 @@ struct DistributeLoopsPass
   using Base::Base;
 
   void runOnOperation() override {
+    copyArgumentsIntoSlices();
     // Ops directly in a function body: those inside loops are tiles
     // already.
     SmallVector<linalg::LinalgOp> ops;
@@ -70,6 +71,30 @@ struct DistributeLoopsPass
         continue; // stays one sequential nest
       rewriter.replaceOp(op, tiled->replacements);
     }
+  }
+
+  /// An argument inserted into a larger tensor (the network's input into
+  /// the padded buffer of its first convolution, which canonicalization
+  /// makes of the element-wise copy that pad fusion wrote) bufferizes to a
+  /// memref.copy, a strided copy on one thread while the others wait. As a
+  /// linalg.copy into the destination's slice, it is shared out like the
+  /// rest.
+  void copyArgumentsIntoSlices() {
+    getOperation()->walk([&](tensor::InsertSliceOp insert) {
+      RankedTensorType type = insert.getSourceType();
+      if (!isa<FunctionOpInterface>(insert->getParentOp()) ||
+          !isa<BlockArgument>(insert.getSource()) || !type.hasStaticShape() ||
+          type.getNumElements() < minIterations)
+        return;
+      OpBuilder builder(insert);
+      Location loc = insert.getLoc();
+      auto slice = tensor::ExtractSliceOp::create(
+          builder, loc, type, insert.getDest(), insert.getMixedOffsets(),
+          insert.getMixedSizes(), insert.getMixedStrides());
+      auto copy = linalg::CopyOp::create(builder, loc, insert.getSource(),
+                                         slice.getResult());
+      insert.getSourceMutable().assign(copy.getResult(0));
+    });
   }
 };
 } // namespace

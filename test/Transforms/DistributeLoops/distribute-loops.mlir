@@ -72,3 +72,31 @@ func.func @left_alone(%small: tensor<7x9xf32>, %dyn: tensor<?x64xf32>,
   }
   return %a, %b, %l : tensor<7x9xf32>, tensor<?x64xf32>, tensor<64x64xf32>
 }
+
+// -----
+
+// An argument inserted into a padded buffer becomes a copy into the
+// buffer's slice, shared out like the rest; a small one stays an insert
+// (a memref.copy once bufferized).
+// CHECK-LABEL: func.func @argument_into_padding
+// CHECK-SAME: (%[[X:.*]]: tensor<1x3x8x8xf32>, %[[SMALL:.*]]: tensor<2x2xf32>
+// CHECK: %[[PADDED:.*]] = scf.forall
+// CHECK:   linalg.fill
+// CHECK: %[[SLICE:.*]] = tensor.extract_slice %[[PADDED]][0, 0, 1, 1] [1, 3, 8, 8] [1, 1, 1, 1]
+// CHECK: %[[COPY:.*]] = scf.forall (%[[C:.*]]) in (3) shared_outs(%[[OUT:.*]] = %[[SLICE]])
+// CHECK:   %[[FROM:.*]] = tensor.extract_slice %[[X]][0, %[[C]], 0, 0] [1, 1, 8, 8]
+// CHECK:   linalg.copy ins(%[[FROM]] : tensor<1x1x8x8xf32>)
+// CHECK: %[[INTO:.*]] = tensor.insert_slice %[[COPY]] into %[[PADDED]][0, 0, 1, 1] [1, 3, 8, 8] [1, 1, 1, 1]
+// CHECK: tensor.insert_slice %[[SMALL]] into %{{.*}}[0, 0] [2, 2] [1, 1]
+func.func @argument_into_padding(%x: tensor<1x3x8x8xf32>, %small: tensor<2x2xf32>)
+    -> (tensor<1x3x10x10xf32>, tensor<4x4xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x3x10x10xf32>
+  %padded = linalg.fill ins(%zero : f32) outs(%e : tensor<1x3x10x10xf32>) -> tensor<1x3x10x10xf32>
+  %r = tensor.insert_slice %x into %padded[0, 0, 1, 1] [1, 3, 8, 8] [1, 1, 1, 1]
+      : tensor<1x3x8x8xf32> into tensor<1x3x10x10xf32>
+  %e2 = tensor.empty() : tensor<4x4xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e2 : tensor<4x4xf32>) -> tensor<4x4xf32>
+  %s = tensor.insert_slice %small into %z[0, 0] [2, 2] [1, 1] : tensor<2x2xf32> into tensor<4x4xf32>
+  return %r, %s : tensor<1x3x10x10xf32>, tensor<4x4xf32>
+}
