@@ -14,6 +14,7 @@
 #include "mlir/IR/IRMapping.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/Parallel.h"
 #include "llvm/Support/Path.h"
 #include <cmath>
 #include <limits>
@@ -335,16 +336,20 @@ LogicalResult mlir::quant_qdq::collectCalibrationTable(
             outputs[numResults + 3 * i + 2].bytes);
         stats[i].observeRange(lo, hi, *size / runSamples * samples);
       }
-      for (size_t i = 0; !rangesInGraph && i < observed.size(); ++i) {
-        NpyArray &out = outputs[numResults + i];
-        ArrayRef<float> values(reinterpret_cast<float *>(out.bytes),
-                               out.getNumElements());
-        if (pass == 0)
-          stats[i].observeRange(values);
-        else if (options.compareMethods ||
-                 TensorStatistics::needsHistogram(methods[i]))
-          stats[i].observeHistogram(values, options.bins);
-      }
+      // Each tensor's statistics are its own: the host's share of the
+      // work (a read of every activation) runs on every core, as the
+      // compiled code does.
+      if (!rangesInGraph)
+        llvm::parallelFor(0, observed.size(), [&](size_t i) {
+          NpyArray &out = outputs[numResults + i];
+          ArrayRef<float> values(reinterpret_cast<float *>(out.bytes),
+                                 out.getNumElements());
+          if (pass == 0)
+            stats[i].observeRange(values);
+          else if (options.compareMethods ||
+                   TensorStatistics::needsHistogram(methods[i]))
+            stats[i].observeHistogram(values, options.bins);
+        });
       done += samples;
       progress.update(what, pass, done);
       return success();
