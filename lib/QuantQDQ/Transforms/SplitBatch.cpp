@@ -193,8 +193,9 @@ LogicalResult SampleAnalysis::run() {
     return block(func, "has more than one block");
   for (BlockArgument arg : func.getArguments()) {
     auto type = dyn_cast<RankedTensorType>(arg.getType());
-    if (!type || type.getRank() == 0 || type.isDynamicDim(0))
-      return block(func, "has an argument that is not a tensor with a batch");
+    if (!type || type.getRank() == 0 || !type.hasStaticShape())
+      return block(func, "has an argument that is not a tensor of static "
+                         "shape with a batch");
     if (samples && type.getDimSize(0) != samples)
       return block(func, "has arguments of different batches");
     samples = type.getDimSize(0);
@@ -236,27 +237,32 @@ LogicalResult SampleAnalysis::visit(Operation *op) {
       return block(op, "returns nothing computed per sample");
     return success();
   }
+  // Only tensors hold samples: an op none of whose tensors do (whose
+  // offsets, sizes and indices are then not computed from samples either)
+  // is the same for any group.
   if (llvm::none_of(op->getOperands(),
                     [&](Value v) { return dims.contains(v); }))
-    return success(); // The same for any group.
+    return success();
+  if (llvm::any_of(op->getResultTypes(), [](Type type) {
+        auto shaped = dyn_cast<ShapedType>(type);
+        return shaped && !shaped.hasStaticShape();
+      }))
+    return block(op, "has a result of dynamic shape");
 
   if (auto expand = dyn_cast<tensor::ExpandShapeOp>(op))
     return visitExpandShape(expand, *lookup(expand.getSrc()));
   if (auto collapse = dyn_cast<tensor::CollapseShapeOp>(op))
     return visitCollapseShape(collapse, *lookup(collapse.getSrc()));
-  if (auto slice = dyn_cast<tensor::ExtractSliceOp>(op)) {
-    if (!dims.contains(slice.getSource()))
-      return block(op, "slices with sample-dependent offsets or sizes");
+  if (auto slice = dyn_cast<tensor::ExtractSliceOp>(op))
     return visitExtractSlice(slice, *lookup(slice.getSource()));
-  }
   if (auto insert = dyn_cast<tensor::InsertSliceOp>(op))
     return visitInsertSlice(insert);
   if (auto concat = dyn_cast<tensor::ConcatOp>(op))
     return visitConcat(concat);
   if (auto pad = dyn_cast<tensor::PadOp>(op)) {
     std::optional<SampleDim> source = lookup(pad.getSource());
-    if (!source || !pad.getConstantPaddingValue())
-      return block(op, "pads with sample-dependent sizes or values");
+    if (!pad.getConstantPaddingValue())
+      return block(op, "pads with values computed per element");
     int64_t d = source->dim;
     if (pad.getStaticLow()[d] != 0 || pad.getStaticHigh()[d] != 0)
       return block(op, "pads the sample dimension");
@@ -319,6 +325,8 @@ LogicalResult SampleAnalysis::visitLinalg(linalg::LinalgOp op) {
   }
   if (!loop)
     return success(); // The same for any group.
+  if (llvm::any_of(op.getStaticLoopRanges(), ShapedType::isDynamic))
+    return block(op, "has loops of dynamic size");
   if (op.getIteratorTypesArray()[*loop] != utils::IteratorType::parallel)
     return block(op, "reduces over samples");
   // The samples' loop index may only pick the sample of a gather.
@@ -433,8 +441,6 @@ LogicalResult SampleAnalysis::visitInsertSlice(tensor::InsertSliceOp op) {
   SampleDim where = source ? *source : *dest;
   if ((source && dest && *source != *dest) || !coversDim(op, where.dim))
     return block(op, "inserts across samples");
-  if (llvm::any_of(op.getOffsets(), [&](Value v) { return dims.contains(v); }))
-    return block(op, "inserts at sample-dependent offsets");
   if (!source && failed(widen(op.getSourceMutable(), where)))
     return failure();
   if (!dest && failed(widen(op.getDestMutable(), where)))
@@ -726,7 +732,8 @@ struct SplitBatch : quant_qdq::impl::SplitBatchBase<SplitBatch> {
     if (failed(analysis.run())) {
       if (explain)
         analysis.blocker->emitRemark("the batch of @")
-            << func.getName() << " runs whole: this op "
+            << func.getName() << " runs whole: "
+            << (analysis.blocker == func ? "it " : "this op ")
             << analysis.reason;
       return success();
     }

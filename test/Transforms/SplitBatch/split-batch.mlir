@@ -318,3 +318,14 @@ func.func @unknown_op(%x: tensor<4x2xf32>) -> tensor<4x2xf32> {
   %y = func.call @f(%x) : (tensor<4x2xf32>) -> tensor<4x2xf32>
   return %y : tensor<4x2xf32>
 }
+
+// -----
+
+// Dynamic shapes (qdq-run specializes them first).
+// CHECK-NOT: _samples
+// CHECK-LABEL: func.func @dynamic
+// CHECK-NOT: scf.for
+// WHY: remark: the batch of @dynamic runs whole: it has an argument that is not a tensor of static shape with a batch
+func.func @dynamic(%x: tensor<4x?xf32>) -> tensor<4x?xf32> {
+  return %x : tensor<4x?xf32>
+}
