@@ -8,12 +8,12 @@
 // group of samples, called once per group, keeps the activations in cache.
 //
 // "Independently" is proved, not assumed: a forward analysis follows where
-// the samples are in every tensor (a dimension whose outermost factor
-// counts them) through linalg ops, reshapes, pads, slices and concats, and
-// gives up on anything that reads across samples (a reduction over them, a
-// slice of some of them, an index expression, an unknown op). The group's
-// function is then the same ops with that dimension shrunk: shape
-// computations folded for the whole batch stay as they are.
+// the samples are in every tensor (a dimension, or a factor of one, that
+// counts them) through linalg ops, gathers in their bodies, reshapes, pads,
+// slices and concats, and gives up on anything that reads across samples
+// (a reduction over them, a slice of some of them, an index expression, an
+// unknown op). The group's function is then the same ops with that factor
+// shrunk: shape computations folded for the whole batch stay as they are.
 //
 //===----------------------------------------------------------------------===//
 
