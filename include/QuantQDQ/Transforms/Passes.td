@@ -233,11 +233,12 @@ def ElementwiseFusion : Pass<"qdq-elementwise-fusion"> {
     tensor moves after them, so that bufferization sees no write between
     the producer and its readers; one pad per producer is fused. A pad of
     anything else (the network's input) first gets an element-wise copy as
-    its producer, so that the copy into the padded buffer runs in vectors
-    on every thread rather than as a strided `memref.copy`. Only the
-    padding around the interior is filled (slabs before and after it along
-    each dimension), not the whole tensor first. Part of
-    `qdq-cpu-pipeline`.
+    its producer, so that it fuses the same way. Only the padding around
+    the interior is filled (slabs before and after it along each
+    dimension), not the whole tensor first. (Canonicalization later folds
+    that identity copy back into an insert of the source, which
+    `qdq-distribute-loops` turns into a copy on every thread again for a
+    function argument.) Part of `qdq-cpu-pipeline`.
   }];
   let dependentDialects = ["::mlir::linalg::LinalgDialect",
                            "::mlir::affine::AffineDialect",

@@ -156,10 +156,11 @@ struct ElementwiseFusionPass
   }
 
   /// A pad of anything but an element-wise result (the network's input, a
-  /// contraction's result) would be a copy into the padded buffer that
-  /// bufferization leaves to a single-threaded strided memref.copy. As an
-  /// element-wise copy it fuses with the pad like any producer, and then
-  /// runs in vectors on every thread.
+  /// contraction's result) bufferizes to a fill of the whole padded buffer
+  /// and a copy into it. With an element-wise copy as its producer it fuses
+  /// like any pad: only the border is filled. (Canonicalization later folds
+  /// the identity copy back into an insert of the source; qdq-distribute-
+  /// loops makes an argument's insert a copy on every thread again.)
   void copyOtherPadSources() {
     OpBuilder builder(&getContext());
     getOperation()->walk([&](tensor::PadOp pad) {
