@@ -35,3 +35,14 @@
 // AVX2: qdq-vectorize-contractions{{{.*}} rows=6 {{.*}}wide-columns=0
 // AVX512: qdq-pack-contraction-panels{{{.*}} wide-columns=32
 // AVX512: qdq-vectorize-contractions{{{.*}} rows=8 {{.*}}wide-columns=32
+
+// `split-batch-bytes` is qdq-split-batch's cache-bytes, right after the
+// lowering to linalg; 0 by default (the whole batch at once), where qdq-run
+// and calibration ask for half the host's last-level cache.
+// RUN: qdq-opt %qdq_src_root/examples/resnet_v1_block.mlir --qdq-cpu-pipeline --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=WHOLE
+// RUN: qdq-opt %qdq_src_root/examples/resnet_v1_block.mlir --qdq-cpu-pipeline="split-batch-bytes=4096" --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=GROUPS
+// WHOLE: convert-quant-qdq-to-linalg
+// WHOLE: canonicalize
+// WHOLE: qdq-split-batch{cache-bytes=0 explain=false samples=0}
+// WHOLE: qdq-elementwise-fusion
+// GROUPS: qdq-split-batch{cache-bytes=4096 explain=false samples=0}
