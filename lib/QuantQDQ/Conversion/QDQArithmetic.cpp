@@ -39,15 +39,15 @@ Value mlir::quant_qdq::emitQuotient(OpBuilder &b, Location loc, Value x,
       b, loc,
       arith::MaximumFOp::create(b, loc, y, f32Splat(b, loc, type, -0x1p30)),
       f32Splat(b, loc, type, 0x1p30));
-  Value negY = arith::NegFOp::create(b, loc, y);
-  Value residual = math::FmaOp::create(b, loc, negY, p.scale, x);
-  Value quotient = math::FmaOp::create(b, loc, residual, p.reciprocal, y);
-  if (!p.fp8)
-    return quotient;
-  // A zero quotient's sign is the residual's (+0 + -0 = +0); the division's
-  // is x's, which FP8 storage keeps (-0.0 is its byte 0x80). Integers add
-  // the zero point, which makes any zero +0.
-  return math::CopySignOp::create(b, loc, quotient, x);
+  // The correction is computed as -(y * s - x), not x - y * s: the same
+  // value rounded once, but a zero correction is then -0, so a zero quotient
+  // keeps y's sign, which is x's, as the division's does (-0.0 is FP8's byte
+  // 0x80). Integers add the zero point, which makes any zero +0.
+  Value negResidual = math::FmaOp::create(b, loc, y, p.scale,
+                                          arith::NegFOp::create(b, loc, x));
+  return math::FmaOp::create(b, loc,
+                             arith::NegFOp::create(b, loc, negResidual),
+                             p.reciprocal, y);
 }
 
 /// roundeven(x / scale) + zero_point, before saturation.

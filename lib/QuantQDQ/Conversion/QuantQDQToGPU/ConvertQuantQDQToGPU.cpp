@@ -233,6 +233,10 @@ private:
   /// the cvt instructions of sm_89.
   Value convertToE4M3FN(Value quotients);
   Value convertFromE4M3FN(Value bytes);
+  /// emitFP8Dequantize of E4M3FN `values` held in f32, for the cvt path: a
+  /// bf16 or f16 result is rounded two lanes per cvt, its NaN lanes made
+  /// the type's canonical NaN with integer masks on the pair.
+  Value dequantizeFP8(Value values, const QuantArith &p, Type resultType);
   /// `convert` applied to lanes (2j, 2j + 1) of `vector`, the last one
   /// padded with 0 when the width is odd: the vector of the results, of
   /// `resultElement`, without the padding's.
@@ -484,6 +488,53 @@ Value KernelBuilder::convertFromE4M3FN(Value bytes) {
   });
 }
 
+Value KernelBuilder::dequantizeFP8(Value values, const QuantArith &p,
+                                   Type resultType) {
+  auto element = cast<FloatType>(getElementTypeOrSelf(resultType));
+  if (element.getWidth() != 16)
+    return emitFP8Dequantize(b, loc, values, p, resultType);
+  // A select on the rounded lanes makes LLVM round them one at a time, and
+  // cvt rounds a NaN to the GPU's own (0x7fff), not the type's: the lanes
+  // are tested before the rounding and replaced in the pair's 32 bits.
+  Value dequantized = emitDequantize(b, loc, values, p);
+  Type i32 = b.getI32Type();
+  auto word = [&](uint32_t bits) -> Value {
+    return arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(bits));
+  };
+  APInt nanBits =
+      APFloat::getQNaN(element.getFloatSemantics()).bitcastToAPInt();
+  uint32_t nan = nanBits.getZExtValue();
+  auto pairType = VectorType::get({2}, element);
+  return mapLanePairs(dequantized, element, [&](Value lo, Value hi) {
+    Value pair = vector::FromElementsOp::create(
+        b, loc, VectorType::get({2}, b.getF32Type()), ValueRange{lo, hi});
+    auto wordType = VectorType::get({1}, i32);
+    Value bits = vector::ExtractOp::create(
+        b, loc,
+        vector::BitCastOp::create(
+            b, loc, wordType, arith::TruncFOp::create(b, loc, pairType, pair)),
+        0);
+    auto laneMask = [&](Value lane, uint32_t ones) -> Value {
+      Value isNan = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO,
+                                          lane, lane);
+      return arith::SelectOp::create(b, loc, isNan, word(ones), word(0));
+    };
+    Value mask = arith::OrIOp::create(b, loc, laneMask(lo, 0x0000ffffu),
+                                      laneMask(hi, 0xffff0000u));
+    Value kept = arith::AndIOp::create(
+        b, loc, bits, arith::XOrIOp::create(b, loc, mask, word(~0u)));
+    Value replaced = arith::AndIOp::create(b, loc, mask, word(nan | nan << 16));
+    Value canonical = vector::BitCastOp::create(
+        b, loc, pairType,
+        vector::FromElementsOp::create(
+            b, loc, wordType,
+            ValueRange{arith::OrIOp::create(b, loc, kept, replaced)}));
+    Value first = vector::ExtractOp::create(b, loc, canonical, 0);
+    Value second = vector::ExtractOp::create(b, loc, canonical, 1);
+    return std::pair(first, second);
+  });
+}
+
 Value KernelBuilder::compute(ValueRange data, const QuantArith &p) {
   Type result = vectorOf(spec.outElement);
   if (!spec.fp8 || !spec.hardwareFP8 ||
@@ -494,13 +545,13 @@ Value KernelBuilder::compute(ValueRange data, const QuantArith &p) {
   Type bytesType = vectorOf(b.getIntegerType(8));
   if (spec.kind == QuantOpKind::Dequantize) {
     Value bytes = arith::BitcastOp::create(b, loc, bytesType, data[0]);
-    return emitFP8Dequantize(b, loc, convertFromE4M3FN(bytes), p, result);
+    return dequantizeFP8(convertFromE4M3FN(bytes), p, result);
   }
   Value bytes =
       convertToE4M3FN(emitQuotient(b, loc, toF32(b, loc, data[0]), p));
   if (spec.kind == QuantOpKind::Quantize)
     return arith::BitcastOp::create(b, loc, result, bytes);
-  return emitFP8Dequantize(b, loc, convertFromE4M3FN(bytes), p, result);
+  return dequantizeFP8(convertFromE4M3FN(bytes), p, result);
 }
 
 Value KernelBuilder::computeFormat(Value data, Value element) {

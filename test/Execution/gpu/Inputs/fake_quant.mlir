@@ -1,6 +1,7 @@
 // Fake quantization on f32 for the CPU/GPU comparison (fake-quant.test):
 // per tensor and per channel, symmetric and not, signed and unsigned, with
-// scales that are powers of two (exact ties) and that are not.
+// scales that are powers of two (exact ties) and that are not; FP8 on bf16
+// too (the GPU rounds bf16 lanes in pairs and writes the type's NaN).
 
 func.func @per_tensor_pow2(%x: tensor<4x2048xf32>) -> tensor<4x2048xf32> {
   %y = quant_qdq.fake_quant %x <bits = 8> scale [0.5] : tensor<4x2048xf32>
@@ -38,6 +39,17 @@ func.func @per_channel_asymmetric(%x: tensor<2x4x32x32xf32>) -> tensor<2x4x32x32
 func.func @per_tensor_fp8(%x: tensor<4x2048xf32>) -> tensor<4x2048xf32> {
   %y = quant_qdq.fake_quant %x <bits = 8, storage = e4m3fn> scale [0.0235] : tensor<4x2048xf32>
   return %y : tensor<4x2048xf32>
+}
+
+func.func @per_tensor_fp8_bf16(%x: tensor<4x2048xbf16>) -> tensor<4x2048xbf16> {
+  %y = quant_qdq.fake_quant %x <bits = 8, storage = e4m3fn> scale [0.0235] : tensor<4x2048xbf16>
+  return %y : tensor<4x2048xbf16>
+}
+
+func.func @fp8_pair_bf16(%x: tensor<4x2048xf32>) -> tensor<4x2048xbf16> {
+  %q = quant_qdq.quantize %x <bits = 8, storage = e4m3fn> scale [0.0235] : tensor<4x2048xf32> -> tensor<4x2048xf8E4M3FN>
+  %d = quant_qdq.dequantize %q <bits = 8, storage = e4m3fn> scale [0.0235] : tensor<4x2048xf8E4M3FN> -> tensor<4x2048xbf16>
+  return %d : tensor<4x2048xbf16>
 }
 
 // Blocked int4: [4, 2048] in blocks of 512 along the innermost axis (the
