@@ -51,15 +51,22 @@ func.func @shared(%x: tensor<1024xf32>) -> tensor<1024xf32> {
 // Per channel, bf16 (8 per vector), NCHW axis 1: a block's 8192 elements
 // span at most 11 slices of 900, so the scales, reciprocals and zero points
 // it needs are staged in shared memory once, before a barrier; the last,
-// partial block checks bounds.
+// partial block checks bounds. The data is loaded first, so that the
+// staging's loads and the barrier wait while it is in flight, and the
+// three staged loads are issued before their stores.
 // CHECK-LABEL: gpu.func @fake_quant_bf16_bf16_n230400_c64x900_qm127_127_rcp
 // CHECK-SAME: workgroup(%[[S:.*]] : memref<11xf32, #gpu.address_space<workgroup>>, %[[R:.*]] : memref<11xf32, #gpu.address_space<workgroup>>, %[[Z:.*]] : memref<11xf32, #gpu.address_space<workgroup>>)
 // CHECK-SAME: known_grid_size = array<i32: 29, 1, 1>
-// CHECK: scf.for
-// CHECK: memref.store %{{.*}}, %[[S]]
-// CHECK: gpu.barrier
-// CHECK: scf.if
 // CHECK: vector.load {{.*}} vector<8xbf16>
+// CHECK: scf.for
+// CHECK: memref.load
+// CHECK-NEXT: memref.load
+// CHECK-NEXT: memref.load
+// CHECK-NEXT: memref.store %{{.*}}, %[[S]]
+// CHECK-NEXT: memref.store %{{.*}}, %[[R]]
+// CHECK-NEXT: memref.store %{{.*}}, %[[Z]]
+// CHECK: gpu.barrier
+// CHECK-NOT: vector.load {{.*}} vector<8xbf16>
 // CHECK: memref.load %[[S]]
 // CHECK: arith.extf {{.*}} vector<8xbf16> to vector<8xf32>
 // CHECK: arith.truncf {{.*}} vector<8xf32> to vector<8xbf16>

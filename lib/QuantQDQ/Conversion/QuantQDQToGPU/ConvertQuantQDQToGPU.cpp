@@ -216,6 +216,8 @@ private:
 
   /// The per-tensor parameters, or the staged table for per-channel ones.
   void emitPrologue();
+  /// Per-channel parameters staged in shared memory, then a barrier.
+  void emitStaging();
   /// Channel parameters (f32) of flat element `element`.
   std::array<Value, 3> channelParams(Value element);
   /// The position of flat element `element`'s block in the scale tables.
@@ -275,8 +277,9 @@ void KernelBuilder::emitPrologue() {
         memref::LoadOp::create(b, loc, arg(KernelArgRole::ZeroPoint), zero);
     return;
   }
-  if (!spec.staged)
-    return;
+}
+
+void KernelBuilder::emitStaging() {
   // Entry k of the table is channel (firstRow + k) mod C, where firstRow is
   // the slice holding the block's first element.
   auto attributions = func.getWorkgroupAttributions();
@@ -295,13 +298,16 @@ void KernelBuilder::emitPrologue() {
     Value channel = arith::RemUIOp::create(
         b, loc, arith::AddIOp::create(b, loc, tableFirstRow, k),
         index(spec.channels));
+    // The three loads first, so that their latencies overlap.
+    SmallVector<std::pair<Value, Value>, 3> staged;
     for (auto [role, table] :
          {std::pair{KernelArgRole::Scale, tableScale},
           std::pair{KernelArgRole::Reciprocal, tableReciprocal},
-          std::pair{KernelArgRole::ZeroPoint, tableZeroPoint}}) {
-      Value v = memref::LoadOp::create(b, loc, arg(role), channel);
-      memref::StoreOp::create(b, loc, v, table, k);
-    }
+          std::pair{KernelArgRole::ZeroPoint, tableZeroPoint}})
+      staged.push_back(
+          {memref::LoadOp::create(b, loc, arg(role), channel), table});
+    for (auto [value, table] : staged)
+      memref::StoreOp::create(b, loc, value, table, k);
   }
   gpu::BarrierOp::create(b, loc);
 }
@@ -625,6 +631,10 @@ void KernelBuilder::emitVectors(bool guarded) {
     }
     llvm::append_range(slot.data, ifOp.getResults());
   }
+  // After the loads: the staging's own loads and the barrier then wait
+  // while the data is in flight, not before it is asked for.
+  if (!spec.format && spec.perChannel() && spec.staged)
+    emitStaging();
 
   Value output = arg(KernelArgRole::Output);
   int64_t outAlignment = spec.vectorWidth * storageBytes(spec.outElement);
