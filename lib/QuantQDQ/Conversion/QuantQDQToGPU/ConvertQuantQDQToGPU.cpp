@@ -214,9 +214,11 @@ private:
     return VectorType::get({spec.vectorWidth}, element);
   }
 
-  /// The per-tensor parameters, or the staged table for per-channel ones.
+  /// The thread's indices and the per-tensor parameters.
   void emitPrologue();
-  /// Per-channel parameters staged in shared memory, then a barrier.
+  /// The per-channel parameters a block needs, staged in shared memory,
+  /// then a barrier: emitted after the data loads of each (block-uniform)
+  /// path, so that the barrier waits while the data is in flight.
   void emitStaging();
   /// Channel parameters (f32) of flat element `element`.
   std::array<Value, 3> channelParams(Value element);
@@ -507,9 +509,9 @@ Value KernelBuilder::dequantizeFP8(Value values, const QuantArith &p,
   auto word = [&](uint32_t bits) -> Value {
     return arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(bits));
   };
-  APInt nanBits =
-      APFloat::getQNaN(element.getFloatSemantics()).bitcastToAPInt();
-  uint32_t nan = nanBits.getZExtValue();
+  uint32_t nan = APFloat::getQNaN(element.getFloatSemantics())
+                     .bitcastToAPInt()
+                     .getZExtValue();
   auto pairType = VectorType::get({2}, element);
   return mapLanePairs(dequantized, element, [&](Value lo, Value hi) {
     Value pair = vector::FromElementsOp::create(
