@@ -119,6 +119,33 @@ def ConvertQuantQDQToLinalg : Pass<"convert-quant-qdq-to-linalg"> {
     "::mlir::math::MathDialect", "::mlir::tensor::TensorDialect"];
 }
 
+def LowerHistograms : Pass<"qdq-lower-histograms"> {
+  let summary = "Write calibration's histograms as loops shared among "
+                "threads";
+  let description = [{
+    Each `quant_qdq.histogram` becomes an `scf.forall` over its rows and
+    `chunks` parts of each row (fewer for short rows): every iteration
+    counts its part into a histogram of its own, one load, add and store a
+    counted element, and a `linalg.reduce` then adds the parts of a row.
+    Counting is not a linalg op (the bin an element adds to depends on its
+    value), which is why the histogram stays an op of its own until here:
+    `convert-quant-qdq-to-linalg` keeps it, and `qdq-split-batch` sees its
+    rows as samples before it becomes loops. `qdq-cpu-pipeline` runs this
+    right after `qdq-split-batch`.
+  }];
+  let options = [
+    Option<"chunks", "chunks", "int64_t", /*default=*/"16",
+           "Parts the rows of a histogram are counted in, at most">,
+    Option<"minChunkElements", "min-chunk-elements", "int64_t",
+           /*default=*/"16384",
+           "Fewest elements worth a part of their own">,
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::linalg::LinalgDialect",
+    "::mlir::math::MathDialect", "::mlir::scf::SCFDialect",
+    "::mlir::tensor::TensorDialect"];
+}
+
 def ConvertQuantQDQToGPU : Pass<"convert-quant-qdq-to-gpu", "::mlir::ModuleOp"> {
   let summary = "Turn quantize, dequantize, fake_quant, fake_quant_grad and "
                 "round_to_format into GPU kernels";

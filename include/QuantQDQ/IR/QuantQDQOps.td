@@ -588,4 +588,40 @@ def QDQ_RoundToFormatOp : QDQ_Op<"round_to_format",
   let assemblyFormat = "$input $format attr-dict `:` type($input)";
 }
 
+//===----------------------------------------------------------------------===//
+// Calibration statistics
+//===----------------------------------------------------------------------===//
+
+def QDQ_HistogramOp : QDQ_Op<"histogram",
+    [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+  let summary = "counts of |x| in equal bins, one histogram per row";
+  let description = [{
+    Calibration's histogram of an observed tensor, computed where the
+    tensor is produced (entropy, percentile and MSE calibration), so that
+    the tensor itself never leaves the compiled code. Row `r` is
+    `input[r, ...]` (the whole tensor below rank 2), and the result holds
+    `bins` counts a row: element `x` of the row counts in bin
+    `min(floor(|x| * bin_scale), bins - 1)`, computed in f64, so values
+    past the last edge, infinities included, fall into the last bin. NaN
+    elements are not counted.
+
+    The rows keep the samples of a batch apart: `qdq-split-batch` runs a
+    batch in groups of samples through it, and `qdq-lower-histograms` then
+    writes it as loops shared among threads, each part of a row counted
+    into a histogram of its own.
+
+    ```mlir
+    %h = quant_qdq.histogram %x bins 2048 bin_scale 512.0
+        : tensor<4x64x56x56xf32>   // -> tensor<4x2048xi64>
+    ```
+  }];
+  let arguments = (ins RankedTensorOf<[F32]>:$input,
+      ConfinedAttr<I64Attr, [IntMinValue<1>]>:$bins, F64Attr:$bin_scale);
+  let results = (outs 2DTensorOf<[I64]>:$counts);
+  let assemblyFormat = [{
+    $input `bins` $bins `bin_scale` $bin_scale attr-dict `:` type($input)
+  }];
+  let hasVerifier = 1;
+}
+
 #endif // QUANTQDQ_OPS_TD

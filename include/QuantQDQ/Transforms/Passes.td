@@ -181,8 +181,9 @@ def SplitBatch : Pass<"qdq-split-batch", "::mlir::ModuleOp"> {
     (static shapes): the pass follows the dimension that holds the samples
     (outermost, possibly merged with others) through linalg ops (as a
     parallel loop that their bodies do not index, but for a gather's
-    `tensor.extract` of the same sample), reshapes, pads, slices and
-    concatenations. Tensors that do not depend on the samples but are
+    `tensor.extract` of the same sample), reshapes, pads, slices,
+    concatenations and calibration's `quant_qdq.histogram` (whose rows,
+    when they are the samples, are counted apart). Tensors that do not depend on the samples but are
     read along the samples' loop (a bias broadcast over the batch, an
     empty output, a splat) must be made the same for every sample (an
     empty tensor, a splat, a fill, a broadcast along that dimension); the

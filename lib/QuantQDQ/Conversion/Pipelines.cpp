@@ -25,6 +25,11 @@ void mlir::quant_qdq::buildCPUTensorPipeline(
   SplitBatchOptions split;
   split.cacheBytes = options.splitBatchBytes;
   pm.addPass(createSplitBatch(split));
+  // Calibration's histograms, once the groups are cut: a few parts a
+  // thread, each counted into a histogram of its own.
+  LowerHistogramsOptions histograms;
+  histograms.chunks = 4 * std::max<int64_t>(options.threads, 1);
+  pm.addNestedPass<func::FuncOp>(createLowerHistograms(histograms));
   pm.addNestedPass<func::FuncOp>(createElementwiseFusion());
   // Calibration's minimum and maximum of a tensor read it once.
   pm.addNestedPass<func::FuncOp>(createFuseSiblingReductions());

@@ -10,13 +10,15 @@
 // "Independently" is proved, not assumed: a forward analysis follows where
 // the samples are in every tensor (a dimension, or a factor of one, that
 // counts them) through linalg ops, gathers in their bodies, reshapes, pads,
-// slices and concats, and gives up on anything that reads across samples
-// (a reduction over them, a slice of some of them, an index expression, an
-// unknown op). The group's function is then the same ops with that factor
-// shrunk: shape computations folded for the whole batch stay as they are.
+// slices, concats and calibration's histograms, and gives up on anything
+// that reads across samples (a reduction over them, a slice of some of
+// them, an index expression, an unknown op). The group's function is then
+// the same ops with that factor shrunk: shape computations folded for the
+// whole batch stay as they are.
 //
 //===----------------------------------------------------------------------===//
 
+#include "QuantQDQ/IR/QuantQDQOps.h"
 #include "QuantQDQ/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -259,6 +261,15 @@ LogicalResult SampleAnalysis::visit(Operation *op) {
     return visitInsertSlice(insert);
   if (auto concat = dyn_cast<tensor::ConcatOp>(op))
     return visitConcat(concat);
+  // Calibration's histograms count each row apart: one per sample where
+  // the rows are the samples.
+  if (auto histogram = dyn_cast<quant_qdq::HistogramOp>(op)) {
+    std::optional<SampleDim> source = lookup(histogram.getInput());
+    if (source->dim != 0 || histogram.getInput().getType().getRank() < 2)
+      return block(op, "counts rows that are not samples");
+    dims[histogram.getCounts()] = *source;
+    return success();
+  }
   if (auto pad = dyn_cast<tensor::PadOp>(op)) {
     std::optional<SampleDim> source = lookup(pad.getSource());
     if (!pad.getConstantPaddingValue())

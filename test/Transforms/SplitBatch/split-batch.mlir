@@ -329,3 +329,34 @@ func.func @unknown_op(%x: tensor<4x2xf32>) -> tensor<4x2xf32> {
 func.func @dynamic(%x: tensor<4x?xf32>) -> tensor<4x?xf32> {
   return %x : tensor<4x?xf32>
 }
+
+// -----
+
+// Calibration's histograms count each row apart: rows that are the samples
+// keep them apart, one histogram per sample, inserted like any result.
+// CHECK-LABEL: func.func private @histogram_samples(
+// CHECK-SAME: %{{.*}}: tensor<2x8x16xf32>) -> tensor<2x2048xi64>
+// CHECK: quant_qdq.histogram %{{.*}} bins 2048 bin_scale 1.000000e+01 : tensor<2x8x16xf32>
+// CHECK-LABEL: func.func @histogram(
+// CHECK: scf.for
+// CHECK: func.call @histogram_samples
+// CHECK: tensor.insert_slice %{{.*}} into %{{.*}}[%{{.*}}, 0] [2, 2048] [1, 1] : tensor<2x2048xi64> into tensor<4x2048xi64>
+// WHY: remark: the batch of @histogram runs in groups of 2
+func.func @histogram(%x: tensor<4x8x16xf32>) -> tensor<4x2048xi64> {
+  %h = quant_qdq.histogram %x bins 2048 bin_scale 10.0 : tensor<4x8x16xf32>
+  return %h : tensor<4x2048xi64>
+}
+
+// -----
+
+// Rows that are not the samples ([sequence, batch, ...]) count across them.
+// CHECK-NOT: _samples
+// CHECK-LABEL: func.func @histogram_across
+// CHECK-NOT: scf.for
+// WHY: remark: the batch of @histogram_across runs whole: this op counts rows that are not samples
+func.func @histogram_across(%x: tensor<4x8x16xf32>) -> tensor<8x2048xi64> {
+  %e = tensor.empty() : tensor<8x4x16xf32>
+  %t = linalg.transpose ins(%x : tensor<4x8x16xf32>) outs(%e : tensor<8x4x16xf32>) permutation = [1, 0, 2]
+  %h = quant_qdq.histogram %t bins 2048 bin_scale 10.0 : tensor<8x4x16xf32>
+  return %h : tensor<8x2048xi64>
+}

@@ -73,6 +73,9 @@ struct ConvertQuantQDQToLinalgPass
     populateQDQToLinalgPatterns(patterns);
     ConversionTarget target(getContext());
     target.addIllegalDialect<QuantQDQDialect>();
+    // Counting is no linalg op: qdq-lower-histograms writes it as loops,
+    // after qdq-split-batch has seen its rows as samples.
+    target.addLegalOp<HistogramOp>();
     target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
     // A lowering that refuses a node says why at the node; the driver's
     // "failed to legalize" after it would only repeat that.
