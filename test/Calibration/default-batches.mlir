@@ -5,7 +5,9 @@
 // the ranges are computed in the graph (max, last-value, moving-average),
 // a short last batch is padded with copies of its samples instead of
 // compiling a shape of its own; histograms, which would count the copies,
-// run it as it is. Each compiled shape is announced on stderr.
+// run it as it is, and their second pass compiles a function of its own
+// (the histograms, at the bins the first pass's ranges set). Each compiled
+// shape is announced on stderr.
 // RUN: rm -rf %t && mkdir -p %t/parts
 // RUN: %python -c "import numpy as np; np.save('%t/x.npy', np.random.RandomState(0).rand(16, 2, 2, 2).astype(np.float32))"
 // RUN: %python -c "import numpy as np; x = np.random.RandomState(1).rand(17, 2, 2, 2).astype(np.float32); np.save('%t/parts/a.npy', x[:10]); np.save('%t/parts/b.npy', x[10:])"
@@ -28,8 +30,10 @@
 // PARTS-NOT: compiling
 // FIVE: compiling the model for input 5x2x2x2
 // FIVE-NOT: compiling
-// ENTROPY: compiling the model for input 4x2x2x2
-// ENTROPY: compiling the model for input 1x2x2x2
+// ENTROPY: calibration (ranges): compiling the model for input 4x2x2x2
+// ENTROPY: calibration (ranges): compiling the model for input 1x2x2x2
+// ENTROPY: calibration (histograms): compiling the model for input 4x2x2x2
+// ENTROPY: calibration (histograms): compiling the model for input 1x2x2x2
 // ENTROPY-NOT: compiling
 // NEGATIVE: error: batch-size must be positive, or 0 to let calibration choose; got -1
 

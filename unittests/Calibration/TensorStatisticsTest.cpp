@@ -151,3 +151,33 @@ TEST(TensorStatistics, RangeEstimatorsOverBatches) {
   EXPECT_FALSE(
       TensorStatistics::needsHistogram(CalibrationMethod::MovingAverage));
 }
+
+// Counts made elsewhere (quant_qdq.histogram in the compiled model, rows of
+// bins) at getHistogramScale give the statistics the host's own counting
+// gives.
+TEST(TensorStatistics, CountsFromTheGraphEqualTheHostsHistogram) {
+  std::vector<float> values = gaussianWithOutliers();
+  values[5] = NAN;
+  TensorStatistics host = observe(values);
+  TensorStatistics graph;
+  graph.observeRange(values);
+  const unsigned bins = 2048;
+  double scale = graph.getHistogramScale(bins);
+  EXPECT_EQ(scale, bins / 40.0);
+  // Two rows, counted as the op specifies.
+  std::vector<int64_t> counts(2 * bins, 0);
+  for (size_t i = 0; i < values.size(); ++i) {
+    if (std::isnan(values[i]))
+      continue;
+    double position = std::min(std::abs(double(values[i])) * scale,
+                               double(bins - 1));
+    ++counts[(i < values.size() / 2 ? 0 : bins) + size_t(position)];
+  }
+  graph.addHistogramCounts(counts, bins);
+  for (CalibrationMethod method :
+       {CalibrationMethod::Percentile, CalibrationMethod::Entropy,
+        CalibrationMethod::MSE})
+    EXPECT_EQ(graph.computeAmax(method, 127, 99.9),
+              host.computeAmax(method, 127, 99.9));
+  EXPECT_EQ(graph.getClippedFraction(3.0), host.getClippedFraction(3.0));
+}

@@ -60,6 +60,12 @@ public:
   /// Second pass: histogram of |x| over [0, absMax] in `bins` bins, set up
   /// on the first call.
   void observeHistogram(ArrayRef<float> values, unsigned bins);
+  /// What the second pass multiplies |x| by to find its bin: `bins` over
+  /// absMax (over 1 when the first pass saw nothing but zeros).
+  double getHistogramScale(unsigned bins) const;
+  /// Second pass, from counts made elsewhere (quant_qdq.histogram in the
+  /// compiled model, at getHistogramScale(bins)): rows of `bins` counts.
+  void addHistogramCounts(ArrayRef<int64_t> counts, unsigned bins);
 
   /// The fraction of the values entropy calibration may clip. TensorRT's
   /// KL criterion collapses a tensor whose values sit in a band far from 0
@@ -96,6 +102,8 @@ public:
   uint64_t getCount() const { return count; }
 
 private:
+  /// The second pass's histogram, empty, on its first call.
+  void startHistogram(unsigned bins);
   double amaxFromPercentile(double percentile) const;
   double amaxFromEntropy(unsigned levels) const;
   double amaxFromMSE(unsigned levels) const;

@@ -76,6 +76,12 @@ private:
 /// Size (which folds to a constant), instead of the whole tensor.
 void makeObservingFunction(func::FuncOp func, ArrayRef<Value> observed,
                            bool rangesOnly);
+/// Turns `func` into its float version that also returns, for each observed
+/// tensor with a bin scale, its histogram: `bins` counts of |x| per row
+/// (quant_qdq.histogram), computed where the tensor is produced.
+void makeHistogramFunction(func::FuncOp func, ArrayRef<Value> observed,
+                           ArrayRef<std::optional<double>> binScales,
+                           unsigned bins);
 
 } // namespace mlir::quant_qdq
 

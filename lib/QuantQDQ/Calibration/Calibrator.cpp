@@ -153,6 +153,32 @@ void mlir::quant_qdq::removeQuantization(func::FuncOp func) {
   });
 }
 
+/// An ONNX node of `opType` at the builder's insertion point.
+static Value createNode(OpBuilder &builder, StringRef opType,
+                        ValueRange inputs, Type type,
+                        ArrayRef<NamedAttribute> attrs = {}) {
+  return GenericOp::create(
+             builder, inputs.front().getLoc(), TypeRange{type}, inputs,
+             builder.getStringAttr(opType), /*name=*/StringAttr(),
+             /*domain=*/StringAttr(),
+             attrs.empty() ? DictionaryAttr()
+                           : builder.getDictionaryAttr(attrs))
+      .getResult(0);
+}
+
+/// `value` in f32, which the statistics are computed and read in: a Cast
+/// (exact from bf16 and f16) for other float types.
+static Value castToF32(OpBuilder &builder, Value value) {
+  auto type = cast<RankedTensorType>(value.getType());
+  if (type.getElementType().isF32())
+    return value;
+  constexpr int64_t kOnnxFloat = 1; // TensorProto.FLOAT
+  return createNode(builder, "Cast", value,
+                    type.clone(builder.getF32Type()),
+                    {builder.getNamedAttr(
+                        "to", builder.getI64IntegerAttr(kOnnxFloat))});
+}
+
 void mlir::quant_qdq::makeObservingFunction(func::FuncOp func,
                                            ArrayRef<Value> observed,
                                            bool rangesOnly) {
@@ -166,18 +192,13 @@ void mlir::quant_qdq::makeObservingFunction(func::FuncOp func,
         isONNXSchemaAttribute("ReduceMin", getImportedOpset(func), "axes");
     auto node = [&](StringRef opType, ValueRange inputs, Type type,
                     ArrayRef<NamedAttribute> attrs) {
-      return GenericOp::create(
-                 builder, inputs.front().getLoc(), TypeRange{type}, inputs,
-                 builder.getStringAttr(opType), /*name=*/StringAttr(),
-                 /*domain=*/StringAttr(),
-                 attrs.empty() ? DictionaryAttr()
-                               : builder.getDictionaryAttr(attrs))
-          .getResult(0);
+      return createNode(builder, opType, inputs, type, attrs);
     };
     for (Value value : observed) {
       // Right where the tensor is produced, so that it can be freed after
       // its last use in the network rather than at the function's end.
       builder.setInsertionPointAfterValue(value);
+      value = castToF32(builder, value);
       auto type = cast<RankedTensorType>(value.getType());
       Type element = type.getElementType();
       // Reduced over all but the first dimension, a parallel loop that the
@@ -210,6 +231,27 @@ void mlir::quant_qdq::makeObservingFunction(func::FuncOp func,
     }
   } else {
     llvm::append_range(results, observed);
+  }
+  ret->setOperands(results);
+  func.setType(FunctionType::get(func.getContext(), func.getArgumentTypes(),
+                                 ret.getOperandTypes()));
+}
+
+void mlir::quant_qdq::makeHistogramFunction(
+    func::FuncOp func, ArrayRef<Value> observed,
+    ArrayRef<std::optional<double>> binScales, unsigned bins) {
+  removeQuantization(func);
+  auto ret = cast<func::ReturnOp>(func.getBody().front().getTerminator());
+  SmallVector<Value> results(ret.getOperands());
+  OpBuilder builder(ret);
+  for (auto [value, scale] : llvm::zip(observed, binScales)) {
+    if (!scale)
+      continue;
+    // Right where the tensor is produced, as the ranges are.
+    builder.setInsertionPointAfterValue(value);
+    Value input = castToF32(builder, value);
+    results.push_back(HistogramOp::create(builder, value.getLoc(), input,
+                                          uint64_t(bins), APFloat(*scale)));
   }
   ret->setOperands(results);
   func.setType(FunctionType::get(func.getContext(), func.getArgumentTypes(),
@@ -266,28 +308,42 @@ LogicalResult mlir::quant_qdq::collectCalibrationTable(
       (options.compareMethods ||
        llvm::any_of(methods, TensorStatistics::dependsOnBatches)))
     batchSize = kPerBatchMethodsBatchSize;
-  // Methods that need only each batch's range get it from the compiled
-  // code: the observed tensors then never leave it, and calibration holds
-  // no more than one run's buffers. Histograms read the tensors.
-  bool rangesInGraph =
-      !histogram && llvm::all_of(observed, [](const ObservedTensor &tensor) {
-        return cast<ShapedType>(tensor.value.getType())
-            .getElementType()
-            .isF32();
-      });
+  // Ranges and histograms come from the compiled code, where the observed
+  // tensors are produced (in f32: other float types are cast there): the
+  // tensors never leave it, and calibration holds no more than one run's
+  // buffers.
+  auto wantsHistogram = [&](size_t i) {
+    return options.compareMethods ||
+           TensorStatistics::needsHistogram(methods[i]);
+  };
+  std::vector<TensorStatistics> stats(observed.size());
+  for (TensorStatistics &stat : stats)
+    stat.setMovingAverageDecay(options.movingAverageDecay);
   // The observing model, compiled once per batch shape met.
   ExecutorsByShape executors([&](ModuleOp copy) {
     auto func = copy.lookupSymbol<func::FuncOp>(entry.getName());
     SmallVector<Value> values;
     for (const ObservedTensor &tensor : collectObserved(func, /*warn=*/false))
       values.push_back(tensor.value);
-    makeObservingFunction(func, values, rangesInGraph);
+    makeObservingFunction(func, values, /*rangesOnly=*/true);
+  });
+  // The second pass's, compiled once the first has set each histogram's
+  // bins: the histograms it returns are all it returns.
+  ExecutorsByShape histogramExecutors([&](ModuleOp copy) {
+    auto func = copy.lookupSymbol<func::FuncOp>(entry.getName());
+    SmallVector<Value> values;
+    for (const ObservedTensor &tensor : collectObserved(func, /*warn=*/false))
+      values.push_back(tensor.value);
+    SmallVector<std::optional<double>> scales;
+    for (size_t i = 0; i < observed.size(); ++i) {
+      scales.emplace_back();
+      if (wantsHistogram(i))
+        scales.back() = stats[i].getHistogramScale(options.bins);
+    }
+    makeHistogramFunction(func, values, scales, options.bins);
   });
 
   unsigned numResults = entry.getNumResults();
-  std::vector<TensorStatistics> stats(observed.size());
-  for (TensorStatistics &stat : stats)
-    stat.setMovingAverageDecay(options.movingAverageDecay);
   int passes = histogram ? 2 : 1;
   // The last compile and the last run of a batch, in seconds.
   double compileSeconds = 0, secondsPerRun = 0;
@@ -299,11 +355,12 @@ LogicalResult mlir::quant_qdq::collectCalibrationTable(
     std::string what =
         histogram ? (pass ? "calibration (histograms)" : "calibration (ranges)")
                   : "calibration";
+    ExecutorsByShape &passExecutors = pass ? histogramExecutors : executors;
     auto observeBatch = [&](NpyArray &chunk, int64_t samples) -> LogicalResult {
       double start = CalibrationProgress::steadySeconds();
       bool compiled = false;
       JITExecutor *executor =
-          executors.get(module, entry.getName(), chunk.shape, [&] {
+          passExecutors.get(module, entry.getName(), chunk.shape, [&] {
             progress.compiling(what, chunk.shape);
             compiled = true;
           });
@@ -317,39 +374,39 @@ LogicalResult mlir::quant_qdq::collectCalibrationTable(
         return emitError(loc) << llvm::toString(std::move(error));
       secondsPerRun = CalibrationProgress::steadySeconds() - ran;
       int64_t runSamples = chunk.shape.empty() ? 1 : chunk.shape[0];
-      for (size_t i = 0; rangesInGraph && i < observed.size(); ++i) {
-        // Per-row minima and maxima (one row for a scalar), and the size.
-        auto values = [&](unsigned k) {
-          NpyArray &out = outputs[numResults + 3 * i + k];
-          return ArrayRef<float>(reinterpret_cast<float *>(out.bytes),
-                                 out.getNumElements());
-        };
-        // A NaN row (a NaN among its values) makes the batch's range NaN.
-        double lo = std::numeric_limits<double>::infinity(), hi = -lo;
-        for (float v : values(0))
-          lo = std::isnan(v) ? NAN : std::min<double>(lo, v);
-        for (float v : values(1))
-          hi = std::isnan(v) ? NAN : std::max<double>(hi, v);
-        // A padded batch's copies leave the range as it is; the count is
-        // the samples'.
-        auto *size = reinterpret_cast<int64_t *>(
-            outputs[numResults + 3 * i + 2].bytes);
-        stats[i].observeRange(lo, hi, *size / runSamples * samples);
+      if (pass == 1) {
+        // One [rows, bins] result per tensor that wants a histogram.
+        unsigned next = numResults;
+        for (size_t i = 0; i < observed.size(); ++i) {
+          if (!wantsHistogram(i))
+            continue;
+          NpyArray &out = outputs[next++];
+          stats[i].addHistogramCounts(
+              ArrayRef<int64_t>(reinterpret_cast<int64_t *>(out.bytes),
+                                out.getNumElements()),
+              options.bins);
+        }
+      } else {
+        for (size_t i = 0; i < observed.size(); ++i) {
+          // Per-row minima and maxima (one row for a scalar), and the size.
+          auto values = [&](unsigned k) {
+            NpyArray &out = outputs[numResults + 3 * i + k];
+            return ArrayRef<float>(reinterpret_cast<float *>(out.bytes),
+                                   out.getNumElements());
+          };
+          // A NaN row (a NaN among its values) makes the batch's range NaN.
+          double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+          for (float v : values(0))
+            lo = std::isnan(v) ? NAN : std::min<double>(lo, v);
+          for (float v : values(1))
+            hi = std::isnan(v) ? NAN : std::max<double>(hi, v);
+          // A padded batch's copies leave the range as it is; the count is
+          // the samples'.
+          auto *size = reinterpret_cast<int64_t *>(
+              outputs[numResults + 3 * i + 2].bytes);
+          stats[i].observeRange(lo, hi, *size / runSamples * samples);
+        }
       }
-      // Each tensor's statistics are its own: the host's share of the
-      // work (a read of every activation) runs on every core, as the
-      // compiled code does.
-      if (!rangesInGraph)
-        llvm::parallelFor(0, observed.size(), [&](size_t i) {
-          NpyArray &out = outputs[numResults + i];
-          ArrayRef<float> values(reinterpret_cast<float *>(out.bytes),
-                                 out.getNumElements());
-          if (pass == 0)
-            stats[i].observeRange(values);
-          else if (options.compareMethods ||
-                   TensorStatistics::needsHistogram(methods[i]))
-            stats[i].observeHistogram(values, options.bins);
-        });
       done += samples;
       progress.update(what, pass, done);
       return success();
@@ -362,8 +419,8 @@ LogicalResult mlir::quant_qdq::collectCalibrationTable(
     };
     if (failed(data->forEachBatch(
             inputType, batchSize, loc, observeBatch,
-            rangesInGraph ? function_ref<bool(int64_t, int64_t)>(padShortBatch)
-                          : nullptr)))
+            histogram ? nullptr
+                      : function_ref<bool(int64_t, int64_t)>(padShortBatch))))
       return failure();
   }
 

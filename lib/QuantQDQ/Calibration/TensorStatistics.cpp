@@ -55,13 +55,28 @@ TensorStatistics::getRange(CalibrationMethod method) const {
   }
 }
 
+void TensorStatistics::startHistogram(unsigned bins) {
+  if (!histogram.empty())
+    return;
+  histogram.assign(bins, 0);
+  histogramMax = absMax > 0 ? absMax : 1.0;
+}
+
+double TensorStatistics::getHistogramScale(unsigned bins) const {
+  return double(bins) / (absMax > 0 ? absMax : 1.0);
+}
+
+void TensorStatistics::addHistogramCounts(ArrayRef<int64_t> counts,
+                                          unsigned bins) {
+  startHistogram(bins);
+  for (size_t i = 0; i < counts.size(); ++i)
+    histogram[i % bins] += uint64_t(counts[i]);
+}
+
 void TensorStatistics::observeHistogram(ArrayRef<float> values,
                                         unsigned bins) {
-  if (histogram.empty()) {
-    histogram.assign(bins, 0);
-    histogramMax = absMax > 0 ? absMax : 1.0;
-  }
-  double scale = histogram.size() / histogramMax;
+  startHistogram(bins);
+  double scale = getHistogramScale(bins);
   size_t last = histogram.size() - 1;
   for (float v : values) {
     if (std::isnan(v))
