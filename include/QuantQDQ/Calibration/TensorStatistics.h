@@ -31,7 +31,9 @@ class TensorStatistics {
 public:
   /// First pass: one batch's values, for the minimum, maximum and largest
   /// magnitude, the last batch's range and the moving average. NaNs are
-  /// skipped; a batch of nothing but NaNs is no batch.
+  /// skipped; a batch of nothing but NaNs is no batch. (Calibration takes
+  /// both passes' statistics from the compiled model, below; these two
+  /// read values on the host, for other callers and the unit tests.)
   void observeRange(ArrayRef<float> values);
   /// Same, from the batch's minimum and maximum and how many values it
   /// held, computed elsewhere (in the compiled model). A NaN range, which

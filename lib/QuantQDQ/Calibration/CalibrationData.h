@@ -71,9 +71,11 @@ private:
 };
 
 /// Turns `func` into its float version (removeQuantization) that also
-/// returns `observed`. With `rangesOnly`, each observed tensor is returned
-/// as three scalars computed where it is produced, ReduceMin, ReduceMax and
-/// Size (which folds to a constant), instead of the whole tensor.
+/// returns `observed` (whole: what qdq-awq reads). With `rangesOnly`, each
+/// observed tensor is returned instead as what calibration's first pass
+/// needs, computed where it is produced in f32 (other float types cast
+/// there): ReduceMin and ReduceMax per row, and Size (which folds to a
+/// constant).
 void makeObservingFunction(func::FuncOp func, ArrayRef<Value> observed,
                            bool rangesOnly);
 /// Turns `func` into its float version that also returns, for each observed
