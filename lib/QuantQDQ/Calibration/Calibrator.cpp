@@ -244,12 +244,28 @@ void mlir::quant_qdq::makeHistogramFunction(
   auto ret = cast<func::ReturnOp>(func.getBody().front().getTerminator());
   SmallVector<Value> results(ret.getOperands());
   OpBuilder builder(ret);
+  int64_t batch = cast<RankedTensorType>(func.getArgumentTypes()[0])
+                      .getDimSize(0);
   for (auto [value, scale] : llvm::zip(observed, binScales)) {
     if (!scale)
       continue;
     // Right where the tensor is produced, as the ranges are.
     builder.setInsertionPointAfterValue(value);
     Value input = castToF32(builder, value);
+    // One histogram per sample where the first dimension is the batch's,
+    // so that the batch can run in groups; one for the whole tensor
+    // otherwise ([sequence, batch, ...]: a row per position would only
+    // cost memory). The host adds the rows either way.
+    auto type = cast<RankedTensorType>(input.getType());
+    if (type.getRank() >= 2 && type.getDimSize(0) != batch) {
+      int64_t elements = type.hasStaticShape() ? type.getNumElements()
+                                               : ShapedType::kDynamic;
+      input = createNode(builder, "Flatten", input,
+                         RankedTensorType::get({1, elements},
+                                               type.getElementType()),
+                         {builder.getNamedAttr("axis",
+                                               builder.getI64IntegerAttr(0))});
+    }
     results.push_back(HistogramOp::create(builder, value.getLoc(), input,
                                           uint64_t(bins), APFloat(*scale)));
   }
@@ -422,6 +438,9 @@ LogicalResult mlir::quant_qdq::collectCalibrationTable(
             histogram ? nullptr
                       : function_ref<bool(int64_t, int64_t)>(padShortBatch))))
       return failure();
+    // The ranges' code, weights and buffers are not needed by the
+    // histograms' pass, which compiles its own.
+    executors.clear();
   }
 
   for (auto [name, stat, method, bound, steps] :
