@@ -244,8 +244,11 @@ void mlir::quant_qdq::makeHistogramFunction(
   auto ret = cast<func::ReturnOp>(func.getBody().front().getTerminator());
   SmallVector<Value> results(ret.getOperands());
   OpBuilder builder(ret);
-  int64_t batch = cast<RankedTensorType>(func.getArgumentTypes()[0])
-                      .getDimSize(0);
+  // The batch: the input's first dimension (dynamic ones compare equal).
+  auto inputType = cast<RankedTensorType>(func.getArgumentTypes()[0]);
+  std::optional<int64_t> batch;
+  if (inputType.getRank() >= 1)
+    batch = inputType.getDimSize(0);
   for (auto [value, scale] : llvm::zip(observed, binScales)) {
     if (!scale)
       continue;
