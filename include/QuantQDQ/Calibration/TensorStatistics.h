@@ -106,6 +106,9 @@ public:
 private:
   /// The second pass's histogram, empty, on its first call.
   void startHistogram(unsigned bins);
+  /// The histogram's upper edge: absMax, or 1 where the first pass saw
+  /// nothing but zeros.
+  double getHistogramEdge() const { return absMax > 0 ? absMax : 1.0; }
   double amaxFromPercentile(double percentile) const;
   double amaxFromEntropy(unsigned levels) const;
   double amaxFromMSE(unsigned levels) const;

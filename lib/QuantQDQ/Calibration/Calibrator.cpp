@@ -179,6 +179,14 @@ static Value castToF32(OpBuilder &builder, Value value) {
                         "to", builder.getI64IntegerAttr(kOnnxFloat))});
 }
 
+/// Makes `results` what `func` returns, its type following.
+static void returnValues(func::FuncOp func, func::ReturnOp ret,
+                         ValueRange results) {
+  ret->setOperands(results);
+  func.setType(FunctionType::get(func.getContext(), func.getArgumentTypes(),
+                                 ret.getOperandTypes()));
+}
+
 void mlir::quant_qdq::makeObservingFunction(func::FuncOp func,
                                            ArrayRef<Value> observed,
                                            bool rangesOnly) {
@@ -232,9 +240,7 @@ void mlir::quant_qdq::makeObservingFunction(func::FuncOp func,
   } else {
     llvm::append_range(results, observed);
   }
-  ret->setOperands(results);
-  func.setType(FunctionType::get(func.getContext(), func.getArgumentTypes(),
-                                 ret.getOperandTypes()));
+  returnValues(func, ret, results);
 }
 
 void mlir::quant_qdq::makeHistogramFunction(
@@ -272,9 +278,7 @@ void mlir::quant_qdq::makeHistogramFunction(
     results.push_back(HistogramOp::create(builder, value.getLoc(), input,
                                           uint64_t(bins), APFloat(*scale)));
   }
-  ret->setOperands(results);
-  func.setType(FunctionType::get(func.getContext(), func.getArgumentTypes(),
-                                 ret.getOperandTypes()));
+  returnValues(func, ret, results);
 }
 
 LogicalResult mlir::quant_qdq::collectCalibrationTable(
@@ -339,20 +343,23 @@ LogicalResult mlir::quant_qdq::collectCalibrationTable(
   for (TensorStatistics &stat : stats)
     stat.setMovingAverageDecay(options.movingAverageDecay);
   // The observing model, compiled once per batch shape met.
-  ExecutorsByShape executors([&](ModuleOp copy) {
+  // The observed tensors of the entry in a copy of the module, in the
+  // order of `observed`.
+  auto observedIn = [&](ModuleOp copy) {
     auto func = copy.lookupSymbol<func::FuncOp>(entry.getName());
     SmallVector<Value> values;
     for (const ObservedTensor &tensor : collectObserved(func, /*warn=*/false))
       values.push_back(tensor.value);
+    return std::pair(func, values);
+  };
+  ExecutorsByShape executors([&](ModuleOp copy) {
+    auto [func, values] = observedIn(copy);
     makeObservingFunction(func, values, /*rangesOnly=*/true);
   });
   // The second pass's, compiled once the first has set each histogram's
   // bins: the histograms it returns are all it returns.
   ExecutorsByShape histogramExecutors([&](ModuleOp copy) {
-    auto func = copy.lookupSymbol<func::FuncOp>(entry.getName());
-    SmallVector<Value> values;
-    for (const ObservedTensor &tensor : collectObserved(func, /*warn=*/false))
-      values.push_back(tensor.value);
+    auto [func, values] = observedIn(copy);
     SmallVector<std::optional<double>> scales;
     for (size_t i = 0; i < observed.size(); ++i) {
       scales.emplace_back();

@@ -59,11 +59,11 @@ void TensorStatistics::startHistogram(unsigned bins) {
   if (!histogram.empty())
     return;
   histogram.assign(bins, 0);
-  histogramMax = absMax > 0 ? absMax : 1.0;
+  histogramMax = getHistogramEdge();
 }
 
 double TensorStatistics::getHistogramScale(unsigned bins) const {
-  return double(bins) / (absMax > 0 ? absMax : 1.0);
+  return double(bins) / getHistogramEdge();
 }
 
 void TensorStatistics::addHistogramCounts(ArrayRef<int64_t> counts,
