@@ -2,6 +2,7 @@
 # lit configuration of the quant-qdq regression tests.
 
 import os
+import sys
 
 import lit.formats
 from lit.llvm import llvm_config
@@ -10,7 +11,7 @@ from lit.llvm.subst import ToolSubst
 config.name = "QUANTQDQ"
 config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
 config.suffixes = [".mlir", ".test", ".c"]
-config.excludes = ["Inputs", "Unit", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
+config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.qdq_obj_root, "test")
 
@@ -41,18 +42,10 @@ llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 # runtime; Python, which loads the instrumented extension, preloads it
 # (config.python_executable is then a wrapper, test/CMakeLists.txt), and so
 # do the tools it starts. Other programs (compilers, shells) run without
-# it. What the interpreter and its libraries keep at exit is not a leak of
-# ours (test/lsan.supp). LLVM's allocators poison free space only in code
-# built with ASan (ours), not in Debian's libMLIR, which would be reported
-# using a slab our code poisoned: user poisoning is off.
-if config.qdq_sanitizer_runtime:
-    config.environment["ASAN_OPTIONS"] = (
-        "allow_user_poisoning=0:verify_asan_link_order=0")
-    config.environment["LSAN_OPTIONS"] = (
-        "suppressions=%s:print_suppressions=0" %
-        os.path.join(config.qdq_src_root, "test", "lsan.supp"))
-    config.environment["ASAN_SYMBOLIZER_PATH"] = os.path.join(
-        config.llvm_tools_dir, "llvm-symbolizer")
+# it.
+sys.path.insert(0, os.path.dirname(__file__))
+from lit_sanitizer import set_sanitizer_environment  # noqa: E402
+set_sanitizer_environment(config)
 tool_dirs = [config.qdq_tools_dir, config.llvm_tools_dir]
 tools = ["qdq-opt", "qdq-translate", "qdq-run", "qdq-capi-test", "mlir-opt",
          "mlir-pdll", "qdq-onnx-import-fuzzer", "qdq-npy-fuzzer",
