@@ -6,6 +6,7 @@
 // RUN: qdq-opt %S/Inputs/block.mlir --insert-qdq --qdq-spec=%t/index.json --qdq-report=- -o /dev/null 2>&1 | FileCheck %s --check-prefix=INDEX
 // RUN: qdq-opt %S/Inputs/block.mlir --insert-qdq --qdq-spec=%t/lists.json --qdq-report=- -o /dev/null 2>&1 | FileCheck %s --check-prefix=LISTS
 // RUN: qdq-opt %S/Inputs/block.mlir --insert-qdq --qdq-spec=%t/substring.json --qdq-report=- -o /dev/null 2>&1 | FileCheck %s --check-prefix=SUBSTRING
+// RUN: qdq-opt %S/Inputs/block.mlir --insert-qdq --qdq-spec=%t/inner.json --qdq-report=- -o /dev/null 2>&1 | FileCheck %s --check-prefix=INNER
 // RUN: qdq-opt %S/Inputs/block.mlir --insert-qdq --qdq-spec=%t/leave-alone.json --qdq-report=- -o /dev/null 2>&1 | FileCheck %s --check-prefix=ALONE
 // RUN: qdq-opt %S/Inputs/block.mlir --insert-qdq --qdq-spec=%t/precedence.json --qdq-report=- -o /dev/null 2>&1 | FileCheck %s --check-prefix=PRECEDENCE
 
@@ -18,6 +19,10 @@
 // SUBSTRING: block1_conv Conv2D [0] yes default table
 // SUBSTRING: block2_conv Conv2D [0] no spec 'block2'
 // SUBSTRING: block2_add Add [0,1] no spec 'block2'
+// A substring matches anywhere in the name, not only at its start.
+// INNER: block1_conv Conv2D [0] yes default table
+// INNER: block2_conv Conv2D [0] no spec 'k2_c'
+// INNER: block2_add Add [] no default table
 // ALONE: block1_conv Conv2D [] no spec 'Conv2D'
 // ALONE: block2_conv Conv2D [] no spec 'Conv2D'
 // ALONE: pool AveragePooling2D [0] no default table
@@ -41,6 +46,9 @@
 
 //--- substring.json
 [{"name": "block2", "match": "substring", "quantize_weight": false}]
+
+//--- inner.json
+[{"name": "k2_c", "match": "substring", "quantize_weight": false}]
 
 //--- leave-alone.json
 [{"name": "Conv2D", "is_keras_class": true, "quantize_input": false,
