@@ -3,6 +3,7 @@
 #include "QuantQDQ/Calibration/TensorStatistics.h"
 
 #include "gtest/gtest.h"
+#include <algorithm>
 #include <cmath>
 #include <random>
 #include <vector>
@@ -58,21 +59,64 @@ TEST(TensorStatistics, PercentileOfUniformData) {
               1.0, 0.002);
 }
 
-// On a Gaussian with one far outlier, entropy and percentile clip the
-// outlier and keep the bulk: a few standard deviations. MSE weighs the
-// outlier's squared clipping error against the rounding error of 200000
-// values, so it settles in between (about 20 here), still below the max.
-TEST(TensorStatistics, HistogramMethodsClipOutliers) {
-  TensorStatistics stats = observe(gaussianWithOutliers());
-  for (CalibrationMethod method :
-       {CalibrationMethod::Entropy, CalibrationMethod::Percentile}) {
-    double amax = stats.computeAmax(method, 127, 99.99);
-    EXPECT_GT(amax, 2.0) << int(method);
-    EXPECT_LT(amax, 6.0) << int(method);
+// Histograms given as counts of 2048 bins over [0, 2048] (bin i holds
+// [i, i + 1)), so that every threshold is an integer and each method's
+// choice can be compared exactly with the NumPy reference:
+//
+//   calibration_reference.py --counts METHOD COUNTS.npy 2048 [BITS]
+//
+// (test/Calibration/Inputs), COUNTS.npy holding the same counts.
+static TensorStatistics fromCounts(const std::vector<int64_t> &counts) {
+  TensorStatistics stats;
+  std::vector<float> range = {0.0f, float(counts.size())};
+  stats.observeRange(range);
+  stats.addHistogramCounts(counts, counts.size());
+  return stats;
+}
+
+// A bulk decaying by 1/40 a bin (in integers: bin 0 holds 10^6, each bin
+// 39/40 of the one before, rounded down, empty from bin 423), 32 bins of
+// outliers at [1500, 1532) and the maximum in the last bin.
+static std::vector<int64_t> decayWithOutliers() {
+  std::vector<int64_t> counts(2048, 0);
+  int64_t count = 1000000;
+  for (int64_t &c : counts) {
+    c = count;
+    count = count * 39 / 40;
   }
-  double mse = stats.computeAmax(CalibrationMethod::MSE, 127, 99.99);
-  EXPECT_GT(mse, 6.0);
-  EXPECT_LT(mse, 35.0);
+  for (size_t i = 1500; i < 1532; ++i)
+    counts[i] += 50;
+  counts[2047] += 1;
+  return counts;
+}
+
+// Entropy folds the values above each candidate threshold into P's last
+// bin (without that, 129); MSE weighs the outliers' clipping error and
+// stays far above the bulk; percentile counts them.
+TEST(TensorStatistics, HistogramMethodsMatchTheReference) {
+  TensorStatistics stats = fromCounts(decayWithOutliers());
+  EXPECT_EQ(stats.computeAmax(CalibrationMethod::Entropy, 127, 99.99), 384.0);
+  EXPECT_EQ(stats.computeAmax(CalibrationMethod::MSE, 127, 99.99), 1334.0);
+  EXPECT_EQ(stats.computeAmax(CalibrationMethod::Percentile, 127, 99.99),
+            360.0);
+  EXPECT_EQ(stats.computeAmax(CalibrationMethod::Percentile, 127, 90.0),
+            91.0);
+  // int4: 8 buckets and 7 levels.
+  EXPECT_EQ(stats.computeAmax(CalibrationMethod::Entropy, 7, 99.99), 232.0);
+  EXPECT_EQ(stats.computeAmax(CalibrationMethod::MSE, 7, 99.99), 196.0);
+}
+
+// 100 values in each of the first 128 bins, none above: every threshold
+// from 128 on gives Q = P, a divergence of exactly 0, and of equal ones
+// the largest wins.
+TEST(TensorStatistics, EntropyTieTakesTheLargestThreshold) {
+  std::vector<int64_t> counts(2048, 0);
+  std::fill(counts.begin(), counts.begin() + 128, 100);
+  TensorStatistics stats = fromCounts(counts);
+  TensorStatistics::AmaxChoice choice =
+      stats.chooseAmax(CalibrationMethod::Entropy, 127, 99.99);
+  EXPECT_EQ(choice.amax, 2048.0);
+  EXPECT_FALSE(choice.unboundedAmax.has_value());
 }
 
 // Uniform data has nothing to clip: entropy keeps (nearly) the full range.

@@ -3,10 +3,17 @@
 calibrator's tables against.
 
     calibration_reference.py METHOD DATA.npy TABLE.json TENSOR [BITS]
+    calibration_reference.py --counts METHOD COUNTS.npy EDGE [BITS]
 
 Computes amax of TENSOR's values in DATA.npy by METHOD and checks that
 TABLE.json gives TENSOR that amax within one bin width of a 2048-bin
 histogram of |x| over [0, max|x|]. Prints both.
+
+With --counts, the histogram is given: COUNTS.npy holds the counts of
+equal bins over [0, EDGE]; prints the amax METHOD chooses from them, the
+value the calibrator's TensorStatistics must give exactly
+(unittests/Calibration/TensorStatisticsTest.cpp). Percentiles are then
+the upper edge of the bin where the cumulative count reaches them.
 
 - max: max |x|.
 - percentile: the 99.99th percentile of |x|: the smallest value with at
@@ -43,12 +50,13 @@ def histogram(values):
     return magnitudes, hist.astype(np.float64), edges
 
 
-def entropy_amax(values):
-    magnitudes, hist, edges = histogram(values)
-    counts = hist.copy()
+def entropy_threshold(hist, edges):
+    """The KL threshold alone, before the clipping bound."""
+    counts = hist.astype(np.float64).copy()
+    bins = len(counts)
     counts[0] = counts[1]
-    best, best_end = np.inf, BINS
-    for end in range(LEVELS, BINS + 1):
+    best, best_end = np.inf, bins
+    for end in range(LEVELS, bins + 1):
         p = counts[:end].copy()
         p[-1] += counts[end:].sum()
         bucket = np.arange(end) * LEVELS // end
@@ -65,20 +73,45 @@ def entropy_amax(values):
         divergence = float(np.sum(p[mask] * np.log(p[mask] / q[mask])))
         if divergence <= best:
             best, best_end = divergence, end
-    amax = edges[best_end]
+    return edges[best_end]
+
+
+def entropy_amax(values):
+    magnitudes, hist, edges = histogram(values)
+    amax = entropy_threshold(hist, edges)
     if np.mean(magnitudes > amax) > 0.01:
         amax = max(amax, np.percentile(magnitudes, 99.0,
                                        method="inverted_cdf"))
     return amax
 
 
+def counts_percentile(hist, edges, percentile):
+    """The upper edge of the bin where the cumulative count reaches the
+    percentile."""
+    reached = np.cumsum(hist) >= hist.sum() * percentile / 100.0
+    return edges[int(np.argmax(reached)) + 1]
+
+
+def counts_entropy_amax(hist, edges):
+    amax = entropy_threshold(hist, edges)
+    first = int(np.ceil(amax / edges[1]))
+    if hist[first:].sum() > 0.01 * hist.sum():
+        amax = max(amax, counts_percentile(hist, edges, 99.0))
+    return amax
+
+
 def mse_amax(values):
     _, hist, edges = histogram(values)
+    return counts_mse_amax(hist, edges)
+
+
+def counts_mse_amax(hist, edges):
+    bins = len(hist)
     width = edges[1]
-    centres = (np.arange(BINS) + 0.5) * width
+    centres = (np.arange(bins) + 0.5) * width
     levels = LEVELS - 1
     best, best_amax = np.inf, edges[-1]
-    for end in range(levels, BINS + 1):
+    for end in range(levels, bins + 1):
         amax = end * width
         scale = amax / levels
         q = np.minimum(np.rint(centres / scale), levels)
@@ -88,20 +121,43 @@ def mse_amax(values):
     return best_amax
 
 
-def main():
+def counts_main(method, counts, edge, bits):
     global LEVELS
-    method, data, table, tensor = sys.argv[1:5]
-    LEVELS = 2 ** (int(sys.argv[5]) - 1) if len(sys.argv) > 5 else 128
-    values = np.load(data)
+    LEVELS = 2 ** (bits - 1)
+    hist = np.load(counts).astype(np.float64)
+    edges = np.arange(len(hist) + 1) * (edge / len(hist))
+    amax = {
+        "max": lambda: edge,
+        "percentile": lambda: counts_percentile(hist, edges, 99.99),
+        "entropy": lambda: counts_entropy_amax(hist, edges),
+        "mse": lambda: counts_mse_amax(hist, edges),
+    }[method]()
+    print("%s: amax %r" % (method, float(amax)))
+
+
+def reference_amax(method, values, percentile=99.99):
+    """The amax METHOD chooses for `values`; the calibrator's is within
+    one bin width (max |x| / 2048) of it."""
     magnitudes = np.abs(values.astype(np.float64))
-    expected = {
+    return {
         "max": lambda: magnitudes.max(),
-        "percentile": lambda: np.percentile(magnitudes, 99.99,
+        "percentile": lambda: np.percentile(magnitudes, percentile,
                                             method="inverted_cdf"),
         "entropy": lambda: entropy_amax(values),
         "mse": lambda: mse_amax(values),
     }[method]()
-    width = magnitudes.max() / BINS
+
+
+def main():
+    global LEVELS
+    if sys.argv[1] == "--counts":
+        bits = int(sys.argv[5]) if len(sys.argv) > 5 else 8
+        return counts_main(sys.argv[2], sys.argv[3], float(sys.argv[4]), bits)
+    method, data, table, tensor = sys.argv[1:5]
+    LEVELS = 2 ** (int(sys.argv[5]) - 1) if len(sys.argv) > 5 else 128
+    values = np.load(data)
+    expected = reference_amax(method, values)
+    width = np.abs(values.astype(np.float64)).max() / BINS
     with open(table) as f:
         got = json.load(f)["tensors"][tensor]["amax"]
     print("%s: reference amax %.6f, calibrator amax %.6f, bin width %.6f" %
