@@ -44,12 +44,14 @@ def fake_quantize(x: torch.Tensor, amax: torch.Tensor, num_bits: int = 8,
                   narrow_range: bool = True) -> torch.Tensor:
     """Symmetric fake quantization of `x` with range `amax` (broadcast):
     clamp, round half to even in steps of amax / qmax; gradient 1 inside
-    the range, 0 outside (the clamp's)."""
+    the range, its ends included, 0 outside (the clamp's). (minimum and
+    maximum would halve the gradient of a value equal to the end: the
+    largest weight of each channel.)"""
     qmax = 2 ** (num_bits - 1) - 1
     amax = torch.clamp(amax.to(x.dtype), min=1e-12)
     scale = amax / qmax
     low = -scale * (qmax if narrow_range else qmax + 1)
-    clamped = torch.minimum(torch.maximum(x, low), amax)
+    clamped = torch.clamp(x, low, amax)
     rounded = torch.round(clamped / scale) * scale
     return clamped + (rounded - clamped).detach()
 

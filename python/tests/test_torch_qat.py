@@ -53,14 +53,16 @@ def quantized_onnx_tensors(model, example, case=qq.ResNetV1QDQCase):
 
 def test_fake_quantize_forward_and_gradient():
     """Narrow symmetric 8-bit, round half to even, clamped; the gradient
-    passes inside the range and stops outside."""
-    x = (torch.tensor([0.5, 1.5, 2.5, -200.0, 200.0]) / 127).requires_grad_()
+    passes inside the range, its end included (a weight equal to its
+    channel's max |w|), and stops outside."""
+    x = (torch.tensor([0.5, 1.5, 2.5, -200.0, 200.0, 127.0]) /
+         127).requires_grad_()
     y = fake_quantize(x, torch.tensor(1.0))
     np.testing.assert_allclose(y.detach().numpy(),
-                               np.array([0, 2, 2, -127, 127]) / 127,
+                               np.array([0, 2, 2, -127, 127, 127]) / 127,
                                rtol=0, atol=1e-7)
     y.sum().backward()
-    assert x.grad.tolist() == [1.0, 1.0, 1.0, 0.0, 0.0]
+    assert x.grad.tolist() == [1.0, 1.0, 1.0, 0.0, 0.0, 1.0]
 
 
 @pytest.mark.parametrize("range_tracking", ["last_value", "moving_average"])
@@ -101,6 +103,24 @@ def test_placement_is_insert_qdqs():
         id(p) for p in model.parameters())
 
 
+def _gradient_of_quantized_weight(qat, wrapper, x, labels):
+    """The loss's gradient with respect to the fake-quantized weight of
+    `wrapper` (a QuantizedWeights of a Conv2d), by autograd on that
+    weight's value held as a leaf of its own."""
+    layer = wrapper.layer
+    weight = layer.weight.detach()
+    amax = weight.abs().amax(dim=(1, 2, 3), keepdim=True)
+    quantized = fake_quantize(weight, amax, wrapper.num_bits,
+                              wrapper.narrow_range).requires_grad_()
+    wrapper.forward = lambda inp: layer._conv_forward(inp, quantized,
+                                                      layer.bias)
+    try:
+        torch.nn.functional.cross_entropy(qat(x), labels).backward()
+    finally:
+        del wrapper.forward
+    return quantized.grad
+
+
 def test_trained_module_exports_with_its_ranges():
     torch.manual_seed(0)
     model = Block().eval()
@@ -112,11 +132,14 @@ def test_trained_module_exports_with_its_ranges():
     assert first == pytest.approx(float(x.abs().max()))
     optimizer = torch.optim.Adam(qat.parameters(), 1e-2)
     qat.train()
+    labels = torch.arange(16) % 4
     for _ in range(5):
+        expected = _gradient_of_quantized_weight(qat, qat.conv1, x, labels)
         optimizer.zero_grad()
-        torch.nn.functional.cross_entropy(
-            qat(x), torch.arange(16) % 4).backward()
-        assert qat.conv1.layer.weight.grad.abs().sum() > 0
+        torch.nn.functional.cross_entropy(qat(x), labels).backward()
+        # Straight through: the float weight gets the quantized weight's
+        # gradient unchanged (per-channel max |w| clips none of it).
+        torch.testing.assert_close(qat.conv1.layer.weight.grad, expected)
         optimizer.step()
     qat.eval()
     onnx_model = export_qat_module(qat)
