@@ -112,13 +112,17 @@ def guide_blocks(path):
         return re.findall(r"^```python\n(.*?)^```$", f.read(), re.S | re.M)
 
 
-def run_guide(path):
+def run_guide(path, namespace=None):
     """Runs every ```python block of the guide at `path`, in order, in one
-    namespace (as a reader would type them); a failing block fails the
-    test with its number and text. Returns the number of blocks."""
+    namespace (as a reader would type them; `namespace`, when given, is
+    that namespace and holds what the guide defined afterwards); a failing
+    block fails the test with its number and text. Returns the number of
+    blocks."""
     import pytest
     blocks = guide_blocks(path)
-    namespace = {"__name__": "__guide__"}
+    if namespace is None:
+        namespace = {}
+    namespace["__name__"] = "__guide__"
     for i, block in enumerate(blocks):
         try:
             exec(compile(block, "%s[block %d]" % (path, i), "exec"),
@@ -139,3 +143,41 @@ def run_onnx(model, x):
     session = ort.InferenceSession(model.SerializeToString(), options,
                                    providers=["CPUExecutionProvider"])
     return session.run(None, {session.get_inputs()[0].name: x})[0]
+
+
+def tensor_values(model, names, batches):
+    """{name: the values of tensor `name` over the samples of `batches`,
+    run one at a time by ONNX Runtime}: what calibration observes,
+    computed without it. `names` are the exported model's: a graph input's
+    own, `<node>_output_<i>` for output i of the float `model`'s node."""
+    import onnxruntime as ort
+    inferred = onnx.shape_inference.infer_shapes(model)
+    known = {v.name: v for v in list(inferred.graph.value_info) +
+             list(inferred.graph.input) + list(inferred.graph.output)}
+    outputs = {"%s_output_%d" % (node.name, i): output
+               for node in model.graph.node
+               for i, output in enumerate(node.output)}
+    probe = onnx.ModelProto()
+    probe.CopyFrom(model)
+    del probe.graph.output[:]
+    probe.graph.output.extend(known[outputs.get(name, name)]
+                              for name in names)
+    session = ort.InferenceSession(probe.SerializeToString(),
+                                   providers=["CPUExecutionProvider"])
+    feed = session.get_inputs()[0].name
+    runs = [session.run(None, {feed: sample[None]}) for sample in batches]
+    return {name: np.stack([run[i] for run in runs])
+            for i, name in enumerate(names)}
+
+
+def calibration_reference():
+    """The NumPy statements of the calibration methods that the lit tests
+    check the calibrator against (test/Calibration/Inputs)."""
+    import importlib.util
+    path = os.path.join(REPO_ROOT, "test", "Calibration", "Inputs",
+                        "calibration_reference.py")
+    spec = importlib.util.spec_from_file_location("calibration_reference",
+                                                  path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module

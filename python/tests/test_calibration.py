@@ -10,7 +10,8 @@ import quant_qdq
 from quant_qdq import (CalibrationTable, QuantQDQError, ResNetV1QDQCase,
                        TensorRange, calibrate, collect_calibration_table,
                        quantize_model)
-from qdq_helpers import initializers
+from qdq_helpers import (calibration_reference, initializers,
+                          tensor_values)
 
 
 def activation_scales(model):
@@ -62,15 +63,25 @@ def test_npy_paths(block_model, calib_data, tmp_path):
 
 
 @pytest.mark.parametrize("method", ["percentile", "entropy", "mse"])
-def test_histogram_methods_clip(block_model, calib_data, method):
+def test_histogram_methods_match_the_reference(block_model, calib_data,
+                                               method):
+    """Each quantized activation's scale is amax / 127 for the amax the
+    NumPy reference chooses on that tensor's values (to a bin of the 2048
+    over [0, max|x|]), and the methods clip: below the max somewhere."""
     by_max = activation_scales(quantize_model(
         block_model, calibration_data=calib_data))
     scales = activation_scales(quantize_model(
         block_model, calibration_data=calib_data, calibration_method=method,
         percentile=99.0))
     assert scales.keys() == by_max.keys()
+    reference = calibration_reference()
+    values = tensor_values(block_model, sorted(scales), calib_data)
     for name, scale in scales.items():
-        assert 0 < scale <= by_max[name] * (1 + 1e-6), name
+        expected = reference.reference_amax(method, values[name],
+                                            percentile=99.0)
+        width = np.abs(values[name]).max() / reference.BINS
+        assert abs(scale * 127 - expected) <= width * 1.01, \
+            (name, scale * 127, expected, width)
     assert any(scales[n] < by_max[n] * 0.99 for n in scales)
 
 
@@ -139,7 +150,9 @@ def test_table_save_load(block_model, calib_data, tmp_path):
     x = table["x"]
     assert x.min == pytest.approx(calib_data.min())
     assert x.max == pytest.approx(calib_data.max())
-    assert 0 < x.amax <= max(-x.min, x.max)
+    reference = calibration_reference()
+    width = np.abs(calib_data).max() / reference.BINS
+    assert abs(x.amax - reference.entropy_amax(calib_data)) <= width * 1.01
 
     table.save(str(tmp_path / "table.json"))
     loaded = CalibrationTable.load(str(tmp_path / "table.json"))

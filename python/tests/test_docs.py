@@ -7,10 +7,12 @@ import subprocess
 import sys
 import warnings
 
+import numpy as np
+import onnx
 import pytest
 
 import quant_qdq
-from qdq_helpers import REPO_ROOT, guide_blocks, run_guide
+from qdq_helpers import REPO_ROOT, guide_blocks, op_counts, run_guide, run_onnx
 
 GUIDE = os.path.join(REPO_ROOT, "docs", "Python.md")
 EXAMPLES = os.path.join(REPO_ROOT, "python", "examples")
@@ -26,9 +28,27 @@ def test_guide_examples_run(tmp_path, monkeypatch, capsys):
         # The layer names the guide uses must exist (the block showing the
         # warning records it itself).
         warnings.filterwarnings("error", message=".*no layer named")
-        run_guide(GUIDE)
-    assert os.path.exists("model.qdq.onnx")
-    assert os.path.exists("model.cache")
+        guide = {}
+        run_guide(GUIDE, guide)
+    # The model the guide writes last (its "Lower-level access") is the
+    # one it exported there, valid, with Q/DQ, and ONNX Runtime runs it.
+    written = onnx.load("model.qdq.onnx")
+    onnx.checker.check_model(written, full_check=True)
+    assert written.graph == guide["exported"].graph
+    counts = op_counts(written)
+    assert counts["QuantizeLinear"] > 0 and counts["DequantizeLinear"] > 0
+    x = np.random.default_rng(0).standard_normal(
+        (1, 3, 16, 16)).astype(np.float32)
+    y = run_onnx(written, x)
+    assert y.shape == (1, 10) and np.isfinite(y).all()
+    # The TensorRT cache it writes holds the table it collected.
+    cache = open("model.cache").read().splitlines()
+    assert cache[0].startswith("TRT-") and len(cache) == len(guide["table"]) + 1
+    loaded = quant_qdq.CalibrationTable.load("model.cache")
+    assert loaded.keys() == guide["table"].keys()
+    for name, tensor_range in guide["table"].items():
+        assert loaded[name].amax == pytest.approx(tensor_range.amax,
+                                                  rel=1e-6), name
 
 
 @pytest.mark.parametrize("script", sorted(
