@@ -17,8 +17,12 @@ ONNX Runtime, which runs the Q/DQ as written (its graph rewrites off: its
 CPU rewrites fuse FP8 Q/DQ around a Conv into QLinearConv, which has no
 FP8 kernel). SQNR is of the logits against the FP32 model's.
 
-usage: bench/accuracy/formats.py [build-dir]
+usage: bench/accuracy/formats.py [build-dir] [--check-recorded]
+
+With --check-recorded, the figures must agree with the tables of
+RESULTS.md (top-1 within two of the 540 images, SQNR within 1 dB).
 """
+import argparse
 import subprocess
 import sys
 import tempfile
@@ -30,10 +34,21 @@ import onnx
 
 here = Path(__file__).resolve().parent
 sys.path.insert(0, str(here.parent))
+from common import reproducible  # noqa: E402,F401  (before torch)
 from common import models, ort  # noqa: E402
+from common.recorded import check_recorded  # noqa: E402
 
-build = Path(sys.argv[1]) if len(sys.argv) > 1 else here.parent.parent / "build"
-qdq_opt = build / "bin" / "qdq-opt"
+parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+parser.add_argument("build", nargs="?", type=Path,
+                    default=here.parent.parent / "build")
+parser.add_argument("--check-recorded", action="store_true",
+                    help="compare the figures with RESULTS.md's")
+args = parser.parse_args()
+qdq_opt = args.build / "bin" / "qdq-opt"
+
+# Where RESULTS.md records each model's table, and how far a run may stray.
+RECORDED = {"digits_cnn": "Digits CNN:", "digits_mlp": "Perceptron:"}
+TOLERANCES = {"top-1": 0.4, "SQNR dB": 1.0}
 
 # (name, insert-qdq options beyond the case)
 FORMATS = [
@@ -78,6 +93,7 @@ def main():
               f"{time.time() - start:.1f} s; FP32 top-1 {fp32:.2f}%")
         print(f"{'format':<35} {'opset':>5} {'storage':<18} {'top-1':>7} "
               f"{'delta':>6} {'SQNR dB':>8}")
+        measured = {}
         for index, (name, options) in enumerate(FORMATS):
             out = work / f"{model.name}.{index}.onnx"
             subprocess.run(
@@ -89,6 +105,10 @@ def main():
             opset, storage = describe(out)
             print(f"{name:<35} {opset:>5} {storage:<18} {top1:>6.2f}% "
                   f"{top1 - fp32:>+6.2f} {sqnr:>8.1f}")
+            measured[name] = {"top-1": top1, "SQNR dB": sqnr}
+        if args.check_recorded:
+            check_recorded(here / "RESULTS.md", "Accuracy per number format",
+                           RECORDED[model.name], measured, TOLERANCES)
 
 
 if __name__ == "__main__":

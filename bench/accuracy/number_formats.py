@@ -15,8 +15,12 @@ the logits against FP32's. TensorQuant trains binary and ternary networks;
 rounded after training, as here, they lose most of their accuracy, which
 the table shows rather than hides.
 
-usage: bench/accuracy/number_formats.py [build-dir]
+usage: bench/accuracy/number_formats.py [build-dir] [--check-recorded]
+
+With --check-recorded, the figures must agree with RESULTS.md's table
+(top-1 within two of the 540 images, SQNR within 1 dB).
 """
+import argparse
 import json
 import subprocess
 import sys
@@ -28,11 +32,19 @@ import numpy as np
 
 here = Path(__file__).resolve().parent
 sys.path.insert(0, str(here.parent))
+from common import reproducible  # noqa: E402,F401  (before torch)
 from common import models, ort  # noqa: E402
+from common.recorded import check_recorded  # noqa: E402
 
-build = Path(sys.argv[1]) if len(sys.argv) > 1 else here.parent.parent / "build"
-qdq_opt = build / "bin" / "qdq-opt"
-qdq_run = build / "bin" / "qdq-run"
+parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+parser.add_argument("build", nargs="?", type=Path,
+                    default=here.parent.parent / "build")
+parser.add_argument("--check-recorded", action="store_true",
+                    help="compare the figures with RESULTS.md's")
+args = parser.parse_args()
+qdq_opt = args.build / "bin" / "qdq-opt"
+qdq_run = args.build / "bin" / "qdq-run"
+TOLERANCES = {"top-1": 0.4, "SQNR dB": 1.0}
 
 # First and last layers stay in float, as binary and ternary networks keep
 # them (TensorQuant's first-match map: "none" entries come first).
@@ -53,8 +65,10 @@ CONFIGS = [
     ("weights logarithmic", "logarithmic", None),
     ("weights fp16 + outputs fp16", "fp16", "fp16"),
     ("weights sparse 0.05", "sparse,0.05", None),
-    ("weights ternary, ends in float", "ternary,0.1", None),
-    ("weights binary, ends in float", "binary,0.1", None),
+    ("weights ternary 0.1, first and last layers in float",
+     "ternary,0.1", None),
+    ("weights binary 0.1, first and last layers in float",
+     "binary,0.1", None),
 ]
 
 
@@ -93,10 +107,11 @@ def main():
                                            optimize=False))
     print(f"qdq-run FP32 vs ONNX Runtime: max |diff| "
           f"{np.abs(fp32 - reference).max():.1e}")
-    print(f"{'configuration':<34} {'top-1':>7} {'delta':>6} {'SQNR dB':>8} "
+    print(f"{'configuration':<52} {'top-1':>7} {'delta':>6} {'SQNR dB':>8} "
           f"{'run s':>6}")
     top1 = ort.top1_percent(list(fp32), model.labels)
-    print(f"{'FP32':<34} {top1:6.2f}% {'':>6} {'':>8} {seconds:6.2f}")
+    print(f"{'FP32':<52} {top1:6.2f}% {'':>6} {'':>8} {seconds:6.2f}")
+    measured = {}
     for i, (name, weights, outputs) in enumerate(CONFIGS):
         options = []
         if weights:
@@ -110,8 +125,12 @@ def main():
         logits, seconds = run(mlir, images, work / f"c{i}.npy")
         score = ort.top1_percent(list(logits), model.labels)
         sqnr = ort.sqnr_db([fp32], [logits])
-        print(f"{name:<34} {score:6.2f}% {score - top1:+6.2f} {sqnr:8.1f} "
+        print(f"{name:<52} {score:6.2f}% {score - top1:+6.2f} {sqnr:8.1f} "
               f"{seconds:6.2f}")
+        measured[name] = {"top-1": score, "SQNR dB": sqnr}
+    if args.check_recorded:
+        check_recorded(here / "RESULTS.md", "TensorQuant's number formats",
+                       None, measured, TOLERANCES)
 
 
 if __name__ == "__main__":

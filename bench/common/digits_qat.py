@@ -2,10 +2,14 @@
 digits split, their options, and how they report."""
 
 import argparse
+from pathlib import Path
 
 import numpy as np
 
 from . import ort
+from .recorded import check_recorded
+
+RESULTS = Path(__file__).resolve().parent.parent / "qat" / "RESULTS.md"
 
 
 def split(seed=0, channels_last=False):
@@ -27,6 +31,9 @@ def arguments():
     parser.add_argument("--weight-bits", type=int, default=4)
     parser.add_argument("--fp32-epochs", type=int, default=30)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--check-recorded", action="store_true",
+                        help="compare the figures with those RESULTS.md "
+                        "records for this run")
     return parser.parse_args()
 
 
@@ -47,3 +54,17 @@ def report_export(bits, onnx_model, x_test, y_test, own_logits, what):
     agree = 100.0 * float(np.mean(logits.argmax(1) == own_logits.argmax(1)))
     print(f"W{bits}A8 QAT exported, ONNX Runtime top-1 {top1:.2f}%, agreeing "
           f"with {what} on {agree:.2f}% of the digits")
+    return top1
+
+
+def check_run(args, framework, tolerance, **top1):
+    """With --check-recorded, the run's top-1 figures (FP32, PTQ, QAT,
+    exported) against the row RESULTS.md records for the same framework,
+    bits and epochs."""
+    if not args.check_recorded:
+        return
+    row = (f"{framework} W{args.weight_bits}A8, {args.fp32_epochs} + "
+           f"{args.epochs} epochs")
+    check_recorded(RESULTS, "What the benchmark test checks", None,
+                   {row: top1}, {column: tolerance for column in top1},
+                   whole_table=False)

@@ -15,7 +15,11 @@ handwritten digits, then measures top-1 on the 540 held-out digits:
                 Runtime, which must agree with Keras.
 
 usage: bench/qat/digits_keras.py [--epochs N] [--weight-bits B]
-                                 [--fp32-epochs N]
+                                 [--fp32-epochs N] [--check-recorded]
+
+With --check-recorded, the four top-1 figures must agree with the row of
+RESULTS.md's "What the benchmark test checks" for the same bits and epochs
+(within TOLERANCE points, below).
 """
 
 import os
@@ -24,15 +28,20 @@ import time
 from pathlib import Path
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
-
-import keras
-import numpy as np
-
-import quant_qdq as qq
-from quant_qdq.keras_qat import export_qat_model
-
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from common import reproducible  # noqa: E402,F401  (before TensorFlow)
+
+import keras  # noqa: E402
+import numpy as np  # noqa: E402
+
+import quant_qdq as qq  # noqa: E402
+from quant_qdq.keras_qat import export_qat_model  # noqa: E402
+
 from common import digits_qat  # noqa: E402
+
+# TensorFlow's CPU kernels are not bitwise deterministic from run to run:
+# five of the 540 digits.
+TOLERANCE = 1.0
 
 
 def conv_bn_relu(x, filters, name, relu=True):
@@ -94,8 +103,11 @@ def main():
     trained = top1(qat, x_test, y_test)
     digits_qat.report(args.weight_bits, fp32, ptq, trained, args.epochs,
                       time.time() - start)
-    digits_qat.report_export(args.weight_bits, export_qat_model(qat), x_test,
-                             y_test, qat.predict(x_test, verbose=0), "Keras")
+    exported = digits_qat.report_export(
+        args.weight_bits, export_qat_model(qat), x_test, y_test,
+        qat.predict(x_test, verbose=0), "Keras")
+    digits_qat.check_run(args, "Keras", TOLERANCE, FP32=fp32, PTQ=ptq,
+                         QAT=trained, exported=exported)
 
 
 if __name__ == "__main__":

@@ -16,22 +16,32 @@ measures top-1 on the 540 held-out digits:
              Runtime, compared with the module itself.
 
 usage: bench/qat/digits_torch.py [--epochs N] [--weight-bits B]
-                                 [--fp32-epochs N]
+                                 [--fp32-epochs N] [--check-recorded]
+
+With --check-recorded, the four top-1 figures must agree with the row of
+RESULTS.md's "What the benchmark test checks" for the same bits and epochs
+(within TOLERANCE points, below).
 """
 
 import sys
 import time
 from pathlib import Path
 
-import numpy as np
-import torch
-
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from common import reproducible  # noqa: E402,F401  (before torch)
+
+import numpy as np  # noqa: E402
+import torch  # noqa: E402
+
 from common import digits_qat  # noqa: E402
 from common.models import DigitsNet  # noqa: E402
 
 import quant_qdq as qq  # noqa: E402
 from quant_qdq.torch_qat import export_qat_module  # noqa: E402
+
+# Two of the 540 digits: the run is deterministic on a host, and the
+# training the same on every host (common/reproducible.py).
+TOLERANCE = 0.4
 
 
 def train(model, x, y, epochs, lr):
@@ -81,8 +91,10 @@ def main():
                       time.time() - start)
     with torch.no_grad():
         own = qat(torch.from_numpy(x_test)).numpy()
-    digits_qat.report_export(bits, export_qat_module(qat), x_test, y_test, own,
-                             "the module")
+    exported = digits_qat.report_export(bits, export_qat_module(qat), x_test,
+                                        y_test, own, "the module")
+    digits_qat.check_run(args, "PyTorch", TOLERANCE, FP32=fp32, PTQ=ptq,
+                         QAT=trained, exported=exported)
 
 
 if __name__ == "__main__":
