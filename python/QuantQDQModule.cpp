@@ -3,7 +3,7 @@
 // pybind11 bindings over the quant-qdq C++ libraries, and nothing more:
 // MLIR modules that own their context, parsing and printing, pass
 // pipelines, ONNX import and export, insert-qdq, the layer graph that
-// Python cases inspect (Transforms/LayerGraph.h), the case records they
+// Python cases inspect (Utils/LayerGraph.h), the case records they
 // write and read (recordSpecAsCase, previewInsertionCase), and calibration.
 // Graph logic lives in the C++ libraries, where C++ users reach it too.
 //
@@ -22,10 +22,10 @@
 #include "QuantQDQ/InitQuantQDQ.h"
 #include "QuantQDQ/Target/ONNX/ONNX.h"
 #include "QuantQDQ/Transforms/InsertionCases.h"
-#include "QuantQDQ/Transforms/LayerGraph.h"
+#include "QuantQDQ/Utils/LayerGraph.h"
 #include "QuantQDQ/Transforms/Passes.h"
 #include "QuantQDQ/Transforms/QuantizationSpec.h"
-#include "QuantQDQ/Transforms/TensorNames.h"
+#include "QuantQDQ/Utils/TensorNames.h"
 
 #include "mlir/Bytecode/BytecodeWriter.h"
 #include "mlir/IR/BuiltinAttributes.h"

@@ -9,8 +9,9 @@
 #define QUANTQDQ_INITQUANTQDQ_H
 
 #include "QuantQDQ/Calibration/Passes.h"
+#include "QuantQDQ/Codegen/Passes.h"
+#include "QuantQDQ/Codegen/Pipelines.h"
 #include "QuantQDQ/Conversion/Passes.h"
-#include "QuantQDQ/Conversion/Pipelines.h"
 #include "QuantQDQ/Driver/QuantizePipeline.h"
 #include "QuantQDQ/IR/QuantQDQDialect.h"
 #include "QuantQDQ/Transforms/Passes.h"
@@ -38,9 +39,11 @@ inline void registerQuantQDQDialects(DialectRegistry &registry) {
 
 /// Registers every pass and pipeline: the transformations with the library
 /// insertion cases and driver flags (registerQuantQDQPasses), calibration,
-/// qdq-quantize, the lowering passes, qdq-cpu-pipeline and qdq-gpu-pipeline.
+/// qdq-quantize, the lowering passes, the code-generation passes,
+/// qdq-cpu-pipeline and qdq-gpu-pipeline.
 inline void registerAllQuantQDQPasses() {
   registerQuantQDQPasses();
+  registerQuantQDQCodegenPasses();
   registerCalibrationPasses();
   registerQuantizePipeline();
   registerQuantQDQConversionPasses();

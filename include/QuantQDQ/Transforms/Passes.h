@@ -1,12 +1,10 @@
-//===- Passes.h - quant_qdq transformation passes ---------------*- C++ -*-===//
+//===- Passes.h - quant_qdq quantization passes -----------------*- C++ -*-===//
 
 #ifndef QUANTQDQ_TRANSFORMS_PASSES_H
 #define QUANTQDQ_TRANSFORMS_PASSES_H
 
 #include "QuantQDQ/IR/QuantQDQDialect.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
-#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/PDL/IR/PDL.h"
 #include "mlir/Dialect/PDLInterp/IR/PDLInterp.h"
 #include "mlir/IR/BuiltinOps.h"

@@ -15,8 +15,8 @@
 #include "QuantQDQ/Calibration/Calibration.h"
 #include "QuantQDQ/Calibration/Passes.h"
 #include "QuantQDQ/IR/QuantQDQOps.h"
-#include "QuantQDQ/Transforms/Scales.h"
-#include "QuantQDQ/Transforms/TensorNames.h"
+#include "QuantQDQ/Utils/Scales.h"
+#include "QuantQDQ/Utils/TensorNames.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/DialectResourceBlobManager.h"

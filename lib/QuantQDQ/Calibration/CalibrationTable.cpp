@@ -2,8 +2,8 @@
 
 #include "QuantQDQ/Calibration/Calibration.h"
 #include "QuantQDQ/IR/QuantQDQOps.h"
-#include "QuantQDQ/Transforms/Scales.h"
-#include "QuantQDQ/Transforms/TensorNames.h"
+#include "QuantQDQ/Utils/Scales.h"
+#include "QuantQDQ/Utils/TensorNames.h"
 
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/ADT/StringExtras.h"

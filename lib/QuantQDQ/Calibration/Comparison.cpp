@@ -3,8 +3,8 @@
 #include "QuantQDQ/Calibration/Comparison.h"
 #include "QuantQDQ/Calibration/Calibration.h"
 #include "QuantQDQ/IR/QuantQDQOps.h"
-#include "QuantQDQ/Transforms/LayerGraph.h"
-#include "QuantQDQ/Transforms/TensorNames.h"
+#include "QuantQDQ/Utils/LayerGraph.h"
+#include "QuantQDQ/Utils/TensorNames.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/ADT/StringExtras.h"

@@ -4,9 +4,9 @@
 
 #include "BufferPool.h"
 #include "ParallelJIT.h"
+#include "QuantQDQ/Codegen/Pipelines.h"
 #include "QuantQDQ/Config.h"
 #include "QuantQDQ/Conversion/Passes.h"
-#include "QuantQDQ/Conversion/Pipelines.h"
 #include "QuantQDQ/IR/QuantQDQOps.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"

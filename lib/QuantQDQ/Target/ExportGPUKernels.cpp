@@ -8,9 +8,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "QuantQDQ/Target/GPUKernels.h"
+#include "QuantQDQ/Codegen/Pipelines.h"
 #include "QuantQDQ/Conversion/GPUKernelABI.h"
 #include "QuantQDQ/Conversion/Passes.h"
-#include "QuantQDQ/Conversion/Pipelines.h"
 #include "QuantQDQ/IR/QuantQDQOps.h"
 #include "QuantQDQ/InitQuantQDQ.h"
 

@@ -81,10 +81,10 @@ public:
 
 private:
   LogicalResult applyCases(ModuleOp module);
-  void decide(ModuleOp module, const QuantizationSpec *spec, bool partial,
-              SmallVectorImpl<LayerDecision> &decisions,
-              llvm::SmallPtrSetImpl<const SpecEntry *> &usedEntries,
-              InsertionCounts &counts);
+  LogicalResult decide(ModuleOp module, const QuantizationSpec *spec,
+                       bool partial, SmallVectorImpl<LayerDecision> &decisions,
+                       llvm::SmallPtrSetImpl<const SpecEntry *> &usedEntries,
+                       InsertionCounts &counts);
   LogicalResult checkDecision(const LayerDecision &decision,
                               const SpecEntry *entry);
   /// Reads the format and bit-width options into the fields below.
@@ -141,12 +141,12 @@ LogicalResult InsertQDQPass::checkDecision(const LayerDecision &decision,
   return success();
 }
 
-void InsertQDQPass::decide(
-    ModuleOp module, const QuantizationSpec *spec, bool partial,
-    SmallVectorImpl<LayerDecision> &decisions,
-    llvm::SmallPtrSetImpl<const SpecEntry *> &usedEntries,
-    InsertionCounts &counts) {
-  module.walk([&](QDQLayerOpInterface layer) {
+LogicalResult
+InsertQDQPass::decide(ModuleOp module, const QuantizationSpec *spec,
+                      bool partial, SmallVectorImpl<LayerDecision> &decisions,
+                      llvm::SmallPtrSetImpl<const SpecEntry *> &usedEntries,
+                      InsertionCounts &counts) {
+  WalkResult walk = module.walk([&](QDQLayerOpInterface layer) {
     Operation *op = layer.getOperation();
     auto record = op->getAttrOfType<CaseRecordAttr>(kCaseAttrName);
     op->removeAttr(kCaseAttrName);
@@ -208,7 +208,7 @@ void InsertQDQPass::decide(
       decision.rule +=
           ("; calibration " + stringifyCalibrationMethod(*method)).str();
     if (failed(checkDecision(decision, entry)))
-      return signalPassFailure();
+      return WalkResult::interrupt();
     ++counts.layers;
     counts.bySpec += entry != nullptr;
     counts.byCase += !entry && record;
@@ -218,7 +218,9 @@ void InsertQDQPass::decide(
     counts.perChannel +=
         decision.weight && decision.weightQuantizer.isPerAxis();
     decisions.push_back(std::move(decision));
+    return WalkResult::advance();
   });
+  return failure(walk.wasInterrupted());
 }
 
 /// A spec entry that matched no layer: a warning that helps fix it, with
@@ -538,8 +540,9 @@ void InsertQDQPass::runOnOperation() {
   SmallVector<LayerDecision> decisions;
   llvm::SmallPtrSet<const SpecEntry *, 8> usedEntries;
   InsertionCounts counts;
-  decide(module, spec ? &*spec : nullptr, partial, decisions, usedEntries,
-         counts);
+  if (failed(decide(module, spec ? &*spec : nullptr, partial, decisions,
+                    usedEntries, counts)))
+    return signalPassFailure();
   if (spec)
     for (const SpecEntry &entry : spec->getEntries())
       if (!usedEntries.contains(&entry))

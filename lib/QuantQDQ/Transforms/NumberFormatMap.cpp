@@ -8,7 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "QuantQDQ/Transforms/NumberFormatMap.h"
-#include "QuantQDQ/Transforms/JSONText.h"
+#include "QuantQDQ/Utils/JSONText.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"

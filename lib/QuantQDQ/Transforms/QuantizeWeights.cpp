@@ -9,8 +9,8 @@
 #include "QuantQDQ/IR/E4M3FN.h"
 #include "QuantQDQ/IR/QuantQDQOps.h"
 #include "QuantQDQ/Transforms/Passes.h"
-#include "QuantQDQ/Transforms/Scales.h"
-#include "QuantQDQ/Transforms/TensorNames.h"
+#include "QuantQDQ/Utils/Scales.h"
+#include "QuantQDQ/Utils/TensorNames.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/DialectResourceBlobManager.h"

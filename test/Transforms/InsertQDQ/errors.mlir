@@ -1,6 +1,6 @@
 // What insert-qdq rejects: each error names the file and position, exits
 // with status 1 and leaves no output file.
-// RUN: split-file %s %t
+// RUN: rm -rf %t && split-file %s %t
 // RUN: not qdq-opt %S/Inputs/block.mlir --insert-qdq=resnet-v9 2>&1 | FileCheck %s --check-prefix=UNKNOWN-CASE
 // RUN: not qdq-opt %S/Inputs/block.mlir --insert-qdq --qdq-mode=partial 2>&1 | FileCheck %s --check-prefix=PARTIAL
 // RUN: not qdq-opt %S/Inputs/block.mlir --insert-qdq --qdq-mode=half 2>&1 | FileCheck %s --check-prefix=MODE
@@ -18,6 +18,10 @@
 // RUN: not qdq-opt %S/Inputs/block.mlir --insert-qdq --qdq-spec=%t/no-name.json 2>&1 | FileCheck %s --check-prefix=NO-NAME
 // RUN: not qdq-opt %S/Inputs/block.mlir --insert-qdq --qdq-spec=%t/missing.json 2>&1 | FileCheck %s --check-prefix=MISSING
 // RUN: not qdq-opt %S/Inputs/block.mlir --insert-qdq --qdq-spec=%t/index-range.json 2>&1 | FileCheck %s --check-prefix=INDEX-RANGE
+// A layer's failed decision stops the pass there: no warning about the
+// entries after it, no report.
+// RUN: not qdq-opt %S/Inputs/block.mlir --insert-qdq --qdq-spec=%t/index-range-and-more.json --qdq-report=%t/stopped.txt 2>&1 | FileCheck %s --check-prefix=STOPPED --implicit-check-not=warning
+// RUN: not test -e %t/stopped.txt
 // RUN: not qdq-opt %S/Inputs/block.mlir --insert-qdq=%t/bad-native.mlir 2>&1 | FileCheck %s --check-prefix=BAD-NATIVE
 // RUN: not qdq-opt %S/Inputs/block.mlir --insert-qdq=%t/misspelt-op.mlir 2>&1 | FileCheck %s --check-prefix=MISSPELT-OP
 // RUN: not qdq-opt %S/Inputs/block.mlir --insert-qdq=%t/syntax.pdll 2>&1 | FileCheck %s --check-prefix=PDLL-SYNTAX
@@ -51,6 +55,7 @@
 // MISSING: missing.json:0:0: error: cannot read QuantizationSpec '{{.*}}missing.json'
 // INDEX-RANGE: block.mlir:7:8: error: quantization_index 2 is out of range: layer 'block2_add' has 2 activation inputs
 // INDEX-RANGE: index-range.json:1:2: note: in this QuantizationSpec entry
+// STOPPED: error: quantization_index 2 is out of range: layer 'block2_add'
 // BAD-NATIVE: bad-native.mlir:4:5: error: unknown native function 'QuantizeEverything' in insertion case; available: IsConvFed,
 // MISSPELT-OP: misspelt-op.mlir:2:8: error: unknown op 'quant_qdq.maxpool2d' in insertion case: it matches nothing; quant_qdq's layers: {{.*}}quant_qdq.max_pool2d
 // PDLL-SYNTAX: syntax.pdll:0:0: error: mlir-pdll could not compile the case:
@@ -89,6 +94,8 @@
 [{"quantize_input": false}]
 //--- index-range.json
 [{"name": "block2_add", "quantization_index": [0, 2]}]
+//--- index-range-and-more.json
+[{"name": "block2_add", "quantization_index": [0, 2]}, {"name": "block9"}]
 //--- unknown-name.json
 [{"name": "block9_conv"}, {"name": "Dense", "is_keras_class": true}]
 //--- bad-native.mlir

@@ -12,7 +12,7 @@
 #ifndef QUANTQDQ_TARGET_ONNX_ONNX_H
 #define QUANTQDQ_TARGET_ONNX_ONNX_H
 
-#include "QuantQDQ/Transforms/TensorNames.h"
+#include "QuantQDQ/Utils/TensorNames.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
 #include "llvm/Support/MemoryBuffer.h"

@@ -11,7 +11,7 @@
 #ifndef QUANTQDQ_TARGET_ONNX_ONNXATTRNAMES_H
 #define QUANTQDQ_TARGET_ONNX_ONNXATTRNAMES_H
 
-#include "QuantQDQ/Transforms/TensorNames.h"
+#include "QuantQDQ/Utils/TensorNames.h"
 #include "llvm/ADT/StringRef.h"
 
 namespace mlir::quant_qdq::onnx_io {

@@ -1,7 +1,7 @@
 //===- ONNXNodeBuilder.cpp - the ONNX nodes that stand for one op ---------===//
 
 #include "PatternUtils.h"
-#include "QuantQDQ/Transforms/TensorNames.h"
+#include "QuantQDQ/Utils/TensorNames.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 

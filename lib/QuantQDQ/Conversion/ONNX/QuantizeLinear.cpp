@@ -17,7 +17,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "PatternUtils.h"
-#include "QuantQDQ/Transforms/TensorNames.h"
+#include "QuantQDQ/Utils/TensorNames.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Matchers.h"

@@ -21,7 +21,7 @@
 #include "QuantQDQ/IR/QuantQDQOps.h"
 #include "QuantQDQ/Target/ONNX/ONNX.h"
 #include "QuantQDQ/Transforms/Passes.h"
-#include "QuantQDQ/Transforms/TensorNames.h"
+#include "QuantQDQ/Utils/TensorNames.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"

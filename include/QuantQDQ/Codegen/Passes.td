@@ -1,0 +1,465 @@
+//===- Passes.td - the engine's code-generation passes -----*- tablegen -*-===//
+//
+// The passes that take linalg on tensors, as convert-quant-qdq-to-linalg
+// leaves it, to fast CPU code: batch splitting, fusion, convolutions as
+// contractions, panel packing, vectorization, loop distribution and
+// outlining, buffer release. They touch no quant_qdq type (quantization's
+// passes are in Transforms/Passes.td); qdq-cpu-pipeline chains them.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef QUANTQDQ_CODEGEN_PASSES_TD
+#define QUANTQDQ_CODEGEN_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def FuseSiblingReductions : Pass<"qdq-fuse-sibling-reductions"> {
+  let summary = "Reductions of one tensor over one iteration space become "
+                "one op";
+  let description = [{
+    Two `linalg.generic` reductions (on tensors, static shapes) that read
+    the same tensor through the same indexing map, over the same loop
+    ranges and iterator types, become one generic with the results of both:
+    the tensor is read once instead of twice. Calibration's ReduceMin and
+    ReduceMax of each observed activation are such a pair. The fused op
+    takes the later one's place, so the earlier one's results must not be
+    read before it, nor the later one read the earlier one's results; more
+    than two siblings fuse one after the other. Each result keeps its own
+    body and its own order of terms, so no value changes. Element-wise ops
+    are left alone (their fusion is `qdq-elementwise-fusion`'s). Part of
+    `qdq-cpu-pipeline`.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
+def SplitBatch : Pass<"qdq-split-batch", "::mlir::ModuleOp"> {
+  let summary = "Run a batch whose samples are computed apart in groups";
+  let description = [{
+    Where every public function's arguments share their dimension 0 (the
+    batch) and each sample of its results depends on the same sample of
+    the arguments only, computed the same way for every sample, the
+    function becomes a loop over groups of samples that calls a private
+    copy of its body made for one group (`<name>_samples`), and inserts
+    each group's results into the batch's. A group's activations stay in
+    cache from one layer to the next where the whole batch's would not.
+
+    That each sample is computed apart is proved on linalg on tensors
+    (static shapes): the pass follows the dimension that holds the samples
+    (outermost, possibly merged with others) through linalg ops (as a
+    parallel loop that their bodies do not index, but for a gather's
+    `tensor.extract` of the same sample), reshapes, pads, slices,
+    concatenations and calibration's `quant_qdq.histogram` (whose rows,
+    when they are the samples, are counted apart). Tensors that do not depend on the samples but are
+    read along the samples' loop (a bias broadcast over the batch, an
+    empty output, a splat) must be made the same for every sample (an
+    empty tensor, a splat, a fill, a broadcast along that dimension); the
+    group's copy makes them at its size. Anything else that touches the
+    samples (a reduction over them, a slice of some, a constant of the
+    batch's size, an op the analysis does not know) leaves the function
+    whole: the pass never changes what is computed. Shape computations
+    that were folded for the whole batch stay as they were. Results that do
+    not depend on the samples (calibration's sizes of the observed
+    tensors) are computed once, outside the loop.
+
+    The group is the largest divisor of the batch that is at most
+    `samples`, or, with `samples` 0, whose largest linalg op's tensors
+    (per sample, times the group) fit in `cache-bytes`. With both 0 the
+    pass does nothing. Part of `qdq-cpu-pipeline` (its
+    `split-batch-bytes`), right after the lowering to linalg.
+  }];
+  let options = [
+    Option<"samples", "samples", "int64_t", /*default=*/"0",
+           "Samples per group (the largest divisor of the batch at most "
+           "this; 0: chosen from cache-bytes)">,
+    Option<"cacheBytes", "cache-bytes", "int64_t", /*default=*/"0",
+           "With samples=0: bytes the largest op's tensors of one group "
+           "may take (0: no split)">,
+    Option<"explain", "explain", "bool", /*default=*/"false",
+           "Say, as a remark, how each function's batch runs: in groups "
+           "of how many samples, or whole and because of which op">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
+def ElementwiseFusion : Pass<"qdq-elementwise-fusion"> {
+  let summary = "Fuse element-wise linalg ops where no work is repeated";
+  let description = [{
+    linalg's element-wise fusion (with reshape folding and linalg constant
+    folding), restricted to producers with one use whose consumer reads each
+    produced element once: the consumer's indexing map of the operand is a
+    permutation of its loops. A producer read through a broadcast, or by a
+    contraction that revisits each element once per output column, keeps its
+    own op and is computed once. Then a `tensor.pad` of such a producer's
+    result (a convolution's input) is fused with it (linalg's pad fusion):
+    the producer writes into the interior of the padded tensor, and
+    bufferization no longer copies the whole tensor into it. Where the
+    producer has other readers too (a residual, calibration's range of the
+    tensor), they read that interior, and the insert into the padded
+    tensor moves after them, so that bufferization sees no write between
+    the producer and its readers; one pad per producer is fused. A pad of
+    anything else (the network's input) first gets an element-wise copy as
+    its producer, so that it fuses the same way. Only the padding around
+    the interior is filled (slabs before and after it along each
+    dimension), not the whole tensor first. (Canonicalization later folds
+    that identity copy back into an insert of the source, which
+    `qdq-distribute-loops` turns into a copy on every thread again for a
+    function argument.) Part of `qdq-cpu-pipeline`.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::affine::AffineDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
+def ConvolutionsAsMatmuls : Pass<"qdq-convolutions-as-matmuls"> {
+  let summary = "Rewrite f32 convolutions as im2col and a contraction";
+  let description = [{
+    Each ungrouped 2-D f32 convolution on static shapes becomes im2col, a
+    copy of every input window into a column of a (C Kh Kw) x (Oh Ow)
+    matrix, and a contraction of the filter with it, which
+    `qdq-vectorize-contractions` tiles for registers.
+    `linalg.conv_2d_nchw_fchw` builds the columns as an
+    (N, C, Kh, Kw, Oh, Ow) tensor indexed without divisions and collapses
+    it (a view), except for a 1x1 kernel at stride 1, whose columns are its
+    input seen as (N, C, H W); `conv_2d_nhwc_hwcf` takes linalg's `rewriteInIm2Col`.
+    Grouped, depthwise, integer and dynamic-shape convolutions are left
+    alone. Part of `qdq-cpu-pipeline`.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
+def PackContractionPanels : Pass<"qdq-pack-contraction-panels"> {
+  let summary = "Store the right operand of f32 contractions as column "
+                "panels";
+  let description = [{
+    A register tile reads one `columns`-wide row of the right operand per
+    step of k; in place, those rows lie N floats apart, and for the usual
+    N (768, 3072) a panel of them does not stay in cache from one tile to
+    the next. This pass stores the right operand of every f32 contraction
+    on static shapes as panels, `[..., N / columns, K, columns]`, each
+    contiguous, and rewrites the contraction to iterate the panel and the
+    column within it (n = nb * columns + ni); the output is seen as
+    `[..., N / columns, columns]` through a view. A constant operand (a
+    weight) is packed once by the pass; any other is packed by a transpose
+    in the program when the tile's m dimension has `min-rows` rows or more
+    to repay the copy. Columns that do not fill a panel are split off and
+    keep the operand as it is. With `wide-columns`, a contraction of at
+    least 8 such panels' columns gets panels that wide instead (32 on an
+    AVX-512 host: 8 x 32 tiles then do 16 FMAs per 2 loads of the panel and
+    8 broadcasts; a narrower N keeps `columns`, whose remainder is
+    smaller). Named contractions are generalized. Part of
+    `qdq-cpu-pipeline`, before `qdq-vectorize-contractions`, whose
+    `columns` and `wide-columns` it must match.
+  }];
+  let options = [
+    Option<"columns", "columns", "int64_t", /*default=*/"16",
+           "Columns (n) of a panel: the register tile's width">,
+    Option<"wideColumns", "wide-columns", "int64_t", /*default=*/"0",
+           "Columns of the panels of contractions with 8 times as many "
+           "columns or more (0: none)">,
+    Option<"minRows", "min-rows", "int64_t", /*default=*/"16",
+           "Fewest rows (m) for which a right operand that is not a "
+           "constant is packed">,
+  ];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
+def VectorizeContractions : Pass<"qdq-vectorize-contractions"> {
+  let summary = "Tile f32 contractions into register tiles and vectorize them";
+  let description = [{
+    Every f32 contraction on static shapes (matmuls, dense layers, batched
+    and Einsum products) is cut into `rows` x `columns` output tiles along
+    the m dimension with the most rows (the last among equals: a short one
+    nearer the end, such as the batch of a [sequence, batch, features]
+    activation, would give tiles of one row or a few) and the output's
+    contiguous n dimension, walked n-outer, m-inner, each a loop over k of `vector.contract`s whose
+    accumulator stays in registers. Remainder tiles are peeled, so every
+    tile has a static shape. A right operand that is not contiguous along n
+    is transposed first. With `parallel`, the tiles are distributed over
+    threads first: an `scf.forall` over the parallel dimension (a batch
+    dimension, n or m) that holds two tiles or more and that `threads`
+    threads share most evenly, counting the remainder that is not a whole
+    tile, which is split off and stays sequential (ties go to the outermost
+    of batch, n, m); each iteration owns whole tiles. A 7x7 convolution's
+    49 columns are 3 tiles and a remainder, its 960 rows 160 tiles: the
+    rows are shared. Named contractions (`linalg.matmul`,
+    `batch_matmul`, ...) are generalized. Other ops are left alone. Part of
+    `qdq-cpu-pipeline`, which lowers each `vector.contract` to one broadcast
+    FMA per row and k: the sum over k keeps its order, but a fused multiply-
+    add rounds once where the loops round twice.
+  }];
+  let options = [
+    Option<"rows", "rows", "int64_t", /*default=*/"6",
+           "Rows (m) of a register tile">,
+    Option<"columns", "columns", "int64_t", /*default=*/"16",
+           "Columns (n) of a register tile">,
+    Option<"wideColumns", "wide-columns", "int64_t", /*default=*/"0",
+           "Columns of the tiles of a contraction whose n has exactly that "
+           "many (a wide panel of qdq-pack-contraction-panels; 0: none)">,
+    Option<"depth", "depth", "int64_t", /*default=*/"4",
+           "Products (k) per vector.contract">,
+    Option<"parallel", "parallel", "bool", /*default=*/"true",
+           "Distribute the tiles over threads: an scf.forall over a "
+           "parallel dimension">,
+    Option<"threads", "threads", "int64_t", /*default=*/"8",
+           "Threads the compiled code runs on, for choosing the dimension "
+           "they share most evenly">,
+  ];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::affine::AffineDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::tensor::TensorDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
+def CopyRepeatedResults : Pass<"qdq-copy-repeated-results"> {
+  let summary = "Give each result of a function a tensor of its own";
+  let description = [{
+    A graph may list one tensor as several of its outputs (valid ONNX). Once
+    bufferized, each result of a function becomes an out-parameter the
+    caller owns, and one buffer cannot be two out-parameters: this pass
+    copies a value that `func.return` returns more than once
+    (`bufferization.alloc_tensor` with `copy`) for each repeat after the
+    first. Part of `qdq-cpu-pipeline`, before bufferization.
+  }];
+  let dependentDialects = ["::mlir::bufferization::BufferizationDialect"];
+}
+
+def ReleaseBuffersEarly : Pass<"qdq-release-buffers-early"> {
+  let summary = "Free each buffer right after its last use";
+  let description = [{
+    Ownership-based deallocation frees a buffer at the end of the block that
+    allocates it, so in a network's function every intermediate buffer stays
+    allocated until the function returns. This pass moves each
+    `memref.dealloc` of a `memref.alloc` in the same block up to just after
+    the last op of the block that uses the buffer or any view of it
+    (subviews, reshapes, casts; a use nested in a loop counts as its
+    ancestor in the block). A buffer passed to a call, returned, or handed to
+    a loop's or branch's operands keeps its dealloc. Part of
+    `qdq-cpu-pipeline`, after the deallocation pipeline: a run then needs
+    the largest set of buffers live at once, not all of them.
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+}
+
+def CollapseLoopDims : Pass<"qdq-collapse-loop-dims"> {
+  let summary = "Merge the loops of linalg ops on buffers that walk memory "
+                "contiguously";
+  let description = [{
+    Every run of adjacent iteration dimensions of one iterator type of a
+    linalg op on buffers (generic, copy, fill, transpose, broadcast) that
+    each operand walks contiguously becomes one dimension: the run's dims
+    appear in order in every indexing map, and each buffer's strides let
+    `memref.collapse_shape` view them as one. An element-wise op over a
+    `[16, 14, 14]` slice then lowers to one loop of 3136 iterations, which
+    LLVM vectorizes as it is, instead of three, whose inner two it fully
+    unrolls before an expensive and fruitless attempt at the outer one.
+    Ops whose maps are not projected permutations (im2col's windows) keep
+    the dims those maps combine; ops whose body reads its indices
+    (`linalg.index`) keep all of them. Part of `qdq-cpu-pipeline`, before the
+    linalg ops become loops.
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+}
+
+def ExpandBF16Conversions : Pass<"qdq-expand-bf16-conversions"> {
+  let summary = "Convert between f32 and bf16 with integer bit operations";
+  let description = [{
+    Every `arith.truncf` from f32 to bf16 and `arith.extf` from bf16 to f32
+    (scalars and vectors) becomes shifts, adds and selects on the bits:
+    round to nearest even, subnormals kept, NaN as 0x7fc0. Left to LLVM, the
+    truncation is `vcvtneps2bf16` on a host with AVX512-BF16, which flushes
+    subnormal inputs and results to zero whatever the MXCSR says, and
+    `__truncsfbf2` elsewhere, which does not: the same model would give
+    other bits on another machine, and other bits than the GPU kernels.
+    Part of `qdq-cpu-pipeline`'s lowering, for the functions of the module
+    (GPU kernels keep `cvt.rn.bf16.f32`).
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
+def VectorizeElementwise : Pass<"qdq-vectorize-elementwise"> {
+  let summary = "Write element-wise linalg ops on buffers as vector loops";
+  let description = [{
+    Every linalg op on static buffers with only parallel loops (a
+    `linalg.generic`, or a named op such as the `linalg.transpose` that
+    packs a contraction's panels, `linalg.broadcast` or `linalg.copy`,
+    generalized first) whose innermost loop has `width` iterations or more,
+    whose body holds only element-wise ops, and whose buffer operands each
+    either walk that loop contiguously or do not walk it (a broadcast
+    input), becomes `scf.for` loops over the outer dimensions around a loop
+    of `width`-wide `vector.load`s, the body on vectors (scalars from
+    outside broadcast), and `vector.store`s, followed by a scalar loop over
+    the elements past the last whole vector. Outputs must be indexed by the
+    loops (projected permutations, the innermost loop on the last
+    dimension); an input may be read through any affine map in which the
+    innermost loop enters only the last index, with coefficient 1, so that
+    an im2col's window `ow + kw` at stride 1 is read in vectors too.
+    Buffers of i1 (packed into bits by a vector load) and bodies with other
+    ops (`linalg.index`) are left alone.
+
+    A min or max reduction (a `linalg.generic` on static buffers with one
+    input, outputs indexed by its parallel loops all the same way, and a
+    body where each output is one `arith.minimumf` or `arith.maximumf` of
+    the input and that output: ONNX ReduceMin and ReduceMax, calibration's
+    ranges, both in one op after `qdq-fuse-sibling-reductions`) whose input
+    is contiguous along one of its reduction loops with `width` iterations
+    or more becomes loops, the parallel ones outermost, then the other
+    reductions, then that loop in vectors and a scalar remainder; each
+    output has a vector and a scalar accumulator, fed by one load of the
+    input, started from the output's value and combined once per output
+    element.
+    Minimum and maximum are exact and associative (NaN wins, -0 is below
+    +0), so the result has the same bits in any order; sums and `minnumf`
+    (whose choice between two zeros depends on their order) are left alone.
+    Part of `qdq-cpu-pipeline`, after
+    `qdq-collapse-loop-dims`: the JIT optimizes LLVM IR without a target
+    machine, so LLVM's loop vectorizer would leave these loops scalar.
+  }];
+  let options = [
+    Option<"width", "width", "int64_t", /*default=*/"8",
+           "Elements per vector (8 f32 fill an AVX register)">,
+  ];
+  let dependentDialects = ["::mlir::affine::AffineDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::vector::VectorDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
+def VectorizeConvolutionRows : Pass<"qdq-vectorize-convolution-rows"> {
+  let summary = "Write depthwise and grouped convolutions on buffers as "
+                "register tiles of output rows";
+  let description = [{
+    A convolution that stays one (depthwise and grouped ones: ungrouped
+    convolutions become contractions first) walks its output's contiguous
+    dimension, an output column in NCHW, with a filter that does not depend
+    on it. Every `linalg` op on static f32 buffers whose body is
+    `out + in * filter`, whose convolution dimensions
+    (`linalg::inferConvolutionDims`) put an output image loop last in the
+    output and last in the input (stride 1 or 2) and in no other index,
+    whose output is indexed by parallel loops only, whose filter does not
+    depend on the other output image loop, with unit-stride last
+    dimensions and at most 64 filter taps, becomes
+    `scf.for` loops over the other parallel loops around register tiles of
+    `rows` output rows by `vectors` vectors of `width` columns.
+
+    A tile reads its accumulators once, then for each input channel of its
+    group (a loop carrying them) and each filter tap (unrolled) broadcasts
+    the filter value and adds its product with the input vector to every
+    accumulator by `vector.fma`; at stride 2 an input vector is the even
+    lanes of two consecutive reads. Rows that read the same input vector
+    share it. Tiles are written back once. Columns past the last whole
+    tile are single-vector tiles, with masked (out-of-bounds) transfers
+    where the vector passes the row's end or its reads would pass the input
+    row's end; rows past the last whole tile are one shorter tile. Each
+    output element sums its terms channel by channel, each channel's taps
+    in order (the loop order `qdq-reduction-loop-order` gives named
+    convolutions), fused into FMAs.
+
+    Part of `qdq-cpu-pipeline`, before `qdq-collapse-loop-dims`.
+  }];
+  let options = [
+    Option<"width", "width", "int64_t", /*default=*/"8",
+           "Columns per vector (8 f32 fill an AVX register)">,
+    Option<"rows", "rows", "int64_t", /*default=*/"4",
+           "Output rows per register tile">,
+    Option<"vectors", "vectors", "int64_t", /*default=*/"2",
+           "Vectors of columns per row of a register tile">,
+  ];
+  let dependentDialects = ["::mlir::affine::AffineDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::vector::VectorDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
+def OutlineParallelLoops : Pass<"qdq-outline-parallel-loops",
+                                 "::mlir::ModuleOp"> {
+  let summary = "Move each top-level parallel loop into a function of its "
+                "own";
+  let description = [{
+    Every `scf.parallel` at the top level of a function body moves into a
+    new private, not-inlined function that takes the values the loop reads
+    from outside (constants are cloned in instead) and is called in the
+    loop's place. A network's function holds one parallel loop per layer;
+    the OpenMP translation outlines each from the LLVM function that holds
+    it, scanning all of that function each time, so with every loop in one
+    function translation time grew with the square of the network's size.
+    Part of `qdq-cpu-pipeline`, before the loops become OpenMP regions.
+  }];
+  let dependentDialects = ["::mlir::func::FuncDialect",
+                           "::mlir::LLVM::LLVMDialect"];
+}
+
+def MergeIdenticalFunctions : Pass<"qdq-merge-identical-functions",
+                                    "::mlir::ModuleOp"> {
+  let summary = "Keep one of each set of private functions with the same "
+                "body";
+  let description = [{
+    Private function definitions whose types, attributes (`no_inline`
+    included) and bodies are equal (op for op with matching operands, a
+    commutative op's in either order; locations and names aside) are
+    merged: the first one is kept, calls and other symbol references to the
+    others in the module's own symbol scope are redirected to it (so the
+    merged functions share one address), and the others are erased. A network's
+    repeated blocks become, after `qdq-outline-parallel-loops`, functions
+    that differ only in name (ResNet-50: 260 outlined functions, 89
+    distinct; a transformer's layers all alike), so the rest of the
+    lowering and LLVM compile each body once. Public functions and
+    declarations are left alone. A single round: callers that become alike
+    once their callees are merged are not merged in turn.
+    Part of the CPU lowering (`qdq-cpu-pipeline`, and the host code of
+    `qdq-gpu-pipeline`), right after outlining.
+  }];
+}
+
+def DistributeLoops : Pass<"qdq-distribute-loops"> {
+  let summary = "Share the outermost parallel loop of linalg ops among "
+                "threads";
+  let description = [{
+    Every linalg op on static tensors directly in a function body (not a
+    tile already) whose iteration space has at least `min-iterations`
+    points gets its outermost parallel loop of two or more iterations cut
+    into at most `chunks` chunks by an `scf.forall`. `qdq-cpu-pipeline`
+    runs it after the contractions are tiled, so that element-wise chains,
+    normalizations, softmaxes, im2col and depthwise convolutions use every
+    core too. A function argument inserted into a larger tensor (the
+    network's input into its first convolution's padded buffer) would
+    bufferize to a `memref.copy` on one thread; with as many elements, it
+    becomes a `linalg.copy` into the destination's slice first, shared out
+    the same way. Results are unchanged: no element's arithmetic moves
+    between iterations.
+  }];
+  let options = [
+    Option<"minIterations", "min-iterations", "int64_t",
+           /*default=*/"16384",
+           "Smallest iteration space worth a parallel region">,
+    Option<"chunks", "chunks", "int64_t", /*default=*/"16",
+           "Chunks the outermost parallel loop is cut into (at most)">,
+  ];
+  let dependentDialects = ["::mlir::scf::SCFDialect",
+                           "::mlir::tensor::TensorDialect",
+                           "::mlir::affine::AffineDialect"];
+}
+
+def ReductionLoopOrder : Pass<"qdq-reduction-loop-order"> {
+  let summary = "Make the last parallel dimension the innermost loop of "
+                "contractions";
+  let description = [{
+    Generalizes named linalg contractions (convolutions, pooling) and moves
+    their reduction dimensions in front of the last parallel dimension, so
+    that once lowered to loops the innermost loop walks the output's
+    contiguous dimension (`ow` of a convolution, `n` of a dense layer) and
+    LLVM vectorizes it. Part of `qdq-cpu-pipeline`; results are unchanged
+    (the reduction order per output element is the same).
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
+#endif // QUANTQDQ_CODEGEN_PASSES_TD

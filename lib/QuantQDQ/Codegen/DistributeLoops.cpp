@@ -1,0 +1,100 @@
+//===- DistributeLoops.cpp - share loop nests among threads ---------------===//
+//
+// qdq-vectorize-contractions threads the contractions; everything else
+// (element-wise chains, softmax and normalization reductions, im2col,
+// depthwise convolutions) would still run on one core. Each of those ops
+// whose iteration space is large enough gets its outermost parallel loop
+// cut into chunks by an scf.forall, which the CPU pipeline runs as an
+// OpenMP loop. Cutting a parallel loop changes no element's arithmetic.
+//
+//===----------------------------------------------------------------------===//
+
+#include "QuantQDQ/Codegen/Passes.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+namespace mlir::quant_qdq {
+#define GEN_PASS_DEF_DISTRIBUTELOOPS
+#include "QuantQDQ/Codegen/Passes.h.inc"
+} // namespace mlir::quant_qdq
+
+using namespace mlir;
+
+namespace {
+struct DistributeLoopsPass
+    : public quant_qdq::impl::DistributeLoopsBase<DistributeLoopsPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    copyArgumentsIntoSlices();
+    // Ops directly in a function body: those inside loops are tiles
+    // already.
+    SmallVector<linalg::LinalgOp> ops;
+    getOperation()->walk([&](linalg::LinalgOp op) {
+      if (isa<FunctionOpInterface>(op->getParentOp()) &&
+          op.hasPureTensorSemantics() && isa<TilingInterface>(*op))
+        ops.push_back(op);
+    });
+    IRRewriter rewriter(&getContext());
+    for (linalg::LinalgOp op : ops) {
+      SmallVector<int64_t> bounds = op.getStaticLoopRanges();
+      if (llvm::any_of(bounds, ShapedType::isDynamic))
+        continue;
+      int64_t iterations = 1;
+      for (int64_t bound : bounds)
+        iterations *= bound;
+      if (iterations < minIterations)
+        continue;
+      SmallVector<utils::IteratorType> iterators =
+          op.getIteratorTypesArray();
+      std::optional<unsigned> dim;
+      for (unsigned d = 0; d < bounds.size() && !dim; ++d)
+        if (iterators[d] == utils::IteratorType::parallel && bounds[d] >= 2)
+          dim = d;
+      if (!dim)
+        continue;
+      SmallVector<int64_t> sizes(bounds.size(), 0);
+      sizes[*dim] = llvm::divideCeil(bounds[*dim],
+                                     std::min<int64_t>(chunks, bounds[*dim]));
+      scf::SCFTilingOptions options;
+      options.setTileSizes(getAsIndexOpFoldResult(&getContext(), sizes));
+      options.setLoopType(scf::SCFTilingOptions::LoopType::ForallOp);
+      rewriter.setInsertionPoint(op);
+      FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(
+          rewriter, cast<TilingInterface>(op.getOperation()), options);
+      if (failed(tiled))
+        continue; // stays one sequential nest
+      rewriter.replaceOp(op, tiled->replacements);
+    }
+  }
+
+  /// An argument inserted into a larger tensor (the network's input into
+  /// the padded buffer of its first convolution, which canonicalization
+  /// makes of the element-wise copy that pad fusion wrote) bufferizes to a
+  /// memref.copy, a strided copy on one thread while the others wait. As a
+  /// linalg.copy into the destination's slice, it is shared out like the
+  /// rest.
+  void copyArgumentsIntoSlices() {
+    getOperation()->walk([&](tensor::InsertSliceOp insert) {
+      RankedTensorType type = insert.getSourceType();
+      if (!isa<FunctionOpInterface>(insert->getParentOp()) ||
+          !isa<BlockArgument>(insert.getSource()) || !type.hasStaticShape() ||
+          type.getNumElements() < minIterations)
+        return;
+      OpBuilder builder(insert);
+      Location loc = insert.getLoc();
+      auto slice = tensor::ExtractSliceOp::create(
+          builder, loc, type, insert.getDest(), insert.getMixedOffsets(),
+          insert.getMixedSizes(), insert.getMixedStrides());
+      auto copy = linalg::CopyOp::create(builder, loc, insert.getSource(),
+                                         slice.getResult());
+      insert.getSourceMutable().assign(copy.getResult(0));
+    });
+  }
+};
+} // namespace

@@ -1,0 +1,322 @@
+//===- VectorizeContractions.cpp - register-blocked f32 contractions ------===//
+//
+// A matmul lowered to plain loops runs at a few GFLOP/s: every product
+// reloads its accumulator. This pass gives each f32 contraction on static
+// shapes the structure of a BLAS microkernel: the output is cut into
+// register tiles of MR rows (the last m dimension) by NR columns (the
+// output's contiguous n dimension), walked n-outer, m-inner so that a
+// column panel of the right operand stays in cache; each tile is a loop
+// over k of MR x NR x 1 vector.contracts whose accumulator, hoisted out of
+// the loop, stays in registers. Tiles that do not divide a dimension are
+// peeled into static remainder tiles, so no masks are needed. A right
+// operand not contiguous along n (a Gemm with transB) is transposed once.
+//
+//===----------------------------------------------------------------------===//
+
+#include "MatmulDims.h"
+#include "QuantQDQ/Codegen/Passes.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
+#include "mlir/Dialect/SCF/Transforms/Transforms.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
+#include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
+
+namespace mlir::quant_qdq {
+#define GEN_PASS_DEF_VECTORIZECONTRACTIONS
+#include "QuantQDQ/Codegen/Passes.h.inc"
+} // namespace mlir::quant_qdq
+
+using namespace mlir;
+using namespace mlir::quant_qdq;
+
+static constexpr StringLiteral kRegisterTile = "quant_qdq.register_tile";
+
+/// Makes the right operand contiguous along n: transposes it so that n's
+/// dimension comes last, and rewrites its indexing map to match.
+static void makeRhsContiguous(RewriterBase &rewriter, linalg::GenericOp op,
+                              const MatmulDims &blocking) {
+  OpOperand *rhs = op.getDpsInputOperand(blocking.rhs);
+  AffineMap map = op.getMatchingIndexingMap(rhs);
+  ArrayRef<AffineExpr> results = map.getResults();
+  if (getDimPosition(results.back()) == blocking.n)
+    return;
+  SmallVector<int64_t> perm;
+  int64_t nPos = -1;
+  for (auto [i, e] : llvm::enumerate(results)) {
+    if (getDimPosition(e) == blocking.n)
+      nPos = i;
+    else
+      perm.push_back(i);
+  }
+  perm.push_back(nPos);
+  auto type = cast<RankedTensorType>(rhs->get().getType());
+  SmallVector<int64_t> shape;
+  SmallVector<AffineExpr> exprs;
+  for (int64_t p : perm) {
+    shape.push_back(type.getDimSize(p));
+    exprs.push_back(results[p]);
+  }
+  rewriter.setInsertionPoint(op);
+  Location loc = op.getLoc();
+  Value init =
+      tensor::EmptyOp::create(rewriter, loc, shape, type.getElementType());
+  Value transposed =
+      linalg::TransposeOp::create(rewriter, loc, rhs->get(), init, perm)
+          .getResult()[0];
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  maps[blocking.rhs] =
+      AffineMap::get(map.getNumDims(), 0, exprs, op.getContext());
+  rewriter.modifyOpInPlace(op, [&] {
+    rhs->set(transposed);
+    op.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(maps));
+  });
+}
+
+/// The register tiles' loops, outermost first: the other parallel
+/// dimensions, n, m, the other reductions, k.
+static SmallVector<int64_t> getTileLoopOrder(linalg::GenericOp op,
+                                             const MatmulDims &blocking) {
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  SmallVector<int64_t> order;
+  for (unsigned d = 0; d < iterators.size(); ++d)
+    if (iterators[d] == utils::IteratorType::parallel && d != blocking.n &&
+        d != blocking.m)
+      order.push_back(d);
+  order.push_back(blocking.n);
+  if (blocking.m)
+    order.push_back(*blocking.m);
+  for (unsigned d = 0; d < iterators.size(); ++d)
+    if (iterators[d] == utils::IteratorType::reduction && d != blocking.k)
+      order.push_back(d);
+  order.push_back(blocking.k);
+  return order;
+}
+
+/// How much longer than an even share of `extent` iterations the busiest
+/// of `threads` threads takes when they share whole grains of `grain` and
+/// the remainder then runs on one of them.
+static double getSlowdown(int64_t extent, int64_t grain, int64_t threads) {
+  int64_t grains = extent / grain;
+  int64_t busiest = llvm::divideCeil(grains, threads) * grain +
+                    (extent - grains * grain);
+  return double(busiest) * double(threads) / double(extent);
+}
+
+/// Distributes `op` over `threads` threads: an scf.forall over the parallel
+/// dimension that holds at least two grains (a grain being one register
+/// tile along it) and that the threads share most evenly, the remainder
+/// that is not a whole grain counted as sequential; ties go to the first in
+/// the register tiles' loop order. Each iteration then owns whole tiles,
+/// the column panel of the right operand they read included. The rest is
+/// split off first and stays sequential, so that every part keeps static
+/// shapes. Returns the ops left to tile for registers.
+static SmallVector<linalg::GenericOp>
+distributeOverThreads(RewriterBase &rewriter, linalg::GenericOp op,
+                      const MatmulDims &blocking, int64_t rows,
+                      int64_t columns, int64_t threads) {
+  SmallVector<int64_t> bounds = op.getStaticLoopRanges();
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  auto grainOf = [&](int64_t d) -> int64_t {
+    return d == blocking.n ? columns : d == blocking.m ? rows : 1;
+  };
+  // The parallel loops lead the tiles' loop order.
+  std::optional<int64_t> chosen;
+  double chosenSlowdown = 0;
+  for (int64_t d : getTileLoopOrder(op, blocking)) {
+    if (iterators[d] != utils::IteratorType::parallel)
+      break;
+    if (bounds[d] < 2 * grainOf(d))
+      continue;
+    double slowdown = getSlowdown(bounds[d], grainOf(d), threads);
+    if (!chosen || slowdown < chosenSlowdown) {
+      chosen = d;
+      chosenSlowdown = slowdown;
+    }
+  }
+  if (!chosen)
+    return {op};
+  int64_t dim = *chosen, grain = grainOf(dim);
+
+  SmallVector<linalg::GenericOp> parts;
+  int64_t whole = bounds[dim] / grain * grain;
+  rewriter.setInsertionPoint(op);
+  if (whole < bounds[dim]) {
+    auto [head, rest] =
+        linalg::splitOp(rewriter, cast<TilingInterface>(op.getOperation()),
+                        dim, rewriter.getIndexAttr(whole));
+    op = cast<linalg::GenericOp>(head.getOperation());
+    parts.push_back(cast<linalg::GenericOp>(rest.getOperation()));
+    rewriter.setInsertionPoint(op);
+  }
+  SmallVector<int64_t> sizes(bounds.size(), 0);
+  sizes[dim] = grain;
+  scf::SCFTilingOptions options;
+  options.setTileSizes(getAsIndexOpFoldResult(op.getContext(), sizes));
+  options.setLoopType(scf::SCFTilingOptions::LoopType::ForallOp);
+  FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(
+      rewriter, cast<TilingInterface>(op.getOperation()), options);
+  if (failed(tiled))
+    return {op};
+  rewriter.replaceOp(op, tiled->replacements);
+  parts.insert(parts.begin(), cast<linalg::GenericOp>(tiled->tiledOps[0]));
+  return parts;
+}
+
+/// Tiles `op` into register tiles, its loops in getTileLoopOrder, and peels
+/// the loops of m, n and k where a tile does not divide them.
+static LogicalResult tileIntoRegisters(RewriterBase &rewriter,
+                                       linalg::GenericOp op,
+                                       const MatmulDims &blocking, int64_t rows,
+                                       int64_t columns, int64_t depth) {
+  SmallVector<int64_t> bounds = op.getStaticLoopRanges();
+  SmallVector<int64_t> sizes(bounds.size(), 1);
+  sizes[blocking.n] = std::min(columns, bounds[blocking.n]);
+  if (blocking.m)
+    sizes[*blocking.m] = std::min(rows, bounds[*blocking.m]);
+  sizes[blocking.k] = std::min(depth, bounds[blocking.k]);
+  SmallVector<int64_t> order = getTileLoopOrder(op, blocking);
+
+  scf::SCFTilingOptions options;
+  options.setTileSizes(getAsIndexOpFoldResult(op.getContext(), sizes));
+  options.setInterchange(order);
+  rewriter.setInsertionPoint(op);
+  FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(
+      rewriter, cast<TilingInterface>(op.getOperation()), options);
+  if (failed(tiled))
+    return failure();
+  for (Operation *t : tiled->tiledOps)
+    t->setAttr(kRegisterTile, rewriter.getUnitAttr());
+  rewriter.replaceOp(op, tiled->replacements);
+
+  // Loops come outermost first, one per dimension tiled (all of them, as no
+  // size is 0), in `order`.
+  auto loopOf = [&](unsigned dim) -> scf::ForOp {
+    auto it = llvm::find(order, dim);
+    return cast<scf::ForOp>(tiled->loops[it - order.begin()].getOperation());
+  };
+  // Peel the inner (m) loop first: peeling n then copies both of its tiles.
+  SmallVector<scf::ForOp> toPeel;
+  if (blocking.m && bounds[*blocking.m] % sizes[*blocking.m] != 0)
+    toPeel.push_back(loopOf(*blocking.m));
+  if (bounds[blocking.n] % sizes[blocking.n] != 0)
+    toPeel.push_back(loopOf(blocking.n));
+  if (bounds[blocking.k] % sizes[blocking.k] != 0)
+    toPeel.insert(toPeel.begin(), loopOf(blocking.k));
+  for (scf::ForOp loop : toPeel) {
+    scf::ForOp partial;
+    (void)scf::peelForLoopAndSimplifyBounds(rewriter, loop, partial);
+  }
+  return success();
+}
+
+/// The canonicalizer's patterns, applied to `root`: folds the peeled tiles'
+/// sizes into static shapes.
+static LogicalResult canonicalize(Operation *root) {
+  MLIRContext *context = root->getContext();
+  RewritePatternSet patterns(context);
+  for (Dialect *dialect : context->getLoadedDialects())
+    dialect->getCanonicalizationPatterns(patterns);
+  for (RegisteredOperationName name : context->getRegisteredOperations())
+    name.getCanonicalizationPatterns(patterns, context);
+  return applyPatternsGreedily(root, std::move(patterns));
+}
+
+namespace {
+struct VectorizeContractionsPass
+    : public quant_qdq::impl::VectorizeContractionsBase<
+          VectorizeContractionsPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    Operation *root = getOperation();
+    if (rows < 1 || columns < 1 || depth < 1 || wideColumns < 0) {
+      emitError(root->getLoc(),
+                "qdq-vectorize-contractions: rows, columns and depth must be "
+                "positive and wide-columns 0 or more, got ")
+          << int64_t(rows) << ", " << int64_t(columns) << ", "
+          << int64_t(depth) << " and " << int64_t(wideColumns);
+      return signalPassFailure();
+    }
+    IRRewriter rewriter(&getContext());
+    SmallVector<std::pair<linalg::GenericOp, MatmulDims>> contractions =
+        getStaticF32Matmuls(rewriter, root);
+    if (contractions.empty())
+      return;
+    for (auto &[op, blocking] : contractions) {
+      makeRhsContiguous(rewriter, op, blocking);
+      // A wide panel (qdq-pack-contraction-panels) is read by tiles as wide.
+      int64_t width =
+          wideColumns > 0 && op.getStaticLoopRanges()[blocking.n] == wideColumns
+              ? int64_t(wideColumns)
+              : int64_t(columns);
+      SmallVector<linalg::GenericOp> parts = {op};
+      if (parallel)
+        parts = distributeOverThreads(rewriter, op, blocking, rows, width,
+                                      std::max<int64_t>(threads, 1));
+      for (linalg::GenericOp part : parts)
+        if (failed(tileIntoRegisters(rewriter, part, blocking, rows, width,
+                                     depth))) {
+          part.emitError("cannot tile this contraction into register tiles");
+          return signalPassFailure();
+        }
+    }
+    if (failed(canonicalize(root)))
+      return signalPassFailure();
+
+    // Vectorize each static tile; the k loop around it then carries its
+    // accumulator as a vector.
+    SmallVector<linalg::GenericOp> tiles;
+    root->walk([&](linalg::GenericOp op) {
+      if (op->hasAttr(kRegisterTile))
+        tiles.push_back(op);
+    });
+    for (linalg::GenericOp tile : tiles) {
+      tile->removeAttr(kRegisterTile);
+      if (!hasStaticF32Operands(tile))
+        continue; // a dynamic tile stays a linalg op and becomes loops
+      rewriter.setInsertionPoint(tile);
+      FailureOr<linalg::VectorizationResult> vectorized = linalg::vectorize(
+          rewriter, tile, /*inputVectorSizes=*/{}, /*scalableDims=*/{},
+          /*vectorizeNDExtract=*/false, /*flatten1DDepthwiseConv=*/false,
+          /*assumeDynamicDimsMatchVecSizes=*/false,
+          /*createNamedContraction=*/true);
+      if (failed(vectorized))
+        continue;
+      rewriter.replaceOp(tile, vectorized->replacements);
+    }
+    // mulf + multi_reduction over k is a vector.contract (lowered to one
+    // broadcast FMA per row and k); the tiles' unit dimensions go.
+    {
+      RewritePatternSet patterns(&getContext());
+      vector::populateVectorReductionToContractPatterns(patterns);
+      vector::populateVectorTransferPermutationMapLoweringPatterns(patterns);
+      if (failed(applyPatternsGreedily(root, std::move(patterns))))
+        return signalPassFailure();
+    }
+    {
+      RewritePatternSet patterns(&getContext());
+      vector::populateCastAwayVectorLeadingOneDimPatterns(patterns);
+      if (failed(applyPatternsGreedily(root, std::move(patterns))))
+        return signalPassFailure();
+    }
+    // Innermost loops first, so that a hoisted accumulator is invariant in
+    // the next loop out as well.
+    if (failed(canonicalize(root)))
+      return signalPassFailure();
+    SmallVector<scf::ForOp> loops;
+    root->walk([&](scf::ForOp loop) { loops.push_back(loop); });
+    for (scf::ForOp loop : loops)
+      (void)hoistLoopInvariantSubsets(rewriter, loop);
+    if (failed(canonicalize(root)))
+      signalPassFailure();
+  }
+};
+} // namespace

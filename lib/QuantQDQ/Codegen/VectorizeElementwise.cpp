@@ -1,0 +1,472 @@
+//===- VectorizeElementwise.cpp - element-wise linalg ops as vector loops -===//
+//
+// The JIT's LLVM optimizer runs without a target machine (given one, it
+// tripled compile time), so LLVM's loop vectorizer leaves element-wise loops
+// scalar. This pass writes them as vector loops itself: every element-wise
+// linalg op on buffers whose innermost dimension is contiguous in each
+// operand it walks becomes loops over the outer dimensions around a loop of
+// `width`-wide vector loads, the op's body on vectors, and vector stores,
+// then a scalar loop for the elements past the last whole vector.
+//
+//===----------------------------------------------------------------------===//
+
+#include "QuantQDQ/Codegen/Passes.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/IRMapping.h"
+
+namespace mlir::quant_qdq {
+#define GEN_PASS_DEF_VECTORIZEELEMENTWISE
+#include "QuantQDQ/Codegen/Passes.h.inc"
+} // namespace mlir::quant_qdq
+
+using namespace mlir;
+
+/// Whether `type` is a buffer element type that vector loads read as they
+/// lie in memory (not i1, which a vector packs into bits).
+static bool isByteAddressable(Type type) {
+  return type.isIntOrIndexOrFloat() && type.getIntOrFloatBitWidth() % 8 == 0;
+}
+
+/// Whether `type`'s last dimension is contiguous, so that a vector load
+/// reads consecutive elements of it.
+static bool hasUnitInnerStride(MemRefType type) {
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  return succeeded(type.getStridesAndOffset(strides, offset)) &&
+         strides.back() == 1;
+}
+
+/// How an operand's indices move with loop `inner`: not at all (a
+/// broadcast), or its last index by one per iteration, the others not
+/// (contiguous). A window's input (an im2col's `oh + kh`, `ow + kw`) is
+/// contiguous along `ow` when its stride is 1.
+enum class InnerWalk { None, Contiguous, Other };
+static InnerWalk getInnerWalk(AffineMap map, unsigned inner) {
+  if (!map.isFunctionOfDim(inner))
+    return InnerWalk::None;
+  ArrayRef<AffineExpr> results = map.getResults();
+  if (llvm::any_of(results.drop_back(), [&](AffineExpr e) {
+        return e.isFunctionOfDim(inner);
+      }))
+    return InnerWalk::Other;
+  AffineExpr rest = simplifyAffineExpr(
+      results.back() - getAffineDimExpr(inner, map.getContext()),
+      map.getNumDims(), map.getNumSymbols());
+  return rest.isFunctionOfDim(inner) ? InnerWalk::Other
+                                     : InnerWalk::Contiguous;
+}
+
+/// Whether `op` is an element-wise op on static buffers whose innermost loop
+/// every operand either walks contiguously or does not walk at all, with a
+/// body of element-wise ops only. Outputs are indexed by the loops
+/// themselves (projected permutations); inputs may be read through any
+/// affine map, a window's included.
+static bool isVectorizable(linalg::LinalgOp op, int64_t width) {
+  if (!op.hasPureBufferSemantics() ||
+      op.getNumParallelLoops() != op.getNumLoops() || op.getNumLoops() == 0)
+    return false;
+  SmallVector<int64_t> bounds = op.getStaticLoopRanges();
+  if (llvm::any_of(bounds, ShapedType::isDynamic) || bounds.back() < width)
+    return false;
+  unsigned inner = op.getNumLoops() - 1;
+  for (OpOperand &operand : op->getOpOperands()) {
+    AffineMap map = op.getMatchingIndexingMap(&operand);
+    bool output = op.isDpsInit(&operand);
+    if (output && !map.isProjectedPermutation(/*allowZeroInResults=*/false))
+      return false;
+    auto type = dyn_cast<MemRefType>(operand.get().getType());
+    if (!type) {
+      if (!operand.get().getType().isIntOrIndexOrFloat())
+        return false;
+      continue;
+    }
+    if (!isByteAddressable(type.getElementType()))
+      return false;
+    switch (getInnerWalk(map, inner)) {
+    case InnerWalk::None:
+      // Broadcast along the inner loop: an output must be written anew at
+      // every element.
+      if (output)
+        return false;
+      continue;
+    case InnerWalk::Contiguous:
+      if (!hasUnitInnerStride(type))
+        return false;
+      continue;
+    case InnerWalk::Other:
+      return false;
+    }
+  }
+  return llvm::all_of(op.getBlock()->without_terminator(), [](Operation &op) {
+    return op.getNumRegions() == 0 &&
+           (OpTrait::hasElementwiseMappableTraits(&op) ||
+            op.hasTrait<OpTrait::ConstantLike>()) &&
+           llvm::all_of(op.getResultTypes(), [](Type type) {
+             return type.isIntOrIndexOrFloat();
+           });
+  });
+}
+
+/// The indices `map` gives at loop position `ivs`: the loops' own values
+/// where a result is one loop, else an affine.apply.
+static SmallVector<Value> getIndices(OpBuilder &builder, Location loc,
+                                     AffineMap map, ArrayRef<Value> ivs) {
+  SmallVector<Value> indices;
+  for (AffineExpr e : map.getResults()) {
+    if (auto dim = dyn_cast<AffineDimExpr>(e)) {
+      indices.push_back(ivs[dim.getPosition()]);
+      continue;
+    }
+    indices.push_back(affine::AffineApplyOp::create(
+        builder, loc, AffineMap::get(map.getNumDims(), 0, e), ivs));
+  }
+  return indices;
+}
+
+/// Emits `op`'s body at loop position `ivs` on `width` elements of the
+/// innermost loop (a scalar body for width 1): operands are loaded as
+/// vectors along that loop or broadcast, the body's ops are cloned with
+/// vector types, and the yielded values are stored.
+static void emitBody(OpBuilder &builder, Location loc, linalg::GenericOp op,
+                     ArrayRef<Value> ivs, int64_t width) {
+  unsigned inner = op.getNumLoops() - 1;
+  auto vectorOf = [&](Type type) -> Type {
+    return width == 1 ? type : VectorType::get({width}, type);
+  };
+  IRMapping mapping;
+  // A scalar where a vector is due (a broadcast input, a constant, a value
+  // from outside the body) is broadcast once, at its first use.
+  auto lookup = [&](Value value) {
+    Value mapped = mapping.lookupOrDefault(value);
+    if (width == 1 || isa<VectorType>(mapped.getType()))
+      return mapped;
+    Value broadcast = vector::BroadcastOp::create(
+        builder, loc, vectorOf(mapped.getType()), mapped);
+    mapping.map(value, broadcast);
+    return broadcast;
+  };
+  for (OpOperand &operand : op->getOpOperands()) {
+    BlockArgument argument = op.getMatchingBlockArgument(&operand);
+    if (argument.use_empty())
+      continue;
+    Value source = operand.get();
+    if (!isa<MemRefType>(source.getType())) {
+      mapping.map(argument, source);
+      continue;
+    }
+    AffineMap map = op.getMatchingIndexingMap(&operand);
+    SmallVector<Value> indices = getIndices(builder, loc, map, ivs);
+    if (width > 1 && map.isFunctionOfDim(inner))
+      mapping.map(argument,
+                  vector::LoadOp::create(
+                      builder, loc,
+                      cast<VectorType>(vectorOf(argument.getType())), source,
+                      indices));
+    else
+      mapping.map(argument,
+                  memref::LoadOp::create(builder, loc, source, indices));
+  }
+  for (Operation &bodyOp : op.getBody()->without_terminator()) {
+    // Constants stay scalars, broadcast where they are used.
+    if (width == 1 || bodyOp.hasTrait<OpTrait::ConstantLike>()) {
+      builder.clone(bodyOp, mapping);
+      continue;
+    }
+    for (Value operand : bodyOp.getOperands())
+      lookup(operand);
+    Operation *clone = builder.clone(bodyOp, mapping);
+    for (Value result : clone->getResults())
+      result.setType(vectorOf(result.getType()));
+  }
+  auto yield = cast<linalg::YieldOp>(op.getBody()->getTerminator());
+  for (auto [init, yielded] :
+       llvm::zip(op.getDpsInitsMutable(), yield.getValues())) {
+    Value value = lookup(yielded);
+    SmallVector<Value> indices =
+        getIndices(builder, loc, op.getMatchingIndexingMap(&init), ivs);
+    if (width > 1)
+      vector::StoreOp::create(builder, loc, value, init.get(), indices);
+    else
+      memref::StoreOp::create(builder, loc, value, init.get(), indices);
+  }
+}
+
+/// Replaces `op` by loops over its outer dimensions around a vector loop and
+/// a scalar remainder loop over its innermost one.
+static void vectorize(linalg::GenericOp op, int64_t width) {
+  OpBuilder builder(op);
+  Location loc = op.getLoc();
+  SmallVector<int64_t> bounds = op.getStaticLoopRanges();
+  auto constant = [&](int64_t value) -> Value {
+    return arith::ConstantIndexOp::create(builder, loc, value);
+  };
+  int64_t inner = bounds.back();
+  int64_t whole = inner / width * width;
+  // Bounds first, outside the loops.
+  Value zero = constant(0), one = constant(1), step = constant(width),
+        wholeEnd = constant(whole);
+  Value innerEnd = whole < inner ? constant(inner) : Value();
+  SmallVector<Value> outerEnds;
+  for (int64_t bound : ArrayRef<int64_t>(bounds).drop_back())
+    outerEnds.push_back(constant(bound));
+
+  SmallVector<Value> ivs;
+  for (Value end : outerEnds) {
+    auto loop = scf::ForOp::create(builder, loc, zero, end, one);
+    builder.setInsertionPointToStart(loop.getBody());
+    ivs.push_back(loop.getInductionVar());
+  }
+  auto vectorLoop = scf::ForOp::create(builder, loc, zero, wholeEnd, step);
+  {
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPointToStart(vectorLoop.getBody());
+    ivs.push_back(vectorLoop.getInductionVar());
+    emitBody(builder, loc, op, ivs, width);
+    ivs.pop_back();
+  }
+  if (innerEnd) {
+    auto scalarLoop = scf::ForOp::create(builder, loc, wholeEnd, innerEnd, one);
+    builder.setInsertionPointToStart(scalarLoop.getBody());
+    ivs.push_back(scalarLoop.getInductionVar());
+    emitBody(builder, loc, op, ivs, 1);
+  }
+  op.erase();
+}
+
+/// The combiner of each output of a min/max reduction, in output order:
+/// output i's body is one arith.minimumf or arith.maximumf of the input and
+/// output i's running value, yielded as result i. Empty where the body is
+/// anything else.
+static SmallVector<Operation *> getMinMaxCombiners(linalg::GenericOp op) {
+  Block *body = op.getBody();
+  auto yield = cast<linalg::YieldOp>(body->getTerminator());
+  unsigned outputs = op.getNumDpsInits();
+  if (body->getOperations().size() != outputs + 1)
+    return {};
+  SmallVector<Operation *> combiners;
+  for (auto [i, value] : llvm::enumerate(yield.getValues())) {
+    Operation *combiner = value.getDefiningOp();
+    if (!isa_and_present<arith::MinimumFOp, arith::MaximumFOp>(combiner) ||
+        combiner->getBlock() != body ||
+        !llvm::is_contained(combiner->getOperands(), body->getArgument(0)) ||
+        !llvm::is_contained(combiner->getOperands(),
+                            body->getArgument(1 + i)))
+      return {};
+    combiners.push_back(combiner);
+  }
+  return combiners;
+}
+
+/// A min or max reduction (ONNX ReduceMin/ReduceMax; calibration's ranges),
+/// or several of one input (qdq-fuse-sibling-reductions' minimum and
+/// maximum): one input, outputs indexed by the parallel loops (all the same
+/// way), each combined with the input by arith.minimumf or arith.maximumf.
+/// Returns the loop along which the input is contiguous, the one to read in
+/// vectors.
+static std::optional<unsigned> getMinMaxReductionLoop(linalg::GenericOp op,
+                                                      int64_t width) {
+  if (!op.hasPureBufferSemantics() || op.getNumDpsInputs() != 1 ||
+      op.getNumDpsInits() == 0 || op.getNumReductionLoops() == 0 ||
+      getMinMaxCombiners(op).empty())
+    return std::nullopt;
+  OpOperand *input = op.getDpsInputOperand(0);
+  auto inputType = dyn_cast<MemRefType>(input->get().getType());
+  if (!inputType || !hasUnitInnerStride(inputType))
+    return std::nullopt;
+  SmallVector<int64_t> bounds = op.getStaticLoopRanges();
+  if (llvm::any_of(bounds, ShapedType::isDynamic))
+    return std::nullopt;
+  // The outputs are indexed by the parallel loops, each once.
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  AffineMap out = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  if (!out.isProjectedPermutation(/*allowZeroInResults=*/false) ||
+      out.getNumResults() != op.getNumParallelLoops() ||
+      llvm::any_of(out.getResults(), [&](AffineExpr e) {
+        return !linalg::isParallelIterator(
+            iterators[cast<AffineDimExpr>(e).getPosition()]);
+      }))
+    return std::nullopt;
+  for (OpOperand &init : op.getDpsInitsMutable())
+    if (!isa<MemRefType>(init.get().getType()) ||
+        op.getMatchingIndexingMap(&init) != out)
+      return std::nullopt;
+  AffineMap in = op.getMatchingIndexingMap(input);
+  for (unsigned loop = 0; loop < op.getNumLoops(); ++loop)
+    if (linalg::isReductionIterator(iterators[loop]) &&
+        bounds[loop] >= width &&
+        getInnerWalk(in, loop) == InnerWalk::Contiguous)
+      return loop;
+  return std::nullopt;
+}
+
+/// Replaces the min/max reduction `op` by loops: the parallel ones
+/// outermost, then the other reductions, then `vectorLoop` in vectors of
+/// `width` and a scalar remainder. Each output has a vector and a scalar
+/// accumulator, started from its value, carried through all the reduction
+/// loops and combined once per output element; all of them are fed by one
+/// load of the input. Minimum and maximum are exact and associative (NaN
+/// wins, -0 is below +0), so every order of the loops gives the same bits.
+static void vectorizeMinMaxReduction(linalg::GenericOp op, unsigned vectorLoop,
+                                     int64_t width) {
+  OpBuilder builder(op);
+  Location loc = op.getLoc();
+  SmallVector<bool> isMin = llvm::map_to_vector(
+      getMinMaxCombiners(op),
+      [](Operation *c) { return isa<arith::MinimumFOp>(c); });
+  unsigned outputs = isMin.size();
+  auto combine = [&](unsigned output, Value a, Value b) -> Value {
+    if (isMin[output])
+      return arith::MinimumFOp::create(builder, loc, a, b);
+    return arith::MaximumFOp::create(builder, loc, a, b);
+  };
+  SmallVector<int64_t> bounds = op.getStaticLoopRanges();
+  // Bounds and steps, each once, before the loops.
+  OpBuilder outside(op);
+  llvm::SmallDenseMap<int64_t, Value> constants;
+  auto constant = [&](int64_t value) {
+    Value &c = constants[value];
+    if (!c)
+      c = arith::ConstantIndexOp::create(outside, loc, value);
+    return c;
+  };
+  int64_t inner = bounds[vectorLoop], whole = inner / width * width;
+  for (int64_t value : {int64_t(0), int64_t(1), width, whole})
+    constant(value);
+  for (int64_t bound : bounds)
+    constant(bound);
+  Value zero = constant(0), one = constant(1);
+  SmallVector<Value> ivs(op.getNumLoops());
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  for (unsigned loop = 0; loop < op.getNumLoops(); ++loop) {
+    if (!linalg::isParallelIterator(iterators[loop]))
+      continue;
+    auto parallel = scf::ForOp::create(builder, loc, zero,
+                                       constant(bounds[loop]), one);
+    builder.setInsertionPointToStart(parallel.getBody());
+    ivs[loop] = parallel.getInductionVar();
+  }
+  SmallVector<Value> outIndices = getIndices(
+      builder, loc, op.getMatchingIndexingMap(op.getDpsInitOperand(0)), ivs);
+  // The accumulators: the outputs' vectors, then their scalars.
+  SmallVector<Value> accumulators(2 * outputs);
+  for (unsigned i = 0; i < outputs; ++i) {
+    Value start = memref::LoadOp::create(
+        builder, loc, op.getDpsInitOperand(i)->get(), outIndices);
+    accumulators[i] = vector::BroadcastOp::create(
+        builder, loc, VectorType::get({width}, start.getType()), start);
+    accumulators[outputs + i] = start;
+  }
+  MutableArrayRef<Value> vectors =
+      MutableArrayRef<Value>(accumulators).take_front(outputs);
+  MutableArrayRef<Value> scalars =
+      MutableArrayRef<Value>(accumulators).drop_front(outputs);
+  // Yields each output's running value combined with `loaded`.
+  auto yieldCombined = [&](ValueRange running, Value loaded) {
+    SmallVector<Value> combined;
+    for (unsigned i = 0; i < outputs; ++i)
+      combined.push_back(combine(i, running[i], loaded));
+    scf::YieldOp::create(builder, loc, combined);
+  };
+
+  // The other reduction loops, carrying all accumulators.
+  SmallVector<scf::ForOp> reductions;
+  for (unsigned loop = 0; loop < op.getNumLoops(); ++loop) {
+    if (linalg::isParallelIterator(iterators[loop]) || loop == vectorLoop)
+      continue;
+    auto reduction = scf::ForOp::create(
+        builder, loc, zero, constant(bounds[loop]), one, accumulators);
+    builder.setInsertionPointToStart(reduction.getBody());
+    ivs[loop] = reduction.getInductionVar();
+    llvm::copy(reduction.getRegionIterArgs(), accumulators.begin());
+    reductions.push_back(reduction);
+  }
+  Value input = op.getDpsInputOperand(0)->get();
+  AffineMap inputMap = op.getMatchingIndexingMap(op.getDpsInputOperand(0));
+  auto vectorType = cast<VectorType>(accumulators.front().getType());
+  auto vectorSteps = scf::ForOp::create(builder, loc, zero, constant(whole),
+                                        constant(width), vectors);
+  {
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPointToStart(vectorSteps.getBody());
+    ivs[vectorLoop] = vectorSteps.getInductionVar();
+    Value loaded = vector::LoadOp::create(
+        builder, loc, vectorType, input,
+        getIndices(builder, loc, inputMap, ivs));
+    yieldCombined(vectorSteps.getRegionIterArgs(), loaded);
+  }
+  llvm::copy(vectorSteps.getResults(), vectors.begin());
+  if (whole < inner) {
+    auto scalarSteps = scf::ForOp::create(builder, loc, constant(whole),
+                                          constant(inner), one, scalars);
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPointToStart(scalarSteps.getBody());
+    ivs[vectorLoop] = scalarSteps.getInductionVar();
+    Value loaded = memref::LoadOp::create(
+        builder, loc, input, getIndices(builder, loc, inputMap, ivs));
+    yieldCombined(scalarSteps.getRegionIterArgs(), loaded);
+    builder.setInsertionPointAfter(scalarSteps);
+    llvm::copy(scalarSteps.getResults(), scalars.begin());
+  }
+  // Close the reduction loops from the innermost out.
+  for (scf::ForOp reduction : llvm::reverse(reductions)) {
+    scf::YieldOp::create(builder, loc, accumulators);
+    builder.setInsertionPointAfter(reduction);
+    llvm::copy(reduction.getResults(), accumulators.begin());
+  }
+  for (unsigned i = 0; i < outputs; ++i) {
+    Value lanes = vector::ReductionOp::create(
+        builder, loc,
+        isMin[i] ? vector::CombiningKind::MINIMUMF
+                 : vector::CombiningKind::MAXIMUMF,
+        accumulators[i]);
+    memref::StoreOp::create(builder, loc,
+                            combine(i, lanes, accumulators[outputs + i]),
+                            op.getDpsInitOperand(i)->get(), outIndices);
+  }
+  op.erase();
+}
+
+namespace {
+struct VectorizeElementwisePass
+    : quant_qdq::impl::VectorizeElementwiseBase<VectorizeElementwisePass> {
+  using Base::Base;
+  void runOnOperation() override {
+    if (width < 2) {
+      getOperation()->emitError("qdq-vectorize-elementwise: width must be "
+                                "2 or more, got ")
+          << int64_t(width);
+      return signalPassFailure();
+    }
+    SmallVector<linalg::LinalgOp> ops;
+    getOperation()->walk([&](linalg::LinalgOp op) {
+      if (isVectorizable(op, width))
+        ops.push_back(op);
+    });
+    // Named ops (transposes that pack panels, broadcasts, copies) as
+    // generics first.
+    IRRewriter rewriter(&getContext());
+    for (linalg::LinalgOp op : ops) {
+      auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
+      if (!generic) {
+        rewriter.setInsertionPoint(op);
+        generic = *linalg::generalizeNamedOp(rewriter, op);
+      }
+      vectorize(generic, width);
+    }
+    SmallVector<std::pair<linalg::GenericOp, unsigned>> reductions;
+    getOperation()->walk([&](linalg::GenericOp op) {
+      if (std::optional<unsigned> loop = getMinMaxReductionLoop(op, width))
+        reductions.emplace_back(op, *loop);
+    });
+    for (auto [op, loop] : reductions)
+      vectorizeMinMaxReduction(op, loop, width);
+  }
+};
+} // namespace
