@@ -34,21 +34,18 @@ import onnx
 
 here = Path(__file__).resolve().parent
 sys.path.insert(0, str(here.parent))
-from common import reproducible  # noqa: E402,F401  (before torch)
+from common import reproducible  # noqa: E402  (before torch)
 from common import models, ort  # noqa: E402
-from common.recorded import check_recorded  # noqa: E402
+from common.recorded import (ACCURACY_TOLERANCES, add_arguments,  # noqa: E402
+                             check_recorded, exit_on_differences)
 
 parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-parser.add_argument("build", nargs="?", type=Path,
-                    default=here.parent.parent / "build")
-parser.add_argument("--check-recorded", action="store_true",
-                    help="compare the figures with RESULTS.md's")
+add_arguments(parser, here.parent.parent / "build")
 args = parser.parse_args()
 qdq_opt = args.build / "bin" / "qdq-opt"
 
-# Where RESULTS.md records each model's table, and how far a run may stray.
+# Where RESULTS.md records each model's table.
 RECORDED = {"digits_cnn": "Digits CNN:", "digits_mlp": "Perceptron:"}
-TOLERANCES = {"top-1": 0.4, "SQNR dB": 1.0}
 
 # (name, insert-qdq options beyond the case)
 FORMATS = [
@@ -82,7 +79,9 @@ def describe(path):
 
 
 def main():
+    reproducible.single_threaded_torch()
     work = Path(tempfile.mkdtemp(prefix="qdq-formats-"))
+    differences = []
     for make in (models.digits_cnn, models.digits_mlp):
         start = time.time()
         model = make(work)
@@ -107,8 +106,10 @@ def main():
                   f"{top1 - fp32:>+6.2f} {sqnr:>8.1f}")
             measured[name] = {"top-1": top1, "SQNR dB": sqnr}
         if args.check_recorded:
-            check_recorded(here / "RESULTS.md", "Accuracy per number format",
-                           RECORDED[model.name], measured, TOLERANCES)
+            differences += check_recorded(
+                here / "RESULTS.md", "Accuracy per number format",
+                RECORDED[model.name], measured, ACCURACY_TOLERANCES)
+    exit_on_differences(differences)
 
 
 if __name__ == "__main__":

@@ -32,19 +32,16 @@ import numpy as np
 
 here = Path(__file__).resolve().parent
 sys.path.insert(0, str(here.parent))
-from common import reproducible  # noqa: E402,F401  (before torch)
+from common import reproducible  # noqa: E402  (before torch)
 from common import models, ort  # noqa: E402
-from common.recorded import check_recorded  # noqa: E402
+from common.recorded import (ACCURACY_TOLERANCES, add_arguments,  # noqa: E402
+                             check_recorded, exit_on_differences)
 
 parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-parser.add_argument("build", nargs="?", type=Path,
-                    default=here.parent.parent / "build")
-parser.add_argument("--check-recorded", action="store_true",
-                    help="compare the figures with RESULTS.md's")
+add_arguments(parser, here.parent.parent / "build")
 args = parser.parse_args()
 qdq_opt = args.build / "bin" / "qdq-opt"
 qdq_run = args.build / "bin" / "qdq-run"
-TOLERANCES = {"top-1": 0.4, "SQNR dB": 1.0}
 
 # First and last layers stay in float, as binary and ternary networks keep
 # them (TensorQuant's first-match map: "none" entries come first).
@@ -91,6 +88,7 @@ def run(mlir, images, out):
 
 
 def main():
+    reproducible.single_threaded_torch()
     work = Path(tempfile.mkdtemp(prefix="qdq-number-formats-"))
     start = time.time()
     model = models.digits_cnn(work)
@@ -129,8 +127,9 @@ def main():
               f"{seconds:6.2f}")
         measured[name] = {"top-1": score, "SQNR dB": sqnr}
     if args.check_recorded:
-        check_recorded(here / "RESULTS.md", "TensorQuant's number formats",
-                       None, measured, TOLERANCES)
+        exit_on_differences(check_recorded(
+            here / "RESULTS.md", "TensorQuant's number formats", None,
+            measured, ACCURACY_TOLERANCES))
 
 
 if __name__ == "__main__":

@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 
 from . import ort
-from .recorded import check_recorded
+from .recorded import check_recorded, exit_on_differences
 
 RESULTS = Path(__file__).resolve().parent.parent / "qat" / "RESULTS.md"
 
@@ -65,6 +65,6 @@ def check_run(args, framework, tolerance, **top1):
         return
     row = (f"{framework} W{args.weight_bits}A8, {args.fp32_epochs} + "
            f"{args.epochs} epochs")
-    check_recorded(RESULTS, "What the benchmark test checks", None,
-                   {row: top1}, {column: tolerance for column in top1},
-                   whole_table=False)
+    exit_on_differences(check_recorded(
+        RESULTS, "What the benchmark test checks", None, {row: top1},
+        {column: tolerance for column in top1}, whole_table=False))

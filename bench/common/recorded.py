@@ -9,6 +9,18 @@ the new truth, with the prose that quotes it.
 import re
 from pathlib import Path
 
+# How far an accuracy benchmark's run may stray from what RESULTS.md
+# records: two of the 540 test digits, and 1 dB of SQNR.
+ACCURACY_TOLERANCES = {"top-1": 0.4, "SQNR dB": 1.0}
+
+
+def add_arguments(parser, build_default):
+    """The accuracy benchmarks' arguments: the build folder, and
+    --check-recorded."""
+    parser.add_argument("build", nargs="?", type=Path, default=build_default)
+    parser.add_argument("--check-recorded", action="store_true",
+                        help="compare the figures with RESULTS.md's")
+
 
 def recorded_table(path, heading, caption=None):
     """The rows of the first Markdown table in the section of `path` whose
@@ -49,8 +61,8 @@ def check_recorded(path, heading, caption, measured, tolerances,
     """Compares `measured` ({row: {column: value}}) with the table of
     RESULTS.md at `path` (see recorded_table): the same rows (or, without
     `whole_table`, rows of it), and each column of `tolerances` ({column:
-    largest difference}) within its tolerance. Prints what agreed; exits
-    naming every difference."""
+    largest difference}) within its tolerance. Prints what agreed, and
+    returns the differences, one line each (empty when all agree)."""
     recorded = recorded_table(path, heading, caption)
     faults = []
     for row in sorted(recorded.keys() - measured.keys() if whole_table
@@ -68,7 +80,14 @@ def check_recorded(path, heading, caption, measured, tolerances,
     where = (f"{Path(path).parent.name}/{Path(path).name}, "
              f"{(caption or heading).rstrip(':')}")
     if faults:
-        raise SystemExit(f"the run disagrees with {where}:\n  " +
-                         "\n  ".join(faults))
+        return [f"{where}: {fault}" for fault in faults]
     limits = ", ".join(f"{c} within {t}" for c, t in tolerances.items())
     print(f"recorded in {where}: {len(measured)} rows agree ({limits})")
+    return []
+
+
+def exit_on_differences(differences):
+    """Ends the run naming every difference check_recorded returned."""
+    if differences:
+        raise SystemExit("the run disagrees with what RESULTS.md records:\n  "
+                         + "\n  ".join(differences))
