@@ -54,18 +54,23 @@ def test_against_the_float_model(block_model, calibrated, calib_data):
 def _without_activation_qdq(model):
     """`model` with each QuantizeLinear -> DequantizeLinear pair removed
     (the pair's readers read the QuantizeLinear's input), the
-    DequantizeLinear of an integer initializer kept."""
+    DequantizeLinear of an integer initializer kept. A QuantizeLinear goes
+    once no other node reads it."""
     stripped = onnx.ModelProto()
     stripped.CopyFrom(model)
     graph = stripped.graph
     producer = {out: n for n in graph.node for out in n.output}
     source, dead = {}, set()
     for node in graph.node:
+        if node.op_type != "DequantizeLinear":
+            continue
         q = producer.get(node.input[0])
-        if node.op_type == "DequantizeLinear" and q is not None and \
-                q.op_type == "QuantizeLinear":
+        if q is not None and q.op_type == "QuantizeLinear":
             source[node.output[0]] = q.input[0]
-            dead.update((id(node), id(q)))
+            dead.add(id(node))
+    read = {i for n in graph.node if id(n) not in dead for i in n.input}
+    dead.update(id(n) for n in graph.node
+                if n.op_type == "QuantizeLinear" and n.output[0] not in read)
     kept = [n for n in graph.node if id(n) not in dead]
     for node in kept:
         node.input[:] = [source.get(i, i) for i in node.input]

@@ -25,7 +25,7 @@ try:
     listing = subprocess.run([unit_tests, "--gtest_list_tests"],
                              env=config.environment, capture_output=True,
                              text=True, timeout=120)
-except OSError as error:
+except (OSError, subprocess.TimeoutExpired) as error:
     lit_config.fatal("cannot run the unit tests (%s): %s; build the "
                      "QuantQDQUnitTests target" % (unit_tests, error))
 listed = sum(line.startswith("  ") for line in listing.stdout.splitlines())

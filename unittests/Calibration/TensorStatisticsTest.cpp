@@ -65,7 +65,9 @@ TEST(TensorStatistics, PercentileOfUniformData) {
 //
 //   calibration_reference.py --counts METHOD COUNTS.npy 2048 [BITS]
 //
-// (test/Calibration/Inputs), COUNTS.npy holding the same counts.
+// (test/Calibration/Inputs), COUNTS.npy holding the same counts
+// (test/Calibration/counts-reference.test writes them and checks each
+// value below).
 static TensorStatistics fromCounts(const std::vector<int64_t> &counts) {
   TensorStatistics stats;
   std::vector<float> range = {0.0f, float(counts.size())};
@@ -91,8 +93,11 @@ static std::vector<int64_t> decayWithOutliers() {
 }
 
 // Entropy folds the values above each candidate threshold into P's last
-// bin (without that, 129); MSE weighs the outliers' clipping error and
-// stays far above the bulk; percentile counts them.
+// bin (without that, the KL threshold is 129, which clips over 1% of the
+// values, and the 99th percentile, 182, bounds it); MSE weighs the
+// outliers' clipping error and stays far above the bulk; percentile counts
+// them. test/Calibration/counts-reference.test runs the reference on the
+// same counts.
 TEST(TensorStatistics, HistogramMethodsMatchTheReference) {
   TensorStatistics stats = fromCounts(decayWithOutliers());
   EXPECT_EQ(stats.computeAmax(CalibrationMethod::Entropy, 127, 99.99), 384.0);

@@ -22,7 +22,9 @@ def main():
     if not inputs:
         sys.exit("%s: no input to replay" % corpus)
     result = subprocess.run([tool] + inputs, capture_output=True, text=True)
-    ran = {line.split()[1] for line in result.stderr.splitlines()
+    # "Running: PATH (N bytes)"
+    ran = {line[len("Running: "):].rsplit(" (", 1)[0]
+           for line in result.stderr.splitlines()
            if line.startswith("Running: ")}
     if result.returncode != 0:
         sys.exit("%s exited with %d:\n%s" % (tool, result.returncode,

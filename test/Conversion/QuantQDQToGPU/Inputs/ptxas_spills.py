@@ -5,9 +5,10 @@ kernel of the PTX file was compiled, and none spills.
     ptxas -v K.ptx -o K.cubin 2>&1 | ptxas_spills.py K.ptx
 
 Each `.entry` of the PTX must have a "Function properties" block whose
-line reads "0 bytes spill stores, 0 bytes spill loads". Prints the number
-of kernels checked; exits 1 naming each kernel that spills or that ptxas
-did not report.
+line reads "0 bytes spill stores, 0 bytes spill loads", and so must every
+other function ptxas reports (a device function not inlined). Prints the
+number of kernels checked; exits 1 naming each function that spills and
+each kernel that ptxas did not report.
 """
 
 import re
@@ -26,15 +27,14 @@ def main():
         match = SPILLS.search(line)
         spills[name] = (int(match.group(1)), int(match.group(2))) \
             if match else None
-    faults = []
-    for kernel in kernels:
-        if kernel not in spills:
-            faults.append("%s: not in ptxas's report" % kernel)
-        elif spills[kernel] is None:
-            faults.append("%s: no spill figures in ptxas's report" % kernel)
-        elif spills[kernel] != (0, 0):
+    faults = ["%s: not in ptxas's report" % kernel
+              for kernel in kernels if kernel not in spills]
+    for function, figures in spills.items():
+        if figures is None:
+            faults.append("%s: no spill figures in ptxas's report" % function)
+        elif figures != (0, 0):
             faults.append("%s: %d bytes spill stores, %d bytes spill loads" %
-                          ((kernel,) + spills[kernel]))
+                          ((function,) + figures))
     if not kernels:
         faults.append("%s: no kernel (.entry) in the PTX" % sys.argv[1])
     if faults:
