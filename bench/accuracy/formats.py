@@ -22,7 +22,6 @@ usage: bench/accuracy/formats.py [build-dir] [--check-recorded]
 With --check-recorded, the figures must agree with the tables of
 RESULTS.md (top-1 within two of the 540 images, SQNR within 1 dB).
 """
-import argparse
 import subprocess
 import sys
 import tempfile
@@ -36,12 +35,11 @@ here = Path(__file__).resolve().parent
 sys.path.insert(0, str(here.parent))
 from common import reproducible  # noqa: E402  (before torch)
 from common import models, ort  # noqa: E402
-from common.recorded import (ACCURACY_TOLERANCES, add_arguments,  # noqa: E402
-                             check_recorded, exit_on_differences)
+from common.recorded import (ACCURACY_TOLERANCES,  # noqa: E402
+                             accuracy_arguments, check_recorded,
+                             exit_on_differences)
 
-parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-add_arguments(parser, here.parent.parent / "build")
-args = parser.parse_args()
+args = accuracy_arguments(__doc__, here.parent.parent / "build")
 qdq_opt = args.build / "bin" / "qdq-opt"
 
 # Where RESULTS.md records each model's table.

@@ -6,6 +6,7 @@ RESULTS.md they are meant to reproduce, so that a figure the docs quote
 cannot go stale unnoticed. A changed figure that is right is recorded as
 the new truth, with the prose that quotes it.
 """
+import argparse
 import re
 from pathlib import Path
 
@@ -14,12 +15,14 @@ from pathlib import Path
 ACCURACY_TOLERANCES = {"top-1": 0.4, "SQNR dB": 1.0}
 
 
-def add_arguments(parser, build_default):
-    """The accuracy benchmarks' arguments: the build folder, and
-    --check-recorded."""
+def accuracy_arguments(doc, build_default):
+    """The accuracy benchmarks' parsed arguments: the build folder, and
+    --check-recorded; `doc`'s first paragraph describes the script."""
+    parser = argparse.ArgumentParser(description=doc.split("\n\n")[0])
     parser.add_argument("build", nargs="?", type=Path, default=build_default)
     parser.add_argument("--check-recorded", action="store_true",
                         help="compare the figures with RESULTS.md's")
+    return parser.parse_args()
 
 
 def recorded_table(path, heading, caption=None):
