@@ -527,7 +527,8 @@ static py::object toPython(const std::optional<SmallVector<int64_t>> &shape) {
 
 /// One dict per layer (LayerGraph.h), in program order; producers and
 /// consumers are positions in that list (None for a graph input or a
-/// constant).
+/// constant). What Q/DQ placement decided is data here too: the positions
+/// of the inputs read quantized, and whether the weight is.
 static py::list describeLayers(ModuleHandle &module) {
   std::vector<LayerNode> graph;
   SmallVector<std::string> locations;
@@ -540,11 +541,14 @@ static py::list describeLayers(ModuleHandle &module) {
 
   py::list result;
   for (auto [node, location] : llvm::zip(graph, locations)) {
-    py::list inputs, inputShapes, producers, outputs, outputShapes;
-    for (const LayerTensor &t : node.inputs) {
+    py::list inputs, inputShapes, producers, quantizedInputs, outputs,
+        outputShapes;
+    for (auto [position, t] : llvm::enumerate(node.inputs)) {
       inputs.append(toPyStr(t.name));
       inputShapes.append(toPython(t.shape));
       producers.append(py::cast(t.producer));
+      if (t.quantized)
+        quantizedInputs.append(position);
     }
     for (const LayerTensor &t : node.outputs) {
       outputs.append(toPyStr(t.name));
@@ -567,6 +571,8 @@ static py::list describeLayers(ModuleHandle &module) {
     d["weight_shape"] =
         node.weight ? toPython(node.weight->shape) : py::object(py::list());
     d["weight_channel_axis"] = node.weightChannelAxis;
+    d["quantized_inputs"] = quantizedInputs;
+    d["weight_quantized"] = node.weight && node.weight->quantized;
     d["quantize_input_by_default"] = node.quantizesInputByDefault;
     d["quantize_weight_by_default"] = node.quantizesWeightByDefault;
     d["pass_through"] = node.passThrough;

@@ -35,7 +35,7 @@ import keras  # noqa: E402
 import numpy as np  # noqa: E402
 
 import quant_qdq as qq  # noqa: E402
-from quant_qdq.keras_qat import export_qat_model  # noqa: E402
+from quant_qdq.keras.qat import export_qat_model  # noqa: E402
 
 from common import digits_qat  # noqa: E402
 

@@ -37,7 +37,7 @@ from common import digits_qat  # noqa: E402
 from common.models import DigitsNet  # noqa: E402
 
 import quant_qdq as qq  # noqa: E402
-from quant_qdq.torch_qat import export_qat_module  # noqa: E402
+from quant_qdq.torch.qat import export_qat_module  # noqa: E402
 
 # Two of the 540 digits: training takes the same arithmetic on every host
 # (common/reproducible.py), and two runs gave the same figures.

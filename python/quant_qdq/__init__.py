@@ -10,7 +10,7 @@ or tf.keras, or a .keras/.h5 file or SavedModel folder; layers keep their
 Keras names and classes) or torch.nn.Module (exported to ONNX on the way);
 results are onnx.ModelProto. The work is done by the
 quant-qdq C++ libraries (MLIR) through the _quant_qdq extension; see
-docs/Python.md.
+docs/Python.md, and docs/Architecture.md for the package's layers.
 """
 
 import os as _os
@@ -41,9 +41,10 @@ from .custom_qdq_cases import (BNQDQCase, CustomQDQInsertionCase,
                                check_is_quantizable_by_layer_name,
                                insertion_cases)
 from .graph import Graph, Layer
-from .keras_import import import_keras, load_keras_model
-from .ir import (Module, export_onnx, import_onnx, load_module, parse_module,
+from .ir import (Module, export_onnx, import_onnx, parse_module,
                  run_pipeline, save_onnx)
+from .keras import import_keras, load_keras_model
+from .loading import load_module
 from .number_formats import apply_number_formats
 from .quantize import insert_qdq, quantize_model
 from .spec import LayerConfig, QuantizationSpec

@@ -9,7 +9,7 @@ import argparse
 import sys
 import warnings
 
-from .keras_import import import_keras
+from .keras import import_keras
 
 
 def import_keras_main(argv) -> int:

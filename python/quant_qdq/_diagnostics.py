@@ -13,11 +13,16 @@ from ._quant_qdq import QuantQDQWarning
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
 
 
+def _in_package(filename: str) -> bool:
+    """Whether code of `filename` is this package's (subpackages too)."""
+    folder = os.path.dirname(os.path.abspath(filename))
+    return folder == _PACKAGE_DIR or folder.startswith(_PACKAGE_DIR + os.sep)
+
+
 def warn(message: str) -> None:
     level = 2  # The caller of the extension function.
     frame = sys._getframe(1)
-    while (frame is not None and os.path.dirname(
-            os.path.abspath(frame.f_code.co_filename)) == _PACKAGE_DIR):
+    while frame is not None and _in_package(frame.f_code.co_filename):
         frame = frame.f_back
         level += 1
     warnings.warn(message, QuantQDQWarning, stacklevel=level)

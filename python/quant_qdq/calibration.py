@@ -10,21 +10,20 @@ rather than reads: memory holds one batch at a time on the Python side.
 """
 
 import os
-import sys
 import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Dict, Iterator, List, Optional
 
 from . import _quant_qdq
-from .ir import Module, export_onnx, load_module
+from ._arrays import is_array, is_path, to_array
+from ._options import CALIBRATION_METHODS, check_calibration_settings
+from .ir import Module, export_onnx
+from .loading import load_module
 
 __all__ = ["TensorRange", "CalibrationTable", "CALIBRATION_METHODS",
            "collect_calibration_table", "apply_calibration_table",
-           "calibrate"]
-
-CALIBRATION_METHODS = ("max", "percentile", "entropy", "mse", "last-value",
-                       "moving-average")
+           "calibrate", "collect_table", "apply_table", "data_paths"]
 
 
 @dataclass(frozen=True)
@@ -79,39 +78,15 @@ class CalibrationTable(Mapping):
         return cls._from_entries(method, entries)
 
 
-def _to_array(batch):
-    import numpy as np
-    torch = sys.modules.get("torch")
-    if torch is not None and isinstance(batch, torch.Tensor):
-        batch = batch.detach().cpu().numpy()
-    batch = np.asarray(batch)
-    # Token ids and masks stay integers; any float becomes f32, the type
-    # float models take.
-    if np.issubdtype(batch.dtype, np.integer) or batch.dtype == np.bool_:
-        return np.ascontiguousarray(batch)
-    return np.ascontiguousarray(batch, dtype=np.float32)
-
-
-def _is_path(value) -> bool:
-    return isinstance(value, (str, os.PathLike))
-
-
-def _is_array(value) -> bool:
-    import numpy as np
-    torch = sys.modules.get("torch")
-    return isinstance(value, np.ndarray) or (
-        torch is not None and isinstance(value, torch.Tensor))
-
-
-def _data_paths(data, folder: str) -> List[str]:
+def data_paths(data, folder: str) -> List[str]:
     """Paths the C++ calibrator reads: given paths as they are, arrays
     written as .npy files under `folder`, in order."""
     import numpy as np
-    if _is_path(data):
+    if is_path(data):
         return [os.fspath(data)]
-    if isinstance(data, (list, tuple)) and data and all(map(_is_path, data)):
+    if isinstance(data, (list, tuple)) and data and all(map(is_path, data)):
         return [os.fspath(p) for p in data]
-    batches = [data] if _is_array(data) else data
+    batches = [data] if is_array(data) else data
     try:
         iterator = iter(batches)
     except TypeError:
@@ -121,11 +96,11 @@ def _data_paths(data, folder: str) -> List[str]:
     paths = []
     for i, batch in enumerate(iterator):
         # A DataLoader yields (inputs, labels): the model takes the inputs.
-        if isinstance(batch, (list, tuple)) and not _is_array(batch):
+        if isinstance(batch, (list, tuple)) and not is_array(batch):
             if not batch:
                 raise ValueError("calibration batch %d is empty" % i)
             batch = batch[0]
-        array = _to_array(batch)
+        array = to_array(batch)
         if array.ndim == 0 or array.shape[0] == 0:
             raise ValueError("calibration batch %d holds no samples "
                              "(shape %s)" % (i, array.shape))
@@ -137,22 +112,6 @@ def _data_paths(data, folder: str) -> List[str]:
     return paths
 
 
-def _check_settings(method: str, percentile: float, bins: int,
-                    batch_size: Optional[int]) -> None:
-    _check_method(method)
-    if not 0 < percentile <= 100:
-        raise ValueError("percentile must be in (0, 100], got %r"
-                         % (percentile,))
-    if bins < 1 or (batch_size is not None and batch_size < 1):
-        raise ValueError("bins and batch_size must be positive")
-
-
-def _check_method(method: str) -> None:
-    if method not in CALIBRATION_METHODS:
-        raise ValueError("calibration_method must be one of %s, got %r"
-                         % (", ".join(CALIBRATION_METHODS), method))
-
-
 def collect_table(module: Module, data, method: str = "max", *,
                   percentile: float = 99.99, bins: int = 2048,
                   batch_size: Optional[int] = None, progress: bool = False
@@ -161,9 +120,9 @@ def collect_table(module: Module, data, method: str = "max", *,
     tensor a quantize op reads. `batch_size` (samples per run of a model
     with a dynamic batch) None lets calibration choose: 32 for last-value
     and moving-average, else one per thread, 4 to 32."""
-    _check_settings(method, percentile, bins, batch_size)
+    check_calibration_settings(method, percentile, bins, batch_size)
     with tempfile.TemporaryDirectory(prefix="quant_qdq_calib_") as folder:
-        paths = _data_paths(data, folder)
+        paths = data_paths(data, folder)
         result_method, entries = module.collect_calibration_table(
             paths, method, float(percentile), int(bins),
             int(batch_size or 0), "",
@@ -186,6 +145,7 @@ def collect_calibration_table(model, data, method: str = "max", *,
 
 
 def apply_table(module: Module, table: CalibrationTable) -> None:
+    """Sets the scales of `module`'s Q/DQ pairs, in place, from `table`."""
     if not isinstance(table, CalibrationTable):
         raise TypeError("expected a CalibrationTable, got %s"
                         % type(table).__name__)

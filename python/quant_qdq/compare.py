@@ -14,8 +14,9 @@ import tempfile
 from dataclasses import dataclass
 from typing import List, Optional, Tuple
 
-from .calibration import _is_array, _to_array
-from .ir import Module, load_module
+from ._arrays import is_array, to_array
+from ._quant_qdq import Module
+from .loading import load_module
 
 __all__ = ["compare", "Comparison", "TensorComparison"]
 
@@ -73,7 +74,7 @@ def compare(quantized, reference=None, inputs=None, *,
     if inputs is None:
         raise ValueError("compare needs inputs: an array, or one per input "
                          "of the network")
-    arrays = [inputs] if _is_array(inputs) else list(inputs)
+    arrays = [inputs] if is_array(inputs) else list(inputs)
     if layers < 0:
         raise ValueError("layers must be >= 0, got %r" % (layers,))
     q = quantized if isinstance(quantized, Module) else load_module(quantized)
@@ -86,7 +87,7 @@ def compare(quantized, reference=None, inputs=None, *,
         paths = []
         for i, array in enumerate(arrays):
             path = os.path.join(folder, "input_%d.npy" % i)
-            np.save(path, _to_array(array))
+            np.save(path, to_array(array))
             paths.append(path)
         outputs, rows, skipped, text = q.compare(ref, paths, int(layers),
                                                  entry)

@@ -6,7 +6,8 @@ QDQLayerOpInterface), in program order, each with its name, its Keras class
 (``Conv2D``, ``Add``, ``MaxPooling2D``, an ONNX op type for layers kept as
 ``quant_qdq.generic``), its activation inputs and the layers that produce
 and consume them. Q/DQ ops are looked through, so a graph read after
-insertion shows the same layers and edges.
+insertion shows the same layers and edges, and which inputs and weights
+are now read quantized.
 """
 
 from typing import Iterator, List, Tuple
@@ -33,6 +34,9 @@ class Layer:
       quantize_input_by_default, quantize_weight_by_default: the default
         table's answer for this layer.
       pass_through: whether Q/DQ may move across it (pooling, reshape...).
+      quantized_inputs: the positions of the inputs the layer reads through
+        a Q/DQ pair (what placement decided, once it ran).
+      weight_quantized: whether it reads its weight through one.
       location: the MLIR location, naming the model file and node.
     """
 
@@ -40,7 +44,8 @@ class Layer:
                  "outputs", "output_shapes", "producers", "consumers",
                  "weight", "weight_shape", "weight_channel_axis",
                  "quantize_input_by_default", "quantize_weight_by_default",
-                 "pass_through", "location", "_frozen")
+                 "pass_through", "quantized_inputs", "weight_quantized",
+                 "location", "_frozen")
 
     def __init__(self, data: dict) -> None:
         for key in self.__slots__:

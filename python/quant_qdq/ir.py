@@ -1,5 +1,8 @@
 """Lower-level access: MLIR modules, pass pipelines, ONNX import/export.
 
+Models of the front ends (Keras, torch) come in through loading.py, which
+sits above them; this module knows ONNX and MLIR only.
+
 A Module owns its MLIR context (and with it the model's weights); every
 operation on it goes through the C++ libraries. Failures raise
 QuantQDQError with the tool's diagnostics; warnings are issued as
@@ -18,8 +21,7 @@ from . import _quant_qdq
 from ._quant_qdq import Module, QuantQDQError, QuantQDQWarning
 
 __all__ = ["Module", "QuantQDQError", "QuantQDQWarning", "parse_module",
-           "import_onnx", "export_onnx", "save_onnx", "run_pipeline",
-           "load_module"]
+           "import_onnx", "export_onnx", "save_onnx", "run_pipeline"]
 
 
 def parse_module(source, name: str = "<string>") -> Module:
@@ -97,56 +99,3 @@ def run_pipeline(module: Module, pipeline: str) -> Module:
     """
     module.run_pipeline(pipeline)
     return module
-
-
-def _is_torch_module(model) -> bool:
-    torch = sys.modules.get("torch")
-    return torch is not None and isinstance(model, torch.nn.Module)
-
-
-def _export_torch(model, example_input, opset_version):
-    """Serialized ONNX of a torch.nn.Module, traced on `example_input`."""
-    import io
-    import warnings
-
-    import torch
-    if example_input is None:
-        raise ValueError("a torch.nn.Module is exported to ONNX on the way: "
-                         "give example_input (a tensor or a tuple of them)")
-    args = (example_input if isinstance(example_input, tuple)
-            else (example_input,))
-    names = (["input"] if len(args) == 1
-             else ["input_%d" % i for i in range(len(args))])
-    buffer = io.BytesIO()
-    with warnings.catch_warnings():
-        # The exporter's tracer warnings are about the user's model code.
-        warnings.simplefilter("ignore")
-        torch.onnx.export(model, args, buffer, opset_version=opset_version,
-                          input_names=names, do_constant_folding=True,
-                          training=torch.onnx.TrainingMode.EVAL)
-    name = type(model).__name__ + ".onnx"
-    return buffer.getvalue(), name
-
-
-def load_module(model, example_input=None, opset_version: int = 13) -> Module:
-    """A new Module holding `model`: an ONNX file path, a .mlir/.mlirbc
-    path, serialized ONNX bytes, an onnx.ModelProto, a Module (copied), a
-    keras.Model or Keras file (.keras, .h5, SavedModel folder; see
-    keras_import), or a torch.nn.Module with `example_input` (exported with
-    torch.onnx.export at `opset_version`)."""
-    from .keras_import import import_keras, is_keras_model
-    if isinstance(model, Module):
-        return model.clone()
-    if isinstance(model, (str, os.PathLike)):
-        path = os.fspath(model)
-        if path.endswith((".mlir", ".mlirbc")):
-            with open(path, "rb") as f:
-                return _quant_qdq.parse_module(f.read(), path)
-        if path.endswith((".keras", ".h5", ".hdf5")) or os.path.isdir(path):
-            return import_keras(path)
-    if is_keras_model(model):
-        return import_keras(model)
-    if _is_torch_module(model):
-        data, name = _export_torch(model, example_input, opset_version)
-        return _quant_qdq.import_onnx(data, name)
-    return import_onnx(model)

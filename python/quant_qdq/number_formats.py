@@ -18,7 +18,8 @@ import os
 import tempfile
 from typing import Mapping, Optional, Union
 
-from .ir import Module, load_module
+from ._quant_qdq import Module
+from .loading import load_module
 
 __all__ = ["apply_number_formats"]
 

@@ -1,177 +1,20 @@
 """quantize_model: NVIDIA's toolkit entry point over quant-qdq.
 
-The model is imported into MLIR, Python cases record their choices on its
-layers, and the qdq-quantize pipeline (the one `qdq-opt --qdq-quantize`
-runs) places the Q/DQ pairs (user spec, then cases, then the default table)
-and, when data is given, calibrates; the result is exported back to ONNX.
-Everything runs in memory, in the C++ libraries.
+The top of the package: loads the model (loading.py), places Q/DQ and
+calibrates (placement.py), and exports ONNX; with ``qat=True`` it hands the
+model to the Keras or torch quantization-aware training builder instead.
 """
 
-import os
-import tempfile
 from typing import List, Optional
 
-from .calibration import (CalibrationTable, _check_settings, _data_paths,
-                          apply_table)
-from .custom_qdq_cases import CustomQDQInsertionCase, applies_by_name
-from .graph import Graph
-from .ir import Module, export_onnx, load_module, save_onnx
+from .calibration import CalibrationTable, apply_table
+from .ir import export_onnx, save_onnx
+from .loading import load_module
+from .placement import insert_qdq, place_qdq
 from .spec import QuantizationSpec
+from .torch.export import is_torch_module
 
 __all__ = ["quantize_model", "insert_qdq"]
-
-_MODES = ("full", "partial")
-
-
-def _split_cases(custom_qdq_cases):
-    """(names insert-qdq applies itself, cases whose case() runs here)."""
-    if custom_qdq_cases is None:
-        return [], []
-    if isinstance(custom_qdq_cases,
-                  (str, os.PathLike, CustomQDQInsertionCase)):
-        custom_qdq_cases = [custom_qdq_cases]
-    names, python_cases = [], []
-    for case in custom_qdq_cases:
-        name = applies_by_name(case)
-        if name is not None:
-            names.append(name)
-        elif callable(getattr(case, "case", None)):
-            python_cases.append(case)
-        else:
-            raise TypeError(
-                "custom_qdq_cases holds CustomQDQInsertionCase objects or "
-                "registered case names, got %r" % (case,))
-    return names, python_cases
-
-
-def _attention_max_sequence(custom_qdq_cases) -> int:
-    """The attention bound the cases ask for (TransformerQDQCase's
-    max_attention_sequence); 512, TensorRT's, when none does."""
-    if not isinstance(custom_qdq_cases, (list, tuple)):
-        custom_qdq_cases = [custom_qdq_cases]
-    bounds = {case.max_attention_sequence for case in custom_qdq_cases
-              if hasattr(case, "max_attention_sequence")}
-    if len(bounds) > 1:
-        raise ValueError("the cases ask for different attention sequence "
-                         "bounds: %s" % sorted(bounds))
-    return bounds.pop() if bounds else 512
-
-
-def insert_qdq(module: Module, quantization_mode: str = "full",
-               quantization_spec: Optional[QuantizationSpec] = None,
-               custom_qdq_cases: Optional[List] = None, *,
-               propagate: bool = True) -> str:
-    """Places Q/DQ pairs in `module`, in place, as quantize_model does, and
-    returns insert-qdq's report: one line per layer saying what it got and
-    which rule decided."""
-    return _quantize(module, quantization_mode, quantization_spec,
-                     custom_qdq_cases, propagate=propagate)
-
-
-def _quantize(module: Module, quantization_mode: str,
-              quantization_spec: Optional[QuantizationSpec],
-              custom_qdq_cases: Optional[List], *, propagate: bool,
-              calibration_data=None, calibration_method: str = "max",
-              percentile: float = 99.99, batch_size: Optional[int] = None,
-              weight_bits: int = 8, activation_bits: int = 8,
-              weight_format: str = "", activation_format: str = "",
-              block_size: int = 0, awq: bool = False) -> str:
-    """Python cases record their choices, then the qdq-quantize pipeline
-    (the one qdq-opt runs) places Q/DQ and, given data, calibrates."""
-    if quantization_mode not in _MODES:
-        raise ValueError("quantization_mode must be 'full' or 'partial', "
-                         "got %r" % (quantization_mode,))
-    if (quantization_spec is not None
-            and not isinstance(quantization_spec, QuantizationSpec)):
-        raise TypeError("quantization_spec must be a QuantizationSpec, got %s"
-                        % type(quantization_spec).__name__)
-    names, python_cases = _split_cases(custom_qdq_cases)
-
-    spec = quantization_spec
-    if quantization_mode == "partial" and spec is None:
-        # The toolkit's partial mode quantizes what the cases return when
-        # the user gives no spec; without cases there is nothing to do.
-        if not names and not python_cases:
-            raise ValueError("quantization_mode='partial' quantizes only the "
-                             "layers a QuantizationSpec names: pass "
-                             "quantization_spec")
-        spec = QuantizationSpec()
-
-    # Every case sees the graph as imported, and the user's spec.
-    specs = []
-    if python_cases:
-        # A copy: a case cannot change the module being quantized.
-        graph = Graph(module.clone())
-        for case in python_cases:
-            result = case.case(graph, quantization_spec)
-            if result is None:
-                continue
-            if not isinstance(result, QuantizationSpec):
-                raise TypeError("%s.case() must return a QuantizationSpec, "
-                                "got %s" % (type(case).__name__,
-                                            type(result).__name__))
-            specs.append((type(case).__name__, result))
-    for case_name, case_spec in specs:
-        if len(case_spec):
-            module.record_case_spec(case_name, case_spec._to_entry_lines())
-
-    bins = 2048  # the calibrate pass's default
-    with tempfile.TemporaryDirectory(prefix="quant_qdq_") as folder:
-        data = []
-        if calibration_data is not None:
-            _check_settings(calibration_method, percentile, bins, batch_size)
-            data = _data_paths(calibration_data, folder)
-        spec_path = ""
-        if spec is not None:
-            spec_path = os.path.join(folder, "quantization_spec.json")
-            with open(spec_path, "w") as f:
-                f.write(spec._to_entry_lines())
-        report_path = os.path.join(folder, "report.txt")
-        # Messages about the spec name it as the user knows it.
-        module.quantize(
-            cases=names, spec_path=spec_path, spec_name="QuantizationSpec",
-            mode=quantization_mode, report_path=report_path,
-            propagate=bool(propagate), activation_bits=int(activation_bits),
-            weight_bits=int(weight_bits), weight_format=str(weight_format),
-            activation_format=str(activation_format),
-            weight_block_size=int(block_size), awq=bool(awq),
-            attention_max_sequence=_attention_max_sequence(custom_qdq_cases),
-            data=data, method=calibration_method,
-            percentile=float(percentile), bins=bins,
-            batch_size=int(batch_size or 0))
-        with open(report_path, errors="backslashreplace") as f:
-            return f.read()
-
-
-# How quantization-aware training tracks activation ranges: the toolkit's
-# last value, or TFMOT's moving average.
-RANGE_TRACKING = ("last_value", "moving_average")
-
-
-def _check_range_tracking(range_tracking: str) -> None:
-    if range_tracking not in RANGE_TRACKING:
-        raise ValueError("range_tracking must be one of %s, got %r"
-                         % (", ".join(RANGE_TRACKING), range_tracking))
-
-
-def _qat_placement(module: Module, quantization_mode, quantization_spec,
-                   custom_qdq_cases, weight_bits: int,
-                   activation_bits: int):
-    """Where quantization-aware training puts fake quantization:
-    {layer: (quantized input positions, weight quantized)}, as insert-qdq
-    places Q/DQ with propagation off (each pair where its reader is)."""
-    report = _quantize(module, quantization_mode, quantization_spec,
-                       custom_qdq_cases, propagate=False,
-                       weight_bits=weight_bits,
-                       activation_bits=activation_bits)
-    rows = {}
-    for line in report.splitlines()[1:]:
-        if line.startswith("#") or not line.strip():
-            continue
-        name, _, inputs, weight, _ = line.split(None, 4)
-        rows[name] = ([int(i) for i in inputs.strip("[]").split(",") if i],
-                      weight == "yes")
-    return rows
 
 
 def quantize_model(model, quantization_mode: str = "full",
@@ -196,7 +39,7 @@ def quantize_model(model, quantization_mode: str = "full",
     with `output`, writes it to that file and returns the path. With
     `qat=True` (Keras models and torch modules), returns a model of the
     same framework to train instead, with fake quantization at the same
-    places (keras_qat.py, torch_qat.py); export_qat_model /
+    places (quant_qdq.keras.qat, quant_qdq.torch.qat); export_qat_model /
     export_qat_module export it once trained.
 
     Args:
@@ -261,9 +104,9 @@ def quantize_model(model, quantization_mode: str = "full",
                              "starting ranges by their maximum; "
                              "calibration_method and calibration_table do "
                              "not apply")
-        from .ir import _is_torch_module
-        if _is_torch_module(model):
-            from .torch_qat import quantize_torch_model
+        if is_torch_module(model):
+            # The training builders import their framework: only here.
+            from .torch.qat import quantize_torch_model
             if example_input is None:
                 raise ValueError("a torch.nn.Module is traced and exported "
                                  "on the way: give example_input")
@@ -274,7 +117,7 @@ def quantize_model(model, quantization_mode: str = "full",
                 range_tracking=range_tracking,
                 calibration_data=calibration_data,
                 opset_version=opset_version, batch_size=batch_size or 32)
-        from .keras_qat import quantize_keras_model
+        from .keras.qat import quantize_keras_model
         return quantize_keras_model(
             model, quantization_mode, quantization_spec, custom_qdq_cases,
             weight_bits=weight_bits, activation_bits=activation_bits,
@@ -291,7 +134,7 @@ def quantize_model(model, quantization_mode: str = "full",
     # Folded first, so that cases see the layers that will run.
     if fold_batch_norm:
         module.run_pipeline("qdq-fold-batch-norm")
-    text = _quantize(module, quantization_mode, quantization_spec,
+    text = place_qdq(module, quantization_mode, quantization_spec,
                      custom_qdq_cases, propagate=propagate,
                      calibration_data=calibration_data,
                      calibration_method=calibration_method,

@@ -9,7 +9,7 @@ import json
 from dataclasses import dataclass
 from typing import Dict, List, Optional, Union
 
-from .calibration import CALIBRATION_METHODS
+from ._options import CALIBRATION_METHODS
 
 __all__ = ["LayerConfig", "QuantizationSpec"]
 
@@ -208,9 +208,10 @@ class QuantizationSpec:
             {"layers": [layer.to_dict() for layer in self.layers]},
             indent=indent)
 
-    def _to_entry_lines(self) -> str:
+    def to_json_lines(self) -> str:
         """The JSON with entry i alone on line i + 2, so that a diagnostic's
-        line shows the entry it is about."""
+        line shows the entry it is about (what quantize_model hands to
+        insert-qdq)."""
         entries = ",\n".join(
             json.dumps(layer.to_dict()) for layer in self.layers)
         return '{"layers": [\n%s\n]}\n' % entries

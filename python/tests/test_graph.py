@@ -3,6 +3,7 @@
 import pytest
 
 import quant_qdq
+from qdq_helpers import parse_report
 from quant_qdq import Graph, insert_qdq
 
 
@@ -80,3 +81,21 @@ def test_qdq_is_looked_through(block_model):
     insert_qdq(module, custom_qdq_cases=[quant_qdq.ResNetV1QDQCase()])
     assert "quant_qdq.quantize" in str(module)
     assert edges() == before
+
+
+def test_placement_is_in_the_graph(block_model):
+    """What insert-qdq decided, read from the graph: the inputs and weights
+    each layer reads through a pair, the report's columns."""
+    module = quant_qdq.import_onnx(block_model)
+    assert not any(layer.quantized_inputs or layer.weight_quantized
+                   for layer in Graph(module))
+    report = parse_report(insert_qdq(
+        module, custom_qdq_cases=[quant_qdq.ResNetV1QDQCase()],
+        propagate=False))
+    placed = {layer.name: (list(layer.quantized_inputs),
+                           layer.weight_quantized)
+              for layer in Graph(module)}
+    assert placed == {name: (inputs, weight)
+                      for name, (inputs, weight, _) in report.items()}
+    assert placed["conv1"] == ([0], True)
+    assert placed["add1"] == ([1], False)  # ResNet-v1: the residual input

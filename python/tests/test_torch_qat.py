@@ -1,4 +1,4 @@
-"""Quantization-aware training of torch modules (torch_qat): fake
+"""Quantization-aware training of torch modules (quant_qdq.torch.qat): fake
 quantization at insert-qdq's placements in the traced module, and the
 export of the trained module with its learned ranges."""
 
@@ -11,7 +11,7 @@ import torchvision
 
 import quant_qdq as qq
 from qdq_helpers import run_onnx
-from quant_qdq.torch_qat import (FakeQuantize, QuantizedWeights,
+from quant_qdq.torch.qat import (FakeQuantize, QuantizedWeights,
                                  export_qat_module, fake_quantize)
 
 

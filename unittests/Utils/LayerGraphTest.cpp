@@ -22,11 +22,14 @@ using namespace mlir;
 using namespace mlir::quant_qdq;
 
 namespace {
-/// conv -> relu -> add(relu, x), with a Q/DQ pair between conv and relu.
+/// conv -> relu -> add(relu, x), with Q/DQ pairs on the conv's weight and
+/// between conv and relu.
 constexpr const char *kResidualBlock = R"mlir(
 func.func @block(%x: tensor<1x4x8x8xf32>) -> tensor<1x4x8x8xf32> {
   %w = arith.constant dense<0.5> : tensor<4x4x3x3xf32> loc("conv.weight")
-  %c = quant_qdq.conv2d "conv" %x, %w {pads = array<i64: 1, 1, 1, 1>} : (tensor<1x4x8x8xf32>, tensor<4x4x3x3xf32>) -> tensor<1x4x8x8xf32>
+  %wq = quant_qdq.quantize %w <bits = 8> : tensor<4x4x3x3xf32> -> tensor<4x4x3x3xi8>
+  %wdq = quant_qdq.dequantize %wq <bits = 8> : tensor<4x4x3x3xi8> -> tensor<4x4x3x3xf32>
+  %c = quant_qdq.conv2d "conv" %x, %wdq {pads = array<i64: 1, 1, 1, 1>} : (tensor<1x4x8x8xf32>, tensor<4x4x3x3xf32>) -> tensor<1x4x8x8xf32>
   %q = quant_qdq.quantize %c <bits = 8> : tensor<1x4x8x8xf32> -> tensor<1x4x8x8xi8>
   %dq = quant_qdq.dequantize %q <bits = 8> : tensor<1x4x8x8xi8> -> tensor<1x4x8x8xf32>
   %r = quant_qdq.activation relu "relu" %dq : tensor<1x4x8x8xf32>
@@ -71,6 +74,12 @@ TEST_F(LayerGraphTest, LayersTensorsAndEdges) {
   EXPECT_EQ(add.inputs[0].producer, 1u);
   EXPECT_EQ(add.inputs[1].name, conv.inputs[0].name);
   EXPECT_TRUE(add.consumers.empty());
+  // What placement quantized: the conv's weight and the relu's input, read
+  // through their pairs.
+  EXPECT_TRUE(conv.weight->quantized);
+  EXPECT_TRUE(relu.inputs[0].quantized);
+  EXPECT_FALSE(conv.inputs[0].quantized || add.inputs[0].quantized ||
+               add.inputs[1].quantized);
   EXPECT_FALSE(conv.passThrough);
   EXPECT_TRUE(conv.quantizesInputByDefault && conv.quantizesWeightByDefault);
 }

@@ -4,7 +4,8 @@
 // (Python's QDQCase) and reports work on: its layers in program order, each
 // with its activation inputs, outputs and weight as named, shaped tensors,
 // and its producers and consumers as positions in that list. Q/DQ ops are
-// looked through, so the graph is the same before and after insertion.
+// looked through, so the graph is the same before and after insertion; what
+// insertion placed shows as the inputs and weights read quantized.
 //
 //===----------------------------------------------------------------------===//
 
@@ -28,6 +29,9 @@ struct LayerTensor {
   /// The position of the layer that produces it; none for a graph input or
   /// a constant.
   std::optional<unsigned> producer;
+  /// An input or weight the layer reads through a dequantize (or
+  /// fake_quant): where Q/DQ placement quantized it. False for outputs.
+  bool quantized = false;
 };
 
 /// One layer.

@@ -22,6 +22,11 @@ Value mlir::quant_qdq::lookThroughQDQ(Value value) {
   return value;
 }
 
+/// Whether a layer reading `operand` reads quantized values.
+static bool readsQuantized(Value operand) {
+  return isa_and_present<DequantizeOp, FakeQuantOp>(operand.getDefiningOp());
+}
+
 /// Layers that read `value`, through Q/DQ ops, in use order.
 static void collectConsumers(Value value,
                              SmallVectorImpl<Operation *> &consumers) {
@@ -70,12 +75,15 @@ std::vector<LayerNode> mlir::quant_qdq::buildLayerGraph(ModuleOp module) {
     node.quantizesWeightByDefault = layer.quantizesWeightByDefault();
     node.passThrough = layer.isPassThrough();
     for (unsigned operand : layer.getActivationOperandIndices()) {
-      Value value = lookThroughQDQ(op->getOperand(operand));
+      Value read = op->getOperand(operand);
+      Value value = lookThroughQDQ(read);
       node.inputs.push_back({getTensorName(value).str(),
-                             getShape(value.getType()), positionOf(value)});
+                             getShape(value.getType()), positionOf(value),
+                             readsQuantized(read)});
     }
     if (std::optional<unsigned> operand = layer.getWeightOperandIndex()) {
-      Value value = lookThroughQDQ(op->getOperand(*operand));
+      Value read = op->getOperand(*operand);
+      Value value = lookThroughQDQ(read);
       // A weight is named after its initializer (its location).
       std::string name;
       if (Operation *def = value.getDefiningOp())
@@ -83,7 +91,7 @@ std::vector<LayerNode> mlir::quant_qdq::buildLayerGraph(ModuleOp module) {
       if (name.empty())
         name = getTensorName(value).str();
       node.weight = LayerTensor{name, getShape(value.getType()),
-                                positionOf(value)};
+                                positionOf(value), readsQuantized(read)};
       node.weightChannelAxis = layer.getWeightChannelAxis();
     }
     SmallVector<Operation *> consumers;

@@ -20,7 +20,7 @@ import quant_qdq
 from quant_qdq import (EfficientNetQDQCase, InceptionQDQCase,
                        MobileNetQDQCase, QuantizationSpec, ResNetV1QDQCase,
                        ResNetV2QDQCase, import_keras, quantize_model)
-from quant_qdq.keras_import import KerasImportError
+from quant_qdq.keras import KerasImportError
 from qdq_helpers import parse_report, run_onnx
 
 APPLICATIONS = ["ResNet50", "ResNet50V2", "MobileNetV2", "EfficientNetB0",
@@ -352,12 +352,12 @@ def test_errors():
 
 
 def test_unforeseen_configuration_names_the_layer(monkeypatch):
-    from quant_qdq import keras_import
+    from quant_qdq.keras import layer_translator
 
     def broken(self, layer, config, inputs, out):
         return config["no such key"]
 
-    monkeypatch.setitem(keras_import._TRANSLATIONS, "Dense", broken)
+    monkeypatch.setitem(layer_translator._TRANSLATIONS, "Dense", broken)
     inputs = keras.Input((4,), name="x")
     model = keras.Model(inputs, keras.layers.Dense(2, name="fc")(inputs))
     with pytest.raises(KerasImportError,

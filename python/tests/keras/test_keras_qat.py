@@ -1,4 +1,4 @@
-"""Quantization-aware training of Keras models (keras_qat): fake
+"""Quantization-aware training of Keras models (quant_qdq.keras.qat): fake
 quantization at insert-qdq's placements, the seed's quantizer semantics,
 and the export of the trained model with its learned ranges."""
 
@@ -13,7 +13,7 @@ import tensorflow as tf
 
 import quant_qdq as qq
 from qdq_helpers import run_onnx
-from quant_qdq.keras_qat import (FakeQuantize, QuantizeWeights,
+from quant_qdq.keras.qat import (FakeQuantize, QuantizeWeights,
                                  export_qat_model, fake_quantize)
 
 

@@ -1,0 +1,42 @@
+"""load_module: any model the package takes, as a Module.
+
+Above the front ends (keras/, torch/) and ir.py, so that everything that
+takes "a model" (calibration, comparison, placement, quantize_model)
+accepts the same forms.
+"""
+
+import os
+
+from . import _quant_qdq
+from ._quant_qdq import Module
+from .ir import import_onnx
+from .keras.importer import import_keras
+from .keras.models import is_keras_model
+from .torch.export import import_torch, is_torch_module
+
+__all__ = ["load_module"]
+
+_KERAS_SUFFIXES = (".keras", ".h5", ".hdf5")
+_MLIR_SUFFIXES = (".mlir", ".mlirbc")
+
+
+def load_module(model, example_input=None, opset_version: int = 13) -> Module:
+    """A new Module holding `model`: an ONNX file path, a .mlir/.mlirbc
+    path, serialized ONNX bytes, an onnx.ModelProto, a Module (copied), a
+    keras.Model or Keras file (.keras, .h5, SavedModel folder; see
+    quant_qdq.keras), or a torch.nn.Module with `example_input` (exported
+    with torch.onnx.export at `opset_version`)."""
+    if isinstance(model, Module):
+        return model.clone()
+    if isinstance(model, (str, os.PathLike)):
+        path = os.fspath(model)
+        if path.endswith(_MLIR_SUFFIXES):
+            with open(path, "rb") as f:
+                return _quant_qdq.parse_module(f.read(), path)
+        if path.endswith(_KERAS_SUFFIXES) or os.path.isdir(path):
+            return import_keras(path)
+    if is_keras_model(model):
+        return import_keras(model)
+    if is_torch_module(model):
+        return import_torch(model, example_input, opset_version)
+    return import_onnx(model)

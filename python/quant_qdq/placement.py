@@ -1,0 +1,172 @@
+"""Q/DQ placement: NVIDIA's toolkit's decisions, made by insert-qdq.
+
+The module is imported into MLIR already; Python cases record their
+choices on its layers, and the qdq-quantize pipeline (the one
+`qdq-opt --qdq-quantize` runs) places the Q/DQ pairs (user spec, then
+cases, then the default table) and, when data is given, calibrates.
+Everything runs in memory, in the C++ libraries.
+
+What placement decided reaches Python as data: the layer graph read after
+insertion (Graph: each layer's quantized inputs and weight), and the
+report's text for people.
+"""
+
+import os
+import tempfile
+from typing import Dict, List, Optional, Tuple
+
+from ._options import check_calibration_settings, check_quantization_mode
+from ._quant_qdq import Module
+from .calibration import data_paths
+from .custom_qdq_cases import CustomQDQInsertionCase, applies_by_name
+from .graph import Graph
+from .spec import QuantizationSpec
+
+__all__ = ["insert_qdq", "place_qdq", "qat_placement"]
+
+# The calibrate pass's default histogram resolution.
+_BINS = 2048
+
+
+def _split_cases(custom_qdq_cases):
+    """(names insert-qdq applies itself, cases whose case() runs here)."""
+    if custom_qdq_cases is None:
+        return [], []
+    if isinstance(custom_qdq_cases,
+                  (str, os.PathLike, CustomQDQInsertionCase)):
+        custom_qdq_cases = [custom_qdq_cases]
+    names, python_cases = [], []
+    for case in custom_qdq_cases:
+        name = applies_by_name(case)
+        if name is not None:
+            names.append(name)
+        elif callable(getattr(case, "case", None)):
+            python_cases.append(case)
+        else:
+            raise TypeError(
+                "custom_qdq_cases holds CustomQDQInsertionCase objects or "
+                "registered case names, got %r" % (case,))
+    return names, python_cases
+
+
+def _attention_max_sequence(custom_qdq_cases) -> int:
+    """The attention bound the cases ask for (TransformerQDQCase's
+    max_attention_sequence); 512, TensorRT's, when none does."""
+    if not isinstance(custom_qdq_cases, (list, tuple)):
+        custom_qdq_cases = [custom_qdq_cases]
+    bounds = {case.max_attention_sequence for case in custom_qdq_cases
+              if hasattr(case, "max_attention_sequence")}
+    if len(bounds) > 1:
+        raise ValueError("the cases ask for different attention sequence "
+                         "bounds: %s" % sorted(bounds))
+    return bounds.pop() if bounds else 512
+
+
+def _record_python_cases(module: Module, python_cases,
+                         quantization_spec: Optional[QuantizationSpec]):
+    """Runs each Python case on the graph as imported (and the user's
+    spec) and records what it returns on the module's layers."""
+    if not python_cases:
+        return
+    # A copy: a case cannot change the module being quantized.
+    graph = Graph(module.clone())
+    specs = []
+    for case in python_cases:
+        result = case.case(graph, quantization_spec)
+        if result is None:
+            continue
+        if not isinstance(result, QuantizationSpec):
+            raise TypeError("%s.case() must return a QuantizationSpec, "
+                            "got %s" % (type(case).__name__,
+                                        type(result).__name__))
+        specs.append((type(case).__name__, result))
+    for case_name, case_spec in specs:
+        if len(case_spec):
+            module.record_case_spec(case_name, case_spec.to_json_lines())
+
+
+def place_qdq(module: Module, quantization_mode: str = "full",
+              quantization_spec: Optional[QuantizationSpec] = None,
+              custom_qdq_cases: Optional[List] = None, *,
+              propagate: bool = True, calibration_data=None,
+              calibration_method: str = "max", percentile: float = 99.99,
+              batch_size: Optional[int] = None, weight_bits: int = 8,
+              activation_bits: int = 8, weight_format: str = "",
+              activation_format: str = "", block_size: int = 0,
+              awq: bool = False) -> str:
+    """Places Q/DQ pairs in `module`, in place, with every setting
+    quantize_model has for it, and, given `calibration_data`, calibrates;
+    returns insert-qdq's report."""
+    check_quantization_mode(quantization_mode)
+    if (quantization_spec is not None
+            and not isinstance(quantization_spec, QuantizationSpec)):
+        raise TypeError("quantization_spec must be a QuantizationSpec, got %s"
+                        % type(quantization_spec).__name__)
+    names, python_cases = _split_cases(custom_qdq_cases)
+
+    spec = quantization_spec
+    if quantization_mode == "partial" and spec is None:
+        # The toolkit's partial mode quantizes what the cases return when
+        # the user gives no spec; without cases there is nothing to do.
+        if not names and not python_cases:
+            raise ValueError("quantization_mode='partial' quantizes only the "
+                             "layers a QuantizationSpec names: pass "
+                             "quantization_spec")
+        spec = QuantizationSpec()
+
+    _record_python_cases(module, python_cases, quantization_spec)
+
+    with tempfile.TemporaryDirectory(prefix="quant_qdq_") as folder:
+        data = []
+        if calibration_data is not None:
+            check_calibration_settings(calibration_method, percentile, _BINS,
+                                       batch_size)
+            data = data_paths(calibration_data, folder)
+        spec_path = ""
+        if spec is not None:
+            spec_path = os.path.join(folder, "quantization_spec.json")
+            with open(spec_path, "w") as f:
+                f.write(spec.to_json_lines())
+        report_path = os.path.join(folder, "report.txt")
+        # Messages about the spec name it as the user knows it.
+        module.quantize(
+            cases=names, spec_path=spec_path, spec_name="QuantizationSpec",
+            mode=quantization_mode, report_path=report_path,
+            propagate=bool(propagate), activation_bits=int(activation_bits),
+            weight_bits=int(weight_bits), weight_format=str(weight_format),
+            activation_format=str(activation_format),
+            weight_block_size=int(block_size), awq=bool(awq),
+            attention_max_sequence=_attention_max_sequence(custom_qdq_cases),
+            data=data, method=calibration_method,
+            percentile=float(percentile), bins=_BINS,
+            batch_size=int(batch_size or 0))
+        with open(report_path, errors="backslashreplace") as f:
+            return f.read()
+
+
+def insert_qdq(module: Module, quantization_mode: str = "full",
+               quantization_spec: Optional[QuantizationSpec] = None,
+               custom_qdq_cases: Optional[List] = None, *,
+               propagate: bool = True) -> str:
+    """Places Q/DQ pairs in `module`, in place, as quantize_model does, and
+    returns insert-qdq's report: one line per layer saying what it got and
+    which rule decided."""
+    return place_qdq(module, quantization_mode, quantization_spec,
+                     custom_qdq_cases, propagate=propagate)
+
+
+def qat_placement(module: Module, quantization_mode, quantization_spec,
+                  custom_qdq_cases, weight_bits: int, activation_bits: int
+                  ) -> Dict[str, Tuple[List[int], bool]]:
+    """Where quantization-aware training puts fake quantization:
+    {layer: (quantized input positions, weight quantized)} for the layers
+    with either, as insert-qdq places Q/DQ with propagation off (each pair
+    where its reader is). `module` gets the pairs; the answer is read from
+    its layer graph after insertion."""
+    place_qdq(module, quantization_mode, quantization_spec, custom_qdq_cases,
+              propagate=False, weight_bits=weight_bits,
+              activation_bits=activation_bits)
+    return {layer.name: (list(layer.quantized_inputs),
+                         layer.weight_quantized)
+            for layer in Graph(module)
+            if layer.quantized_inputs or layer.weight_quantized}
