@@ -281,10 +281,10 @@ void mlir::quant_qdq::makeHistogramFunction(
   returnValues(func, ret, results);
 }
 
-LogicalResult mlir::quant_qdq::collectCalibrationTable(
-    ModuleOp module, ArrayRef<std::string> dataPaths,
-    const CalibrationOptions &options, CalibrationTable &table,
-    SmallVectorImpl<MethodComparison> *comparisons) {
+/// The entry function calibration runs, once the options and its signature
+/// are checked.
+static FailureOr<func::FuncOp>
+getCalibratedEntry(ModuleOp module, const CalibrationOptions &options) {
   Location loc = module.getLoc();
   if (options.batchSize < 0)
     return emitError(loc) << "batch-size must be positive, or 0 to let "
@@ -298,210 +298,339 @@ LogicalResult mlir::quant_qdq::collectCalibrationTable(
     return entry.emitError("calibration runs models with one input; this "
                            "one has ")
            << entry.getNumArguments();
-  auto inputType = cast<RankedTensorType>(entry.getArgumentTypes()[0]);
+  return entry;
+}
 
-  SmallVector<ObservedTensor> observed = collectObserved(entry, /*warn=*/true);
+/// Whether a short last batch of `samples` runs padded to `size` samples
+/// rather than compiling a shape of its own. Ranges computed in the graph
+/// ignore a copied sample (histograms would count it), so it may: where the
+/// copies cost less than compiling did.
+static bool preferPadding(int64_t samples, int64_t size, double secondsPerRun,
+                          double compileSeconds) {
+  return secondsPerRun * (size - samples) / size < compileSeconds;
+}
+
+/// One batch's range of a tensor from its per-row minima and maxima (one
+/// row for a scalar): a NaN row (a NaN among its values) makes it NaN.
+static std::pair<double, double> getBatchRange(ArrayRef<float> minima,
+                                               ArrayRef<float> maxima) {
+  double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+  for (float v : minima)
+    lo = std::isnan(v) ? NAN : std::min<double>(lo, v);
+  for (float v : maxima)
+    hi = std::isnan(v) ? NAN : std::max<double>(hi, v);
+  return {lo, hi};
+}
+
+/// The elements of a result array of the observing model.
+template <typename T> static ArrayRef<T> getElements(const NpyArray &array) {
+  return ArrayRef<T>(reinterpret_cast<const T *>(array.bytes),
+                     array.getNumElements());
+}
+
+namespace {
+/// An observed tensor as calibration chooses its range: what its quantizers
+/// and its layer ask for, and the statistics the passes gather.
+struct CalibratedTensor {
+  std::string name;
+  CalibrationMethod method;
+  /// The interval its layer bounds it to (softmax), if any.
+  std::optional<std::pair<double, double>> bound;
+  /// Its quantizers' positive levels (ObservedTensor::levels).
+  unsigned levels;
+  /// Whether the histograms' pass observes it.
+  bool wantsHistogram;
+  TensorStatistics stats;
+};
+
+/// The passes over the calibration data: the ranges' pass, then the
+/// histograms' pass where a method (or comparing methods) needs one, each
+/// running a model compiled once per batch shape met. Ranges and
+/// histograms come from the compiled code, where the observed tensors are
+/// produced (in f32: other float types are cast there): the tensors never
+/// leave it, and calibration holds no more than one run's buffers.
+class CalibrationRun {
+public:
+  CalibrationRun(ModuleOp module, func::FuncOp entry,
+                 const CalibrationOptions &options, const CalibrationData &data,
+                 MutableArrayRef<CalibratedTensor> tensors);
+
+  /// Runs both passes, filling each tensor's statistics.
+  LogicalResult observe();
+
+private:
+  /// The observed tensors of the entry in a copy of the module, in the
+  /// order of `tensors`.
+  std::pair<func::FuncOp, SmallVector<Value>> getObservedIn(ModuleOp copy);
+  /// Runs `chunk` through the model of `executors` for its shape (compiled
+  /// on first use), timing the compile and the run.
+  FailureOr<SmallVector<NpyArray>> runBatch(ExecutorsByShape &executors,
+                                            NpyArray &chunk, StringRef what);
+  /// Each tensor's minimum, maximum and count; short batches may run padded
+  /// where `mayPad`.
+  LogicalResult observeRanges(StringRef what, bool mayPad);
+  /// Each wanting tensor's histogram, with bins set by the ranges.
+  LogicalResult observeHistograms(StringRef what);
+
+  ModuleOp module;
+  func::FuncOp entry;
+  const CalibrationOptions &options;
+  const CalibrationData &data;
+  MutableArrayRef<CalibratedTensor> tensors;
+  Location loc;
+  RankedTensorType inputType;
+  int64_t batchSize;
+  bool histograms;
+  CalibrationProgress progress;
+  /// The last compile and the last run of a batch, in seconds.
+  double compileSeconds = 0, secondsPerRun = 0;
+};
+} // namespace
+
+CalibrationRun::CalibrationRun(ModuleOp module, func::FuncOp entry,
+                               const CalibrationOptions &options,
+                               const CalibrationData &data,
+                               MutableArrayRef<CalibratedTensor> tensors)
+    : module(module), entry(entry), options(options), data(data),
+      tensors(tensors), loc(module.getLoc()),
+      inputType(cast<RankedTensorType>(entry.getArgumentTypes()[0])),
+      batchSize(options.batchSize),
+      histograms(options.compareMethods ||
+                 llvm::any_of(tensors,
+                              [](const CalibratedTensor &tensor) {
+                                return TensorStatistics::needsHistogram(
+                                    tensor.method);
+                              })),
+      progress(llvm::errs(), options.progress, llvm::errs().is_displayed(),
+               data.totalSamples, histograms ? 2 : 1) {
+  if (batchSize == 0 &&
+      (options.compareMethods ||
+       llvm::any_of(tensors, [](const CalibratedTensor &tensor) {
+         return TensorStatistics::dependsOnBatches(tensor.method);
+       })))
+    batchSize = kPerBatchMethodsBatchSize;
+}
+
+LogicalResult CalibrationRun::observe() {
+  if (!histograms)
+    return observeRanges("calibration", /*mayPad=*/true);
+  if (failed(observeRanges("calibration (ranges)", /*mayPad=*/false)))
+    return failure();
+  return observeHistograms("calibration (histograms)");
+}
+
+std::pair<func::FuncOp, SmallVector<Value>>
+CalibrationRun::getObservedIn(ModuleOp copy) {
+  auto func = copy.lookupSymbol<func::FuncOp>(entry.getName());
+  SmallVector<Value> values;
+  for (const ObservedTensor &tensor : collectObserved(func, /*warn=*/false))
+    values.push_back(tensor.value);
+  return {func, values};
+}
+
+FailureOr<SmallVector<NpyArray>>
+CalibrationRun::runBatch(ExecutorsByShape &executors, NpyArray &chunk,
+                         StringRef what) {
+  double start = CalibrationProgress::steadySeconds();
+  bool compiled = false;
+  JITExecutor *executor =
+      executors.get(module, entry.getName(), chunk.shape, [&] {
+        progress.compiling(what, chunk.shape);
+        compiled = true;
+      });
+  if (!executor)
+    return failure();
+  double ran = CalibrationProgress::steadySeconds();
+  if (compiled)
+    compileSeconds = ran - start;
+  SmallVector<NpyArray> outputs;
+  if (llvm::Error error = executor->run({&chunk}, outputs))
+    return emitError(loc) << llvm::toString(std::move(error));
+  secondsPerRun = CalibrationProgress::steadySeconds() - ran;
+  return outputs;
+}
+
+LogicalResult CalibrationRun::observeRanges(StringRef what, bool mayPad) {
+  ExecutorsByShape executors([&](ModuleOp copy) {
+    auto [func, values] = getObservedIn(copy);
+    makeObservingFunction(func, values, /*rangesOnly=*/true);
+  });
+  unsigned numResults = entry.getNumResults();
+  int64_t done = 0;
+  auto observeBatch = [&](NpyArray &chunk, int64_t samples) -> LogicalResult {
+    FailureOr<SmallVector<NpyArray>> outputs = runBatch(executors, chunk, what);
+    if (failed(outputs))
+      return failure();
+    int64_t runSamples = chunk.shape.empty() ? 1 : chunk.shape[0];
+    for (auto [i, tensor] : llvm::enumerate(tensors)) {
+      // Per-row minima and maxima, and the size.
+      ArrayRef<NpyArray> range =
+          ArrayRef(*outputs).slice(numResults + 3 * i, 3);
+      auto [lo, hi] = getBatchRange(getElements<float>(range[0]),
+                                    getElements<float>(range[1]));
+      // A padded batch's copies leave the range as it is; the count is the
+      // samples'.
+      int64_t size = getElements<int64_t>(range[2]).front();
+      tensor.stats.observeRange(lo, hi, size / runSamples * samples);
+    }
+    done += samples;
+    progress.update(what, /*pass=*/0, done);
+    return success();
+  };
+  auto padShortBatch = [&](int64_t samples, int64_t size) {
+    return preferPadding(samples, size, secondsPerRun, compileSeconds);
+  };
+  return data.forEachBatch(
+      inputType, batchSize, loc, observeBatch,
+      mayPad ? function_ref<bool(int64_t, int64_t)>(padShortBatch) : nullptr);
+}
+
+LogicalResult CalibrationRun::observeHistograms(StringRef what) {
+  // Compiled once the ranges have set each histogram's bins: the
+  // histograms it returns are all it returns.
+  ExecutorsByShape executors([&](ModuleOp copy) {
+    auto [func, values] = getObservedIn(copy);
+    SmallVector<std::optional<double>> scales;
+    for (const CalibratedTensor &tensor : tensors) {
+      scales.emplace_back();
+      if (tensor.wantsHistogram)
+        scales.back() = tensor.stats.getHistogramScale(options.bins);
+    }
+    makeHistogramFunction(func, values, scales, options.bins);
+  });
+  unsigned numResults = entry.getNumResults();
+  int64_t done = 0;
+  auto observeBatch = [&](NpyArray &chunk, int64_t samples) -> LogicalResult {
+    FailureOr<SmallVector<NpyArray>> outputs = runBatch(executors, chunk, what);
+    if (failed(outputs))
+      return failure();
+    // One [rows, bins] result per tensor that wants a histogram.
+    unsigned next = numResults;
+    for (CalibratedTensor &tensor : tensors)
+      if (tensor.wantsHistogram)
+        tensor.stats.addHistogramCounts(
+            getElements<int64_t>((*outputs)[next++]), options.bins);
+    done += samples;
+    progress.update(what, /*pass=*/1, done);
+    return success();
+  };
+  return data.forEachBatch(inputType, batchSize, loc, observeBatch);
+}
+
+namespace {
+/// A tensor's range, and the choice of its method's amax it came from.
+struct ChosenRange {
+  TensorRange range;
+  TensorStatistics::AmaxChoice choice;
+};
+} // namespace
+
+/// The range of `tensor` under its method: the values seen within its
+/// layer's bound where it has one. Warns where entropy's threshold would
+/// clip too much and a percentile replaced it.
+static ChosenRange chooseRange(const CalibratedTensor &tensor,
+                               double percentile, Location loc) {
+  const TensorStatistics &stat = tensor.stats;
+  ChosenRange chosen;
+  TensorRange &range = chosen.range;
+  std::tie(range.min, range.max) = stat.getRange(tensor.method);
+  chosen.choice = stat.chooseAmax(tensor.method, tensor.levels, percentile);
+  range.amax = chosen.choice.amax;
+  if (auto bound = tensor.bound) {
+    // A layer that bounds its output (softmax): the values seen, never
+    // beyond the bound, whatever the method. Its rare large values are
+    // its signal (attention's peaks), which a clipping method would cut;
+    // its typical ones (attention over 197 tokens averages 0.005) need
+    // more resolution than the whole bound, amax 1, leaves.
+    auto [lo, hi] = stat.getRange(CalibrationMethod::Max);
+    range.min = std::clamp(lo, bound->first, bound->second);
+    range.max = std::clamp(hi, bound->first, bound->second);
+    range.amax = std::max(std::abs(range.min), std::abs(range.max));
+  } else if (chosen.choice.unboundedAmax) {
+    emitWarning(loc) << llvm::formatv(
+        "entropy calibration of '{0}' would clip {1:F1}% of its values "
+        "(amax {2}); using the {3:F0}th percentile, amax {4}",
+        tensor.name, 100.0 * chosen.choice.unboundedClipping,
+        *chosen.choice.unboundedAmax,
+        100.0 * (1.0 - TensorStatistics::kMaxEntropyClipping),
+        chosen.choice.amax);
+  }
+  return chosen;
+}
+
+/// Every method's amax and clipping for `tensor`, beside the `chosen` one.
+/// Warns where the chosen method clips far more than the others.
+static MethodComparison compareMethods(const CalibratedTensor &tensor,
+                                       const ChosenRange &chosen,
+                                       double percentile, Location loc) {
+  const TensorStatistics &stat = tensor.stats;
+  CalibrationMethod method = tensor.method;
+  MethodComparison row;
+  row.tensor = tensor.name;
+  row.chosen = method;
+  if (tensor.bound)
+    row.layerBoundAmax = chosen.range.amax;
+  for (unsigned m = 0; m < MethodComparison::kNumMethods; ++m) {
+    auto other = static_cast<CalibrationMethod>(m);
+    TensorStatistics::AmaxChoice c =
+        other == method ? chosen.choice
+                        : stat.chooseAmax(other, tensor.levels, percentile);
+    row.amax[m] = c.amax;
+    row.clipped[m] = stat.getClippedFraction(c.amax);
+    if (other == CalibrationMethod::Entropy)
+      row.unboundedEntropyAmax = c.unboundedAmax;
+  }
+  if (!tensor.bound && row.clipsFarMore(method))
+    emitWarning(loc) << llvm::formatv(
+        "{0} calibration of '{1}' clips {2:F1}% of its values; the other "
+        "methods clip {3:F2}% (median)",
+        stringifyCalibrationMethod(method), tensor.name,
+        100.0 * row.clipped[unsigned(method)],
+        100.0 * row.getMedianOfOthers(method));
+  return row;
+}
+
+LogicalResult mlir::quant_qdq::collectCalibrationTable(
+    ModuleOp module, ArrayRef<std::string> dataPaths,
+    const CalibrationOptions &options, CalibrationTable &table,
+    SmallVectorImpl<MethodComparison> *comparisons) {
+  FailureOr<func::FuncOp> entry = getCalibratedEntry(module, options);
+  if (failed(entry))
+    return failure();
+  SmallVector<ObservedTensor> observed = collectObserved(*entry, /*warn=*/true);
   table.method = stringifyCalibrationMethod(options.method).str();
   table.ranges.clear();
   if (observed.empty())
     return success();
   // The names export will give these tensors, assigned once in the IR.
-  nameTensors(entry);
-  SmallVector<std::string> names;
-  SmallVector<CalibrationMethod> methods;
-  SmallVector<std::optional<std::pair<double, double>>> bounds;
-  SmallVector<unsigned> levels;
-  for (const ObservedTensor &tensor : observed) {
-    names.push_back(getTensorName(tensor.value).str());
-    methods.push_back(tensor.method.value_or(options.method));
-    bounds.push_back(getKnownBounds(tensor.value));
-    levels.push_back(tensor.levels);
+  nameTensors(*entry);
+  std::vector<CalibratedTensor> tensors;
+  for (const ObservedTensor &observedTensor : observed) {
+    CalibratedTensor &tensor = tensors.emplace_back();
+    tensor.name = getTensorName(observedTensor.value).str();
+    tensor.method = observedTensor.method.value_or(options.method);
+    tensor.bound = getKnownBounds(observedTensor.value);
+    tensor.levels = observedTensor.levels;
+    tensor.wantsHistogram = options.compareMethods ||
+                            TensorStatistics::needsHistogram(tensor.method);
+    tensor.stats.setMovingAverageDecay(options.movingAverageDecay);
   }
 
-  FailureOr<CalibrationData> data =
-      CalibrationData::load(dataPaths, inputType, loc);
+  Location loc = module.getLoc();
+  FailureOr<CalibrationData> data = CalibrationData::load(
+      dataPaths, cast<RankedTensorType>(entry->getArgumentTypes()[0]), loc);
   if (failed(data))
     return failure();
-  int64_t totalSamples = data->totalSamples;
+  CalibrationRun run(module, *entry, options, *data, tensors);
+  if (failed(run.observe()))
+    return failure();
 
-  bool histogram = options.compareMethods ||
-                   llvm::any_of(methods, TensorStatistics::needsHistogram);
-  int64_t batchSize = options.batchSize;
-  if (batchSize == 0 &&
-      (options.compareMethods ||
-       llvm::any_of(methods, TensorStatistics::dependsOnBatches)))
-    batchSize = kPerBatchMethodsBatchSize;
-  // Ranges and histograms come from the compiled code, where the observed
-  // tensors are produced (in f32: other float types are cast there): the
-  // tensors never leave it, and calibration holds no more than one run's
-  // buffers.
-  auto wantsHistogram = [&](size_t i) {
-    return options.compareMethods ||
-           TensorStatistics::needsHistogram(methods[i]);
-  };
-  std::vector<TensorStatistics> stats(observed.size());
-  for (TensorStatistics &stat : stats)
-    stat.setMovingAverageDecay(options.movingAverageDecay);
-  // The observing model, compiled once per batch shape met.
-  // The observed tensors of the entry in a copy of the module, in the
-  // order of `observed`.
-  auto observedIn = [&](ModuleOp copy) {
-    auto func = copy.lookupSymbol<func::FuncOp>(entry.getName());
-    SmallVector<Value> values;
-    for (const ObservedTensor &tensor : collectObserved(func, /*warn=*/false))
-      values.push_back(tensor.value);
-    return std::pair(func, values);
-  };
-  ExecutorsByShape executors([&](ModuleOp copy) {
-    auto [func, values] = observedIn(copy);
-    makeObservingFunction(func, values, /*rangesOnly=*/true);
-  });
-  // The second pass's, compiled once the first has set each histogram's
-  // bins: the histograms it returns are all it returns.
-  ExecutorsByShape histogramExecutors([&](ModuleOp copy) {
-    auto [func, values] = observedIn(copy);
-    SmallVector<std::optional<double>> scales;
-    for (size_t i = 0; i < observed.size(); ++i) {
-      scales.emplace_back();
-      if (wantsHistogram(i))
-        scales.back() = stats[i].getHistogramScale(options.bins);
-    }
-    makeHistogramFunction(func, values, scales, options.bins);
-  });
-
-  unsigned numResults = entry.getNumResults();
-  int passes = histogram ? 2 : 1;
-  // The last compile and the last run of a batch, in seconds.
-  double compileSeconds = 0, secondsPerRun = 0;
-  CalibrationProgress progress(llvm::errs(), options.progress,
-                               llvm::errs().is_displayed(), totalSamples,
-                               passes);
-  for (int pass = 0; pass < passes; ++pass) {
-    int64_t done = 0;
-    std::string what =
-        histogram ? (pass ? "calibration (histograms)" : "calibration (ranges)")
-                  : "calibration";
-    ExecutorsByShape &passExecutors = pass ? histogramExecutors : executors;
-    auto observeBatch = [&](NpyArray &chunk, int64_t samples) -> LogicalResult {
-      double start = CalibrationProgress::steadySeconds();
-      bool compiled = false;
-      JITExecutor *executor =
-          passExecutors.get(module, entry.getName(), chunk.shape, [&] {
-            progress.compiling(what, chunk.shape);
-            compiled = true;
-          });
-      if (!executor)
-        return failure();
-      double ran = CalibrationProgress::steadySeconds();
-      if (compiled)
-        compileSeconds = ran - start;
-      SmallVector<NpyArray> outputs;
-      if (llvm::Error error = executor->run({&chunk}, outputs))
-        return emitError(loc) << llvm::toString(std::move(error));
-      secondsPerRun = CalibrationProgress::steadySeconds() - ran;
-      int64_t runSamples = chunk.shape.empty() ? 1 : chunk.shape[0];
-      if (pass == 1) {
-        // One [rows, bins] result per tensor that wants a histogram.
-        unsigned next = numResults;
-        for (size_t i = 0; i < observed.size(); ++i) {
-          if (!wantsHistogram(i))
-            continue;
-          NpyArray &out = outputs[next++];
-          stats[i].addHistogramCounts(
-              ArrayRef<int64_t>(reinterpret_cast<int64_t *>(out.bytes),
-                                out.getNumElements()),
-              options.bins);
-        }
-      } else {
-        for (size_t i = 0; i < observed.size(); ++i) {
-          // Per-row minima and maxima (one row for a scalar), and the size.
-          auto values = [&](unsigned k) {
-            NpyArray &out = outputs[numResults + 3 * i + k];
-            return ArrayRef<float>(reinterpret_cast<float *>(out.bytes),
-                                   out.getNumElements());
-          };
-          // A NaN row (a NaN among its values) makes the batch's range NaN.
-          double lo = std::numeric_limits<double>::infinity(), hi = -lo;
-          for (float v : values(0))
-            lo = std::isnan(v) ? NAN : std::min<double>(lo, v);
-          for (float v : values(1))
-            hi = std::isnan(v) ? NAN : std::max<double>(hi, v);
-          // A padded batch's copies leave the range as it is; the count is
-          // the samples'.
-          auto *size = reinterpret_cast<int64_t *>(
-              outputs[numResults + 3 * i + 2].bytes);
-          stats[i].observeRange(lo, hi, *size / runSamples * samples);
-        }
-      }
-      done += samples;
-      progress.update(what, pass, done);
-      return success();
-    };
-    // Ranges computed in the graph ignore a copied sample (histograms would
-    // count it), so a short last batch may run padded rather than compile
-    // a shape of its own: where the copies cost less than compiling did.
-    auto padShortBatch = [&](int64_t samples, int64_t size) {
-      return secondsPerRun * (size - samples) / size < compileSeconds;
-    };
-    if (failed(data->forEachBatch(
-            inputType, batchSize, loc, observeBatch,
-            histogram ? nullptr
-                      : function_ref<bool(int64_t, int64_t)>(padShortBatch))))
-      return failure();
-    // The ranges' code, weights and buffers are not needed by the
-    // histograms' pass, which compiles its own.
-    executors.clear();
-  }
-
-  for (auto [name, stat, method, bound, steps] :
-       llvm::zip(names, stats, methods, bounds, levels)) {
-    TensorRange range;
-    std::tie(range.min, range.max) = stat.getRange(method);
-    TensorStatistics::AmaxChoice choice =
-        stat.chooseAmax(method, steps, options.percentile);
-    range.amax = choice.amax;
-    if (bound) {
-      // A layer that bounds its output (softmax): the values seen, never
-      // beyond the bound, whatever the method. Its rare large values are
-      // its signal (attention's peaks), which a clipping method would cut;
-      // its typical ones (attention over 197 tokens averages 0.005) need
-      // more resolution than the whole bound, amax 1, leaves.
-      auto [lo, hi] = stat.getRange(CalibrationMethod::Max);
-      range.min = std::clamp(lo, bound->first, bound->second);
-      range.max = std::clamp(hi, bound->first, bound->second);
-      range.amax = std::max(std::abs(range.min), std::abs(range.max));
-    } else if (choice.unboundedAmax)
-      emitWarning(loc) << llvm::formatv(
-          "entropy calibration of '{0}' would clip {1:F1}% of its values "
-          "(amax {2}); using the {3:F0}th percentile, amax {4}",
-          name, 100.0 * choice.unboundedClipping, *choice.unboundedAmax,
-          100.0 * (1.0 - TensorStatistics::kMaxEntropyClipping), choice.amax);
-    table.ranges[name] = range;
-
-    if (!options.compareMethods || !comparisons)
-      continue;
-    MethodComparison &row = comparisons->emplace_back();
-    row.tensor = name;
-    row.chosen = method;
-    if (bound)
-      row.layerBoundAmax = range.amax;
-    for (unsigned m = 0; m < MethodComparison::kNumMethods; ++m) {
-      auto other = static_cast<CalibrationMethod>(m);
-      TensorStatistics::AmaxChoice c =
-          other == method ? choice
-                          : stat.chooseAmax(other, steps, options.percentile);
-      row.amax[m] = c.amax;
-      row.clipped[m] = stat.getClippedFraction(c.amax);
-      if (other == CalibrationMethod::Entropy)
-        row.unboundedEntropyAmax = c.unboundedAmax;
-    }
-    if (!bound && row.clipsFarMore(method))
-      emitWarning(loc) << llvm::formatv(
-          "{0} calibration of '{1}' clips {2:F1}% of its values; the other "
-          "methods clip {3:F2}% (median)",
-          stringifyCalibrationMethod(method), name,
-          100.0 * row.clipped[unsigned(method)],
-          100.0 * row.getMedianOfOthers(method));
+  for (const CalibratedTensor &tensor : tensors) {
+    ChosenRange chosen = chooseRange(tensor, options.percentile, loc);
+    table.ranges[tensor.name] = chosen.range;
+    if (options.compareMethods && comparisons)
+      comparisons->push_back(
+          compareMethods(tensor, chosen, options.percentile, loc));
   }
   return success();
 }
