@@ -3,16 +3,19 @@
 #include "QuantQDQ/Execution/JITExecutor.h"
 
 #include "BufferPool.h"
+#include "CUDARuntimeLoader.h"
+#include "HostCPU.h"
 #include "ParallelJIT.h"
+#include "PerfMap.h"
 #include "QuantQDQ/Codegen/Pipelines.h"
 #include "QuantQDQ/Config.h"
 #include "QuantQDQ/Conversion/Passes.h"
 #include "QuantQDQ/IR/QuantQDQOps.h"
+#include "RuntimeLibraries.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
-#include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVM/NVVM/Target.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
@@ -20,119 +23,12 @@
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/OpenMP/OpenMPToLLVMIRTranslation.h"
-#include "llvm/IR/Module.h"
-#include "llvm/Support/DynamicLibrary.h"
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/Format.h"
-#include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/Path.h"
-#include "llvm/Support/Process.h"
 #include "llvm/Support/TargetSelect.h"
-#include "llvm/Support/Threading.h"
-#include "llvm/TargetParser/Host.h"
-#include <dlfcn.h>
 #include <mutex>
 
 using namespace mlir;
 using namespace mlir::quant_qdq;
-
-namespace {
-/// libQuantQDQCUDARuntime.so, loaded once per process (never unloaded: the
-/// JIT resolves the mgpu* functions in it), and the two functions of its C
-/// ABI that the host calls (Execution/CUDARuntime.h).
-struct CUDARuntime {
-  std::string path;
-  int (*probe)(int *, int *, char *, size_t, char *, size_t) = nullptr;
-  const char *(*takeError)() = nullptr;
-  /// Why it is not loaded; empty when it is.
-  std::string loadError;
-};
-} // namespace
-
-/// The runtime beside the running program (bin/../lib, in the build tree as
-/// in an install), else where this build put it.
-static std::string findCUDARuntime() {
-  static int anchor;
-  std::string program = llvm::sys::fs::getMainExecutable(nullptr, &anchor);
-  SmallString<256> path(
-      llvm::sys::path::parent_path(llvm::sys::path::parent_path(program)));
-  llvm::sys::path::append(path, "lib", "libQuantQDQCUDARuntime.so");
-  if (!program.empty() && llvm::sys::fs::exists(path))
-    return std::string(path);
-  return QUANTQDQ_CUDA_RUNTIME;
-}
-
-/// An LLVM runtime library (MLIR's C runner utilities, LLVM's OpenMP)
-/// beside the libMLIR this process loaded, which is the LLVM the program
-/// runs with wherever it was installed; else in the folder of the LLVM this
-/// build used (also where a statically linked MLIR leaves us).
-static std::string findLLVMRuntimeLibrary(StringRef name) {
-  Dl_info info;
-  if (dladdr(reinterpret_cast<void *>(&ExecutionEngine::create), &info) &&
-      info.dli_fname) {
-    SmallString<256> path(llvm::sys::path::parent_path(info.dli_fname));
-    llvm::sys::path::append(path, name);
-    if (llvm::sys::fs::exists(path))
-      return std::string(path);
-  }
-  SmallString<256> path(QUANTQDQ_LLVM_LIBRARY_DIR);
-  llvm::sys::path::append(path, name);
-  return std::string(path);
-}
-
-static const CUDARuntime &getCUDARuntime() {
-  static const CUDARuntime runtime = [] {
-    CUDARuntime rt;
-#if QUANTQDQ_HAVE_CUDA_RUNTIME
-    rt.path = findCUDARuntime();
-    std::string error;
-    auto library =
-        llvm::sys::DynamicLibrary::getPermanentLibrary(rt.path.c_str(), &error);
-    if (!library.isValid()) {
-      rt.loadError = "cannot load the CUDA runtime " + rt.path + ": " + error;
-      // The runtime is there but the driver it links is not.
-      if (StringRef(error).starts_with("libcuda.so.1"))
-        rt.loadError += " (libcuda.so.1 comes with the NVIDIA driver: this "
-                        "machine has none installed)";
-      return rt;
-    }
-    rt.probe = reinterpret_cast<decltype(rt.probe)>(
-        library.getAddressOfSymbol("qdqCudaProbe"));
-    rt.takeError = reinterpret_cast<decltype(rt.takeError)>(
-        library.getAddressOfSymbol("qdqCudaTakeError"));
-    if (!rt.probe || !rt.takeError)
-      rt.loadError =
-          rt.path + " lacks qdqCudaProbe or qdqCudaTakeError: a stale build?";
-#else
-    rt.loadError = "this build has no CUDA runtime: the CUDA toolkit was not "
-                   "found when it was configured (install it in "
-                   "/usr/local/cuda, or set CUDAToolkit_ROOT, and configure "
-                   "again)";
-#endif
-    return rt;
-  }();
-  return runtime;
-}
-
-llvm::Expected<CUDADeviceInfo> mlir::quant_qdq::probeCUDADevice() {
-  const CUDARuntime &runtime = getCUDARuntime();
-  if (!runtime.loadError.empty())
-    return llvm::createStringError(runtime.loadError);
-  CUDADeviceInfo info;
-  char name[256], error[512];
-  if (runtime.probe(&info.major, &info.minor, name, sizeof(name), error,
-                    sizeof(error)) != 0)
-    return llvm::createStringError("no usable CUDA device: %s", error);
-  info.name = name;
-  return info;
-}
-
-/// Serializes GPU compilation and runs: the runtime's error slot is
-/// process-wide, so one run's failure must not be read by another.
-static std::mutex &getCUDAMutex() {
-  static std::mutex mutex;
-  return mutex;
-}
 
 /// The PTX ISA to emit: the pipeline's 8.0, or the first version that knows
 /// the chip.
@@ -167,59 +63,6 @@ static std::string getPTXFeatures(const CUDADeviceInfo &info) {
 static bool isUnsignedResult(Value value) {
   auto quantize = value.getDefiningOp<QuantizeOp>();
   return quantize && !quantize.getQuantizer().getIsSigned();
-}
-
-int64_t mlir::quant_qdq::getExecutionThreads() {
-  if (const char *env = std::getenv("OMP_NUM_THREADS")) {
-    int64_t threads = 0;
-    StringRef first = StringRef(env).split(',').first.trim();
-    if (!first.getAsInteger(10, threads) && threads > 0)
-      return threads;
-  }
-  return std::max(1u, llvm::hardware_concurrency().compute_thread_count());
-}
-
-/// Whether the host has AVX-512's 32 vector registers: room for register
-/// tiles of 8 rows (eight independent FMA chains cover the FMA's latency on
-/// two units: ResNet-50 at batch 8, 295 to 270 ms a run) and, where there
-/// are enough columns, 32 columns (16 FMAs per 2 loads of the panel:
-/// ViT-B/16 at batch 8, 1.15-1.18 to 0.96-0.97 s). AVX2's 16 registers
-/// hold a 6 x 16 tile and its operands.
-static bool hostHasAVX512() {
-  static const bool avx512 =
-      llvm::sys::getHostCPUFeatures().lookup("avx512f");
-  return avx512;
-}
-
-/// The size of the largest cache that the first CPU reports (Linux's
-/// sysfs, which a virtual machine fills with its own share), else 0.
-static int64_t getLastLevelCacheBytes() {
-  static const int64_t bytes = [] {
-    int64_t best = 0, bestLevel = 0;
-    for (int index = 0;; ++index) {
-      std::string dir =
-          "/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(index);
-      auto level = llvm::MemoryBuffer::getFileAsStream(dir + "/level");
-      auto size = llvm::MemoryBuffer::getFileAsStream(dir + "/size");
-      if (!level || !size)
-        break;
-      int64_t levelNumber = 0, sizeNumber = 0;
-      StringRef text = (*size)->getBuffer().trim();
-      if (StringRef((*level)->getBuffer()).trim().getAsInteger(10,
-                                                               levelNumber) ||
-          text.consumeInteger(10, sizeNumber))
-        continue;
-      int64_t unit = text.starts_with("K")   ? 1 << 10
-                     : text.starts_with("M") ? 1 << 20
-                                             : 1;
-      if (levelNumber >= bestLevel) {
-        bestLevel = levelNumber;
-        best = sizeNumber * unit;
-      }
-    }
-    return best;
-  }();
-  return bytes;
 }
 
 /// A symbol the program provides to compiled code: name, address.
@@ -288,62 +131,27 @@ static void bindLargeConstants(ModuleOp module,
   });
 }
 
-/// Names the compiled functions (the entry, the functions that hold its
-/// parallel loops, and the regions OpenMP outlines from those) in
-/// /tmp/perf-<pid>.map, where `perf report` looks for JIT symbols. The JIT
-/// does not report code sizes: each function is taken to run up to the
-/// next one.
-static void
-writePerfMap(ArrayRef<std::pair<std::string, uint64_t>> functions) {
-  SmallVector<std::pair<uint64_t, StringRef>> starts;
-  for (const auto &[name, address] : functions)
-    starts.emplace_back(address, name);
-  llvm::sort(starts);
-  std::string path =
-      "/tmp/perf-" + std::to_string(llvm::sys::Process::getProcessId()) +
-      ".map";
-  std::error_code error;
-  llvm::raw_fd_ostream map(path, error, llvm::sys::fs::OF_Append);
-  if (error)
-    return;
-  for (auto [i, start] : llvm::enumerate(starts)) {
-    uint64_t size = i + 1 < starts.size() ? starts[i + 1].first - start.first
-                                          : 1 << 16;
-    map << llvm::format("%llx %llx ", start.first, size) << start.second
-        << "\n";
-  }
+/// The GPU to compile for where `device` asks for one: none otherwise.
+static FailureOr<std::optional<CUDADeviceInfo>> getTargetGPU(Device device,
+                                                             Location loc) {
+  if (device != Device::CUDA)
+    return std::optional<CUDADeviceInfo>();
+  auto info = probeCUDADevice();
+  if (!info)
+    return emitError(loc) << "cannot run on CUDA: "
+                          << llvm::toString(info.takeError());
+  return std::optional<CUDADeviceInfo>(std::move(*info));
 }
 
-FailureOr<std::unique_ptr<JITExecutor>>
-JITExecutor::create(OwningOpRef<ModuleOp> module, StringRef entry,
-                    ArrayRef<SmallVector<int64_t>> inputShapes,
-                    unsigned optLevel) {
-  ExecutorOptions options;
-  options.optLevel = optLevel;
-  return create(std::move(module), entry, inputShapes, options);
-}
-
-FailureOr<std::unique_ptr<JITExecutor>>
-JITExecutor::create(OwningOpRef<ModuleOp> module, StringRef entry,
-                    ArrayRef<SmallVector<int64_t>> inputShapes,
-                    const ExecutorOptions &options) {
-  MLIRContext *context = module->getContext();
-  // The device first: without one there is nothing to compile for.
-  std::optional<CUDADeviceInfo> gpu;
-  if (options.device == Device::CUDA) {
-    auto info = probeCUDADevice();
-    if (!info)
-      return emitError(module->getLoc())
-             << "cannot run on CUDA: " << llvm::toString(info.takeError());
-    gpu = std::move(*info);
-  }
-
-  auto func = module->lookupSymbol<func::FuncOp>(entry);
+/// `entry` of `module`, its inputs given the static `inputShapes`.
+static FailureOr<func::FuncOp>
+specializeEntry(ModuleOp module, StringRef entry,
+                ArrayRef<SmallVector<int64_t>> inputShapes,
+                TimingScope &timing) {
+  auto func = module.lookupSymbol<func::FuncOp>(entry);
   if (!func || func.isExternal())
-    return emitError(module->getLoc())
+    return emitError(module.getLoc())
            << "no function '" << entry << "' with a body to run";
-  TimingScope noTiming;
-  TimingScope &timing = options.timing ? *options.timing : noTiming;
   TimingScope specializeTimer = timing.nest("specialize input shapes");
   if (failed(specializeInputShapes(func, inputShapes)))
     return failure();
@@ -352,25 +160,29 @@ JITExecutor::create(OwningOpRef<ModuleOp> module, StringRef entry,
   // into them.
   for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i)
     func.setArgAttr(i, "bufferization.writable",
-                    BoolAttr::get(context, false));
+                    BoolAttr::get(func.getContext(), false));
+  return func;
+}
 
-  // The function is lowered away below; later errors point at it still.
-  Location loc = func.getLoc();
-  std::unique_ptr<JITExecutor> executor(new JITExecutor());
-  executor->device = options.device;
-  executor->entry = entry.str();
-  for (Type type : func.getArgumentTypes())
-    executor->inputTypes.push_back(cast<RankedTensorType>(type));
+/// The types of what `func` returns, which must be tensors of static shape,
+/// and whether each holds unsigned values.
+static LogicalResult
+collectResultTypes(func::FuncOp func, SmallVectorImpl<RankedTensorType> &types,
+                   SmallVectorImpl<bool> &isUnsigned) {
   auto ret = cast<func::ReturnOp>(func.getBody().front().getTerminator());
   for (Value result : ret.getOperands()) {
     auto type = dyn_cast<RankedTensorType>(result.getType());
     if (!type || !type.hasStaticShape())
       return func.emitError("results must be tensors of static shape, got ")
              << result.getType();
-    executor->resultTypes.push_back(type);
-    executor->resultUnsigned.push_back(isUnsignedResult(result));
+    types.push_back(type);
+    isUnsigned.push_back(isUnsignedResult(result));
   }
+  return success();
+}
 
+/// The translations to LLVM IR of what the pipeline leaves.
+static void registerTranslations(MLIRContext *context, bool gpu) {
   DialectRegistry registry;
   registerBuiltinDialectTranslation(registry);
   registerLLVMDialectTranslation(registry);
@@ -384,41 +196,65 @@ JITExecutor::create(OwningOpRef<ModuleOp> module, StringRef entry,
     gpu::registerOffloadingLLVMTranslationInterfaceExternalModels(registry);
   }
   context->appendDialectRegistry(registry);
+}
 
-  PassManager pm(context);
-  if (gpu) {
-    GPUPipelineOptions gpuOptions;
-    gpuOptions.chip =
-        "sm_" + std::to_string(gpu->major) + std::to_string(gpu->minor);
-    gpuOptions.features = getPTXFeatures(*gpu);
-    gpuOptions.optLevel = options.optLevel;
-    gpuOptions.toolkit = QUANTQDQ_CUDA_TOOLKIT;
-    // A cubin from ptxas where the toolkit has one, else PTX for the
-    // driver's JIT.
-    bool hasPtxas =
-        llvm::sys::fs::can_execute(QUANTQDQ_CUDA_TOOLKIT "/bin/ptxas");
-    gpuOptions.format = hasPtxas ? "bin" : "isa";
-    buildGPUPipeline(pm, gpuOptions);
-  } else {
-    CPUPipelineOptions cpu;
-    cpu.bufferPool = true;
-    cpu.threads = getExecutionThreads();
-    if (hostHasAVX512()) {
-      cpu.tileRows = 8;
-      cpu.wideColumns = 32;
-    }
-    cpu.splitBatchBytes = options.splitBatchBytes >= 0
-                              ? options.splitBatchBytes
-                              : getLastLevelCacheBytes() / 2;
-    buildCPUPipeline(pm, cpu);
+/// qdq-gpu-pipeline for the chip of `gpu`.
+static void addGPUPipeline(OpPassManager &pm, const CUDADeviceInfo &gpu,
+                           unsigned optLevel) {
+  GPUPipelineOptions gpuOptions;
+  gpuOptions.chip =
+      "sm_" + std::to_string(gpu.major) + std::to_string(gpu.minor);
+  gpuOptions.features = getPTXFeatures(gpu);
+  gpuOptions.optLevel = optLevel;
+  gpuOptions.toolkit = QUANTQDQ_CUDA_TOOLKIT;
+  // A cubin from ptxas where the toolkit has one, else PTX for the
+  // driver's JIT.
+  bool hasPtxas =
+      llvm::sys::fs::can_execute(QUANTQDQ_CUDA_TOOLKIT "/bin/ptxas");
+  gpuOptions.format = hasPtxas ? "bin" : "isa";
+  buildGPUPipeline(pm, gpuOptions);
+}
+
+/// qdq-cpu-pipeline for the host: its threads, registers and cache.
+static void addCPUPipeline(OpPassManager &pm, const ExecutorOptions &options) {
+  CPUPipelineOptions cpu;
+  cpu.bufferPool = true;
+  cpu.threads = getExecutionThreads();
+  if (hostHasAVX512()) {
+    cpu.tileRows = 8;
+    cpu.wideColumns = 32;
   }
+  cpu.splitBatchBytes = options.splitBatchBytes >= 0
+                            ? options.splitBatchBytes
+                            : getLastLevelCacheBytes() / 2;
+  buildCPUPipeline(pm, cpu);
+}
+
+/// Lowers `module` to the LLVM dialect, for `gpu` where there is one.
+static LogicalResult lowerToLLVM(ModuleOp module,
+                                 const ExecutorOptions &options,
+                                 const std::optional<CUDADeviceInfo> &gpu,
+                                 TimingScope &timing) {
+  registerTranslations(module.getContext(), gpu.has_value());
+  PassManager pm(module.getContext());
+  if (gpu)
+    addGPUPipeline(pm, *gpu, options.optLevel);
+  else
+    addCPUPipeline(pm, options);
   TimingScope pipelineTimer = timing.nest("MLIR pipeline");
   if (options.timing)
     pm.enableTiming(pipelineTimer);
-  if (failed(pm.run(*module)))
-    return failure();
-  pipelineTimer.stop();
+  return pm.run(module);
+}
 
+/// Compiles the lowered `module` to machine code calling into `libs`, on
+/// every core for the CPU. GPU host code has global constructors, which
+/// load the kernels onto the device when the JIT initializes the code: a
+/// binary the device rejects fails here rather than in the first run.
+static FailureOr<std::unique_ptr<ParallelJIT>>
+compileLowered(ModuleOp module, StringRef entry, bool gpu,
+               ArrayRef<StringRef> libs, unsigned optLevel, TimingScope &timing,
+               Location loc) {
   static bool targetInitialized = [] {
     llvm::InitializeNativeTarget();
     llvm::InitializeNativeTargetAsmPrinter();
@@ -426,57 +262,89 @@ JITExecutor::create(OwningOpRef<ModuleOp> module, StringRef entry,
   }();
   (void)targetInitialized;
 
-  static const std::string runnerUtils =
-      findLLVMRuntimeLibrary("libmlir_c_runner_utils.so");
-  static const std::string openMP = findLLVMRuntimeLibrary("libomp.so");
-  SmallVector<StringRef, 3> libs = {runnerUtils, openMP};
-  if (gpu)
-    libs.push_back(getCUDARuntime().path);
-  // The JIT only prints why a library did not load and then fails on a
-  // missing symbol; the error should name the library.
-  for (StringRef lib : libs) {
-    std::string error;
-    if (!llvm::sys::DynamicLibrary::getPermanentLibrary(lib.str().c_str(),
-                                                        &error)
-             .isValid())
-      return emitError(loc) << "cannot load the runtime library " << lib
-                            << ": " << error;
-  }
-  // Compiled here, not in the first run: a symbol missing from the runtime
-  // is an error now, and runs are timed without compilation.
   SmallVector<ProvidedSymbol> symbols = getBufferPoolSymbols();
   if (!gpu)
-    bindLargeConstants(*module, symbols);
+    bindLargeConstants(module, symbols);
   ParallelJITOptions jitOptions;
-  jitOptions.optLevel = options.optLevel;
+  jitOptions.optLevel = optLevel;
   // GPU host code stays whole anyway (its constructors are an appending
   // global): no compile threads for one part.
   jitOptions.threads = gpu ? 1 : getExecutionThreads();
   jitOptions.sharedLibraries = libs;
   jitOptions.symbols = symbols;
   jitOptions.timing = &timing;
-  // GPU host code has global constructors, which load the kernels onto the
-  // device when the JIT initializes the code: a binary the device rejects
-  // fails here rather than in the first run.
   std::unique_lock<std::mutex> cudaLock;
   if (gpu) {
     cudaLock = std::unique_lock<std::mutex>(getCUDAMutex());
     (void)getCUDARuntime().takeError(); // Left by an executor torn down.
   }
-  auto compiled = ParallelJIT::compile(*module, entry, jitOptions);
+  auto compiled = ParallelJIT::compile(module, entry, jitOptions);
   if (!compiled)
     return emitError(loc) << "cannot JIT-compile: "
                           << llvm::toString(compiled.takeError());
-  executor->code = std::move(*compiled);
+  std::unique_ptr<ParallelJIT> code = std::move(*compiled);
   if (gpu)
     if (const char *error = getCUDARuntime().takeError()) {
-      executor->code.reset(); // Its destructors unload, under the lock.
+      code.reset(); // Its destructors unload, under the lock.
       (void)getCUDARuntime().takeError();
       return emitError(loc) << "cannot load the GPU kernels: " << error;
     }
+  return code;
+}
+
+FailureOr<std::unique_ptr<JITExecutor>>
+JITExecutor::create(OwningOpRef<ModuleOp> module, StringRef entry,
+                    ArrayRef<SmallVector<int64_t>> inputShapes,
+                    const ExecutorOptions &options) {
+  // The device first: without one there is nothing to compile for.
+  FailureOr<std::optional<CUDADeviceInfo>> gpu =
+      getTargetGPU(options.device, module->getLoc());
+  if (failed(gpu))
+    return failure();
+  TimingScope noTiming;
+  TimingScope &timing = options.timing ? *options.timing : noTiming;
+  FailureOr<func::FuncOp> func =
+      specializeEntry(*module, entry, inputShapes, timing);
+  if (failed(func))
+    return failure();
+
+  // The function is lowered away below; later errors point at it still.
+  Location loc = func->getLoc();
+  std::unique_ptr<JITExecutor> executor(new JITExecutor());
+  executor->device = options.device;
+  executor->entry = entry.str();
+  for (Type type : func->getArgumentTypes())
+    executor->inputTypes.push_back(cast<RankedTensorType>(type));
+  if (failed(collectResultTypes(*func, executor->resultTypes,
+                                executor->resultUnsigned)))
+    return failure();
+
+  if (failed(lowerToLLVM(*module, options, *gpu, timing)))
+    return failure();
+  SmallVector<StringRef, 3> libs = getLLVMRuntimeLibraries();
+  if (*gpu)
+    libs.push_back(getCUDARuntime().path);
+  if (failed(loadRuntimeLibraries(libs, loc)))
+    return failure();
+  // Compiled here, not in the first run: a symbol missing from the runtime
+  // is an error now, and runs are timed without compilation.
+  FailureOr<std::unique_ptr<ParallelJIT>> code = compileLowered(
+      *module, entry, gpu->has_value(), libs, options.optLevel, timing, loc);
+  if (failed(code))
+    return failure();
+  executor->code = std::move(*code);
   if (std::getenv("QDQ_PERF_MAP"))
     writePerfMap(executor->code->getFunctions());
   return executor;
+}
+
+FailureOr<std::unique_ptr<JITExecutor>>
+JITExecutor::create(OwningOpRef<ModuleOp> module, StringRef entry,
+                    ArrayRef<SmallVector<int64_t>> inputShapes,
+                    unsigned optLevel) {
+  ExecutorOptions options;
+  options.optLevel = optLevel;
+  return create(std::move(module), entry, inputShapes, options);
 }
 
 namespace {

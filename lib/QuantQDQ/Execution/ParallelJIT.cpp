@@ -96,51 +96,47 @@ static bool mustStayWhole(const llvm::Module &module) {
                       });
 }
 
-llvm::Expected<std::unique_ptr<ParallelJIT>>
-ParallelJIT::compile(ModuleOp module, StringRef entry,
-                     const ParallelJITOptions &options) {
-  TimingScope noTiming;
-  TimingScope &timing = options.timing ? *options.timing : noTiming;
-  TimingScope translateTimer = timing.nest("LLVM IR: translation and split");
-
+/// An LLJIT for the host whose ORC compiles on `threads` threads (none of
+/// its own for one), linking into this process's memory.
+static llvm::Expected<std::unique_ptr<orc::LLJIT>>
+createHostJIT(unsigned threads) {
   auto machine = orc::JITTargetMachineBuilder::detectHost();
   if (!machine)
     return machine.takeError();
-  std::unique_ptr<ParallelJIT> result(new ParallelJIT());
-  unsigned threads = std::max(1u, options.threads);
-  auto jit =
-      orc::LLJITBuilder()
-          .setJITTargetMachineBuilder(*machine)
-          .setNumCompileThreads(threads > 1 ? threads : 0)
-          .setObjectLinkingLayerCreator([](orc::ExecutionSession &session) {
-            return std::make_unique<orc::RTDyldObjectLinkingLayer>(
-                session, [](const llvm::MemoryBuffer &) {
-                  return std::make_unique<llvm::SectionMemoryManager>();
-                });
-          })
-          .create();
-  if (!jit)
-    return jit.takeError();
-  result->jit = std::move(*jit);
-  orc::LLJIT &lljit = *result->jit;
+  return orc::LLJITBuilder()
+      .setJITTargetMachineBuilder(*machine)
+      .setNumCompileThreads(threads > 1 ? threads : 0)
+      .setObjectLinkingLayerCreator([](orc::ExecutionSession &session) {
+        return std::make_unique<orc::RTDyldObjectLinkingLayer>(
+            session, [](const llvm::MemoryBuffer &) {
+              return std::make_unique<llvm::SectionMemoryManager>();
+            });
+      })
+      .create();
+}
 
-  auto context = std::make_unique<llvm::LLVMContext>();
-  std::unique_ptr<llvm::Module> whole = translateModuleToLLVMIR(
-      module, *context, module.getName().value_or("qdq"));
-  if (!whole)
-    return llvm::createStringError("cannot translate the module to LLVM IR");
-  whole->setDataLayout(lljit.getDataLayout());
-  whole->setTargetTriple(lljit.getTargetTriple());
-  llvm::Function *entryFunction = whole->getFunction(entry);
-  if (!entryFunction || entryFunction->isDeclaration())
-    return llvm::createStringError("no function '%s' to compile",
-                                   entry.str().c_str());
-  std::string packedName = ("__qdq_packed_" + entry).str();
-  addPackedWrapper(*entryFunction, packedName);
-
+namespace {
+/// The module in LLVM IR, and what compiling it needs to know once it is
+/// split.
+struct TranslatedModule {
+  std::unique_ptr<llvm::LLVMContext> context;
+  std::unique_ptr<llvm::Module> module;
+  /// Every function it defines: all are looked up, which compiles them.
   SmallVector<std::string> names;
+  /// What it uses and does not define.
   orc::SymbolLookupSet external;
-  for (llvm::GlobalValue &value : whole->global_values()) {
+  /// Whether it has constructors or destructors.
+  bool hasInitializers = false;
+};
+} // namespace
+
+/// Makes every global value of `module` a named symbol that another part
+/// can link to, and lists its function definitions in `names` and what it
+/// uses without defining in `external`.
+static void exposeGlobals(llvm::Module &module, orc::LLJIT &lljit,
+                          SmallVectorImpl<std::string> &names,
+                          orc::SymbolLookupSet &external) {
+  for (llvm::GlobalValue &value : module.global_values()) {
     if (!value.hasName())
       value.setName("__qdq_unnamed");
     // A local called from another part must be a symbol the linker sees;
@@ -160,40 +156,75 @@ ParallelJIT::compile(ModuleOp module, StringRef entry,
                        ? orc::SymbolLookupFlags::WeaklyReferencedSymbol
                        : orc::SymbolLookupFlags::RequiredSymbol);
   }
-  SmallVector<orc::ThreadSafeModule> parts;
-  bool hasInitializers = whole->getNamedGlobal("llvm.global_ctors") ||
-                         whole->getNamedGlobal("llvm.global_dtors");
-  if (threads == 1 || mustStayWhole(*whole)) {
-    parts.emplace_back(std::move(whole), std::move(context));
-  } else {
-    unsigned count = std::min<unsigned>(threads, names.size());
-    auto partOf = partitionFunctions(*whole, count);
-    for (unsigned i = 0; i < count; ++i) {
-      llvm::ValueToValueMapTy mapping;
-      std::unique_ptr<llvm::Module> part =
-          llvm::CloneModule(*whole, mapping, [&](const llvm::GlobalValue *gv) {
-            auto found = partOf.find(gv);
-            return found == partOf.end() ? i == 0 : found->second == i;
-          });
-      SmallVector<char, 0> bitcode;
-      llvm::raw_svector_ostream stream(bitcode);
-      llvm::WriteBitcodeToFile(*part, stream);
-      part.reset();
-      auto partContext = std::make_unique<llvm::LLVMContext>();
-      auto parsed = llvm::parseBitcodeFile(
-          llvm::MemoryBufferRef(StringRef(bitcode.data(), bitcode.size()),
-                                "part"),
-          *partContext);
-      if (!parsed)
-        return parsed.takeError();
-      parts.emplace_back(std::move(*parsed), std::move(partContext));
-    }
-  }
-  translateTimer.stop();
+}
 
-  // Each part is optimized on the thread that compiles it.
+/// Translates `module` for `lljit`'s target, with `entry`'s packed wrapper
+/// `packedName`, its globals exposed.
+static llvm::Expected<TranslatedModule> translate(ModuleOp module,
+                                                  StringRef entry,
+                                                  StringRef packedName,
+                                                  orc::LLJIT &lljit) {
+  TranslatedModule result;
+  result.context = std::make_unique<llvm::LLVMContext>();
+  result.module = translateModuleToLLVMIR(module, *result.context,
+                                          module.getName().value_or("qdq"));
+  if (!result.module)
+    return llvm::createStringError("cannot translate the module to LLVM IR");
+  llvm::Module &whole = *result.module;
+  whole.setDataLayout(lljit.getDataLayout());
+  whole.setTargetTriple(lljit.getTargetTriple());
+  llvm::Function *entryFunction = whole.getFunction(entry);
+  if (!entryFunction || entryFunction->isDeclaration())
+    return llvm::createStringError("no function '%s' to compile",
+                                   entry.str().c_str());
+  addPackedWrapper(*entryFunction, packedName);
+  exposeGlobals(whole, lljit, result.names, result.external);
+  result.hasInitializers = whole.getNamedGlobal("llvm.global_ctors") ||
+                           whole.getNamedGlobal("llvm.global_dtors");
+  return result;
+}
+
+/// The translated module in at most `threads` parts of about equal size,
+/// each in an LLVM context of its own (it travels there as bitcode); whole
+/// for one thread or where splitting could break it.
+static llvm::Expected<SmallVector<orc::ThreadSafeModule>>
+splitModule(TranslatedModule &translated, unsigned threads) {
+  SmallVector<orc::ThreadSafeModule> parts;
+  llvm::Module &whole = *translated.module;
+  if (threads == 1 || mustStayWhole(whole)) {
+    parts.emplace_back(std::move(translated.module),
+                       std::move(translated.context));
+    return parts;
+  }
+  unsigned count = std::min<unsigned>(threads, translated.names.size());
+  auto partOf = partitionFunctions(whole, count);
+  for (unsigned i = 0; i < count; ++i) {
+    llvm::ValueToValueMapTy mapping;
+    std::unique_ptr<llvm::Module> part =
+        llvm::CloneModule(whole, mapping, [&](const llvm::GlobalValue *gv) {
+          auto found = partOf.find(gv);
+          return found == partOf.end() ? i == 0 : found->second == i;
+        });
+    SmallVector<char, 0> bitcode;
+    llvm::raw_svector_ostream stream(bitcode);
+    llvm::WriteBitcodeToFile(*part, stream);
+    part.reset();
+    auto partContext = std::make_unique<llvm::LLVMContext>();
+    auto parsed = llvm::parseBitcodeFile(
+        llvm::MemoryBufferRef(StringRef(bitcode.data(), bitcode.size()),
+                              "part"),
+        *partContext);
+    if (!parsed)
+      return parsed.takeError();
+    parts.emplace_back(std::move(*parsed), std::move(partContext));
+  }
+  return parts;
+}
+
+/// Each part is optimized at `optLevel` on the thread that compiles it.
+static void setOptimizer(orc::LLJIT &lljit, unsigned optLevel) {
   std::function<llvm::Error(llvm::Module *)> optimize =
-      makeOptimizingTransformer(options.optLevel, 0, nullptr);
+      makeOptimizingTransformer(optLevel, 0, nullptr);
   lljit.getIRTransformLayer().setTransform(
       [optimize](orc::ThreadSafeModule part,
                  orc::MaterializationResponsibility &)
@@ -203,7 +234,12 @@ ParallelJIT::compile(ModuleOp module, StringRef entry,
           return std::move(error);
         return std::move(part);
       });
+}
 
+/// Makes the libraries and symbols the program provides visible to the
+/// code.
+static llvm::Error addProvided(orc::LLJIT &lljit,
+                               const ParallelJITOptions &options) {
   orc::JITDylib &main = lljit.getMainJITDylib();
   for (StringRef library : options.sharedLibraries) {
     auto generator = orc::DynamicLibrarySearchGenerator::Load(
@@ -216,29 +252,67 @@ ParallelJIT::compile(ModuleOp module, StringRef entry,
   for (const auto &[name, address] : options.symbols)
     provided[lljit.mangleAndIntern(name)] = {
         orc::ExecutorAddr::fromPtr(address), llvm::JITSymbolFlags::Exported};
-  if (llvm::Error error = main.define(orc::absoluteSymbols(provided)))
+  return main.define(orc::absoluteSymbols(provided));
+}
+
+/// Looks up what the code refers to and does not define where the parts
+/// will link, before they compile: a missing symbol is then an error that
+/// names it, where a part failing to link would name only the part's
+/// functions.
+static llvm::Error resolveExternal(orc::LLJIT &lljit,
+                                   orc::SymbolLookupSet external) {
+  if (external.empty())
+    return llvm::Error::success();
+  orc::JITDylibSearchOrder linkOrder = lljit.getMainJITDylib().withLinkOrderDo(
+      [](const orc::JITDylibSearchOrder &order) { return order; });
+  auto resolved =
+      lljit.getExecutionSession().lookup(linkOrder, std::move(external));
+  if (!resolved)
+    return resolved.takeError();
+  return llvm::Error::success();
+}
+
+llvm::Expected<std::unique_ptr<ParallelJIT>>
+ParallelJIT::compile(ModuleOp module, StringRef entry,
+                     const ParallelJITOptions &options) {
+  TimingScope noTiming;
+  TimingScope &timing = options.timing ? *options.timing : noTiming;
+  TimingScope translateTimer = timing.nest("LLVM IR: translation and split");
+
+  unsigned threads = std::max(1u, options.threads);
+  auto jit = createHostJIT(threads);
+  if (!jit)
+    return jit.takeError();
+  std::unique_ptr<ParallelJIT> result(new ParallelJIT());
+  result->jit = std::move(*jit);
+  orc::LLJIT &lljit = *result->jit;
+
+  std::string packedName = ("__qdq_packed_" + entry).str();
+  auto translated = translate(module, entry, packedName, lljit);
+  if (!translated)
+    return translated.takeError();
+  auto parts = splitModule(*translated, threads);
+  if (!parts)
+    return parts.takeError();
+  translateTimer.stop();
+
+  setOptimizer(lljit, options.optLevel);
+  if (llvm::Error error = addProvided(lljit, options))
     return std::move(error);
-  // What the code refers to and does not define is looked up where the
-  // parts will link, before they compile: a missing symbol is then an
-  // error that names it, where a part failing to link would name only the
-  // part's functions.
-  if (!external.empty()) {
-    orc::JITDylibSearchOrder linkOrder = main.withLinkOrderDo(
-        [](const orc::JITDylibSearchOrder &order) { return order; });
-    auto resolved = lljit.getExecutionSession().lookup(
-        linkOrder, std::move(external));
-    if (!resolved)
-      return resolved.takeError();
-  }
-  for (orc::ThreadSafeModule &part : parts)
+  if (llvm::Error error =
+          resolveExternal(lljit, std::move(translated->external)))
+    return std::move(error);
+  for (orc::ThreadSafeModule &part : *parts)
     if (llvm::Error error = lljit.addIRModule(std::move(part)))
       return std::move(error);
 
+  // One lookup of every function compiles all parts together.
   TimingScope compileTimer =
       timing.nest("LLVM: optimization and machine code, " +
-                  std::to_string(parts.size()) + " part(s)");
+                  std::to_string(parts->size()) + " part(s)");
+  orc::JITDylib &main = lljit.getMainJITDylib();
   orc::SymbolLookupSet lookups;
-  for (const std::string &name : names)
+  for (const std::string &name : translated->names)
     lookups.add(lljit.mangleAndIntern(name));
   auto found = lljit.getExecutionSession().lookup(
       orc::makeJITDylibSearchOrder(&main,
@@ -251,13 +325,13 @@ ParallelJIT::compile(ModuleOp module, StringRef entry,
   // constructors load the kernels; CPU code has none. mlir::ExecutionEngine
   // skips initializers on AArch64, where they crashed (llvm-project issue
   // 71963); here they run, which no AArch64 GPU host (GH200) has tried.
-  if (hasInitializers) {
+  if (translated->hasInitializers) {
     if (llvm::Error error = lljit.initialize(main))
       return std::move(error);
     result->initialized = true;
   }
 
-  for (const std::string &name : names)
+  for (const std::string &name : translated->names)
     result->functions.emplace_back(
         name, (*found)[lljit.mangleAndIntern(name)].getAddress().getValue());
   result->packedEntry =
