@@ -7,31 +7,18 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "IsolatedProcess.h"
 #include "ONNXCommon.h"
 
 #include "onnx/checker.h"
 #include "onnx/defs/schema.h"
 #include "onnx/shape_inference/implementation.h"
 
-#include "llvm/ADT/STLFunctionalExtras.h"
-#include "llvm/ADT/Twine.h"
-
 #include <cstdlib>
 #include <exception>
 #include <limits>
-#include <mutex>
 #include <optional>
 #include <unordered_map>
-
-#if defined(__unix__)
-#include <cerrno>
-#include <csignal>
-#include <fcntl.h>
-#include <poll.h>
-#include <sys/socket.h>
-#include <sys/wait.h>
-#include <unistd.h>
-#endif
 
 using namespace mlir::quant_qdq;
 
@@ -263,151 +250,6 @@ inferShapesInProcess(onnx::ModelProto &model) {
   return result;
 }
 
-#if defined(__unix__)
-/// Whether `fd` has bytes to read (or is closed) within 60 s.
-static bool waitReadable(int fd) {
-  for (;;) {
-    struct pollfd pfd = {fd, POLLIN, 0};
-    int ready = ::poll(&pfd, 1, /*timeout=*/60000);
-    if (ready < 0 && errno == EINTR)
-      continue;
-    return ready > 0;
-  }
-}
-
-/// Sends all of `data` on the socket `fd`; false if the peer is gone (no
-/// SIGPIPE).
-static bool sendAll(int fd, const char *data, size_t size) {
-  while (size) {
-    ssize_t n = ::send(fd, data, size, MSG_NOSIGNAL);
-    if (n < 0 && errno == EINTR)
-      continue;
-    if (n <= 0)
-      return false;
-    data += n;
-    size -= size_t(n);
-  }
-  return true;
-}
-
-/// Receives exactly `size` bytes from the socket `fd`.
-static bool receiveAll(int fd, char *data, size_t size) {
-  while (size) {
-    if (!waitReadable(fd))
-      return false;
-    ssize_t n = ::recv(fd, data, size, 0);
-    if (n < 0 && errno == EINTR)
-      continue;
-    if (n <= 0)
-      return false;
-    data += n;
-    size -= size_t(n);
-  }
-  return true;
-}
-
-/// A message: an 8-byte length, then the bytes.
-static bool sendMessage(int fd, const std::string &message) {
-  uint64_t size = message.size();
-  return sendAll(fd, reinterpret_cast<const char *>(&size), sizeof(size)) &&
-         sendAll(fd, message.data(), message.size());
-}
-
-static bool receiveMessage(int fd, std::string &message) {
-  uint64_t size = 0;
-  if (!receiveAll(fd, reinterpret_cast<char *>(&size), sizeof(size)) ||
-      size > (uint64_t(1) << 31))
-    return false;
-  message.resize(size);
-  return receiveAll(fd, message.data(), size);
-}
-
-/// In a forked child that runs ONNX code: a crash is expected on bad input
-/// and reported by the parent, so the default signal actions (no stack
-/// dump from the inherited LLVM handlers), and nothing on stderr.
-static void enterChild() {
-  for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT})
-    ::signal(sig, SIG_DFL);
-  int devNull = ::open("/dev/null", O_WRONLY);
-  if (devNull >= 0)
-    ::dup2(devNull, STDERR_FILENO);
-}
-#endif
-
-/// What a forked child sent back, or why it sent nothing usable.
-struct ChildReply {
-  std::string reply;
-  /// Empty when the child exited normally after writing `reply`.
-  std::string failure;
-};
-
-/// Runs `work` in a forked child and returns the bytes it produced. The
-/// child shares this process's pages copy-on-write (no weight is copied).
-/// A crash, a non-zero exit or running past `timeoutMs` is a failure
-/// naming `what`.
-static ChildReply runIsolated(llvm::function_ref<std::string()> work,
-                              llvm::StringRef what, int timeoutMs) {
-  ChildReply result;
-#if defined(__unix__)
-  int fds[2];
-  if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) != 0) {
-    result.reply = work();
-    return result;
-  }
-  pid_t pid = ::fork();
-  if (pid < 0) {
-    ::close(fds[0]);
-    ::close(fds[1]);
-    result.reply = work();
-    return result;
-  }
-  if (pid == 0) {
-    ::close(fds[0]);
-    enterChild();
-    std::string reply = work();
-    _exit(sendAll(fds[1], reply.data(), reply.size()) ? 0 : 1);
-  }
-  ::close(fds[1]);
-  char buffer[1 << 16];
-  bool timedOut = false;
-  for (;;) {
-    struct pollfd pfd = {fds[0], POLLIN, 0};
-    int ready = ::poll(&pfd, 1, timeoutMs);
-    if (ready < 0 && errno == EINTR)
-      continue;
-    if (ready <= 0) {
-      timedOut = true;
-      ::kill(pid, SIGKILL);
-      break;
-    }
-    ssize_t n = ::read(fds[0], buffer, sizeof(buffer));
-    if (n < 0 && errno == EINTR)
-      continue;
-    if (n <= 0)
-      break;
-    result.reply.append(buffer, size_t(n));
-  }
-  ::close(fds[0]);
-  int status = 0;
-  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  if (timedOut)
-    result.failure = (what + " did not finish in " +
-                      llvm::Twine(timeoutMs / 1000) + " s")
-                         .str();
-  else if (WIFSIGNALED(status))
-    result.failure = (what + " crashed (signal " +
-                      llvm::Twine(WTERMSIG(status)) + ")")
-                         .str();
-  else if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 ||
-           result.reply.empty())
-    result.failure = (what + " failed").str();
-#else
-  result.reply = work();
-#endif
-  return result;
-}
-
 // ONNX's shape inference is not safe on hostile input: fuzzing found
 // segmentation faults (Conv with an extra output, Conv on an input of
 // another rank than its weight) and non-termination (pooling over a 2^40
@@ -518,91 +360,6 @@ static std::string answerNodeRequest(const std::string &bytes) {
   return "0" + reply.SerializeAsString();
 }
 
-#if defined(__unix__)
-namespace {
-/// A child process, forked once, that runs node inference requests: one
-/// fork (about 10 ms for a 500 MB process) instead of one per node, which
-/// for ViT-B/16's 400 nodes refined after import cost 4.7 s. Messages are
-/// messages (sendMessage) on a socket pair: a dead child is an error, not
-/// SIGPIPE. A child that dies
-/// or hangs is reaped and the next request forks a new one.
-class NodeInferenceServer {
-public:
-  ~NodeInferenceServer() { stop(); }
-
-  /// The reply to `request`, or a failure saying why there is none.
-  ChildReply ask(const std::string &request) {
-    std::lock_guard<std::mutex> lock(mutex);
-    ChildReply result;
-    if (pid <= 0 && !start()) {
-      result.reply = answerNodeRequest(request);
-      return result;
-    }
-    if (!sendMessage(fd, request) || !receiveMessage(fd, result.reply)) {
-      result.failure = stop();
-      result.reply.clear();
-    } else if (result.reply.empty()) {
-      result.failure = "ONNX type inference sent an empty reply";
-    }
-    return result;
-  }
-
-private:
-  bool start() {
-    int fds[2];
-    if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) != 0)
-      return false;
-    pid = ::fork();
-    if (pid < 0) {
-      ::close(fds[0]);
-      ::close(fds[1]);
-      return false;
-    }
-    if (pid == 0) {
-      ::close(fds[0]);
-      enterChild();
-      std::string request;
-      while (receiveMessage(fds[1], request))
-        if (!sendMessage(fds[1], answerNodeRequest(request)))
-          break;
-      _exit(0);
-    }
-    ::close(fds[1]);
-    fd = fds[0];
-    return true;
-  }
-
-  /// Ends the child; returns how it ended.
-  std::string stop() {
-    if (pid <= 0)
-      return {};
-    // A child that died has closed its end (there is an end of file to
-    // read); one that did not answer is hung, and killed.
-    struct pollfd pfd = {fd, POLLIN, 0};
-    bool hung = ::poll(&pfd, 1, 0) == 0;
-    ::close(fd);
-    fd = -1;
-    if (hung)
-      ::kill(pid, SIGKILL);
-    int status = 0;
-    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-    }
-    pid = -1;
-    if (hung)
-      return "ONNX type inference did not finish in 60 s";
-    if (WIFSIGNALED(status))
-      return "ONNX type inference crashed (signal " +
-             std::to_string(WTERMSIG(status)) + ")";
-    return "ONNX type inference failed";
-  }
-
-  std::mutex mutex;
-  pid_t pid = -1;
-  int fd = -1;
-};
-} // namespace
-#endif
-
 std::string onnx_io::inferNodeTypesIsolated(
     const onnx::NodeProto &node, int64_t opset,
     llvm::ArrayRef<onnx::TypeProto *> inputTypes,
@@ -610,12 +367,8 @@ std::string onnx_io::inferNodeTypesIsolated(
     std::vector<onnx::TypeProto> &outputTypes) {
   std::string request =
       makeNodeRequest(node, opset, inputTypes, inputData).SerializeAsString();
-#if defined(__unix__)
-  static NodeInferenceServer server;
+  static IsolatedServer server(answerNodeRequest, "ONNX type inference");
   ChildReply child = server.ask(request);
-#else
-  ChildReply child{answerNodeRequest(request), {}};
-#endif
   if (!child.failure.empty())
     return child.failure;
   if (child.reply[0] == '1')
