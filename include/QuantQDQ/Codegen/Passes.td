@@ -20,8 +20,9 @@ def FuseSiblingReductions : Pass<"qdq-fuse-sibling-reductions"> {
     Two `linalg.generic` reductions (on tensors, static shapes) that read
     the same tensor through the same indexing map, over the same loop
     ranges and iterator types, become one generic with the results of both:
-    the tensor is read once instead of twice. Calibration's ReduceMin and
-    ReduceMax of each observed activation are such a pair. The fused op
+    the tensor is read once instead of twice. The minimum and maximum that
+    calibration's `quant_qdq.tensor_range` of each observed activation
+    lowers to are such a pair. The fused op
     takes the later one's place, so the earlier one's results must not be
     read before it, nor the later one read the earlier one's results; more
     than two siblings fuse one after the other. Each result keeps its own

@@ -109,7 +109,10 @@ def ConvertQuantQDQToLinalg : Pass<"convert-quant-qdq-to-linalg"> {
     - quantize, dequantize and fake_quant to element-wise `linalg.generic`
       with round-half-to-even (`math.roundeven`), saturation to the storage
       range and per-channel scales read along the quantizer's axis. A NaN
-      quantizes to the zero point; infinities saturate.
+      quantizes to the zero point; infinities saturate;
+    - calibration's `tensor_range` to a minimum and a maximum reduction over
+      all but the first dimension and a constant count (a dynamic one waits
+      for static shapes).
 
     A `quant_qdq.generic` layer or a Q/DQ op without scales cannot be lowered
     and is reported at its location.

@@ -624,4 +624,36 @@ def QDQ_HistogramOp : QDQ_Op<"histogram",
   let hasVerifier = 1;
 }
 
+def QDQ_TensorRangeOp : QDQ_Op<"tensor_range",
+    [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+  let summary = "per-row minima and maxima of a tensor, and its element count";
+  let description = [{
+    Calibration's range of an observed tensor, computed where the tensor is
+    produced, so that the tensor itself never leaves the compiled code. Row
+    `r` is `input[r, ...]` (the whole tensor below rank 2): `min` and `max`
+    hold each row's smallest and largest element, one per row (scalars
+    below rank 2), and `count` the number of elements of the tensor. A NaN
+    in a row makes that row's minimum and maximum NaN, as ONNX ReduceMin and
+    ReduceMax do here (`arith.minimumf`, `arith.maximumf`): calibration
+    reads a NaN row as a batch with no range. A row without elements gives
+    +inf and -inf.
+
+    The rows keep the samples of a batch apart, as the histogram's do.
+    `convert-quant-qdq-to-linalg` writes the minima and the maxima as two
+    `linalg.generic` reductions over all but the first dimension, which
+    `qdq-fuse-sibling-reductions` makes one read of the tensor and whose
+    rows the CPU pipeline shares among threads, and the count as a
+    constant. The result types follow from the input's.
+
+    ```mlir
+    %min, %max, %count = quant_qdq.tensor_range %x : tensor<4x64x56x56xf32>
+    // -> tensor<4xf32>, tensor<4xf32>, tensor<i64>
+    ```
+  }];
+  let arguments = (ins RankedTensorOf<[F32]>:$input);
+  let results = (outs TensorOf<[F32]>:$min, TensorOf<[F32]>:$max,
+      0DTensorOf<[I64]>:$count);
+  let assemblyFormat = "$input attr-dict `:` type($input)";
+}
+
 #endif // QUANTQDQ_OPS_TD

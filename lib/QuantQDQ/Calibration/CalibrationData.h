@@ -76,8 +76,8 @@ private:
 /// returns `observed` (whole: what qdq-awq reads). With `rangesOnly`, each
 /// observed tensor is returned instead as what calibration's first pass
 /// needs, computed where it is produced in f32 (other float types cast
-/// there): ReduceMin and ReduceMax per row, and Size (which folds to a
-/// constant).
+/// there): quant_qdq.tensor_range's minima and maxima per row, and its
+/// element count.
 void makeObservingFunction(func::FuncOp func, ArrayRef<Value> observed,
                            bool rangesOnly);
 /// Turns `func` into its float version that also returns, for each observed

@@ -3,13 +3,10 @@
 #include "QuantQDQ/Calibration/Calibration.h"
 #include "CalibrationData.h"
 #include "CalibrationProgress.h"
-#include "QuantQDQ/Conversion/ONNXToQuantQDQ.h"
 #include "QuantQDQ/Execution/JITExecutor.h"
 #include "QuantQDQ/IR/QuantQDQOps.h"
-#include "QuantQDQ/Target/ONNX/ONNX.h"
 #include "QuantQDQ/Utils/TensorNames.h"
 
-#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/IRMapping.h"
 #include "llvm/Support/FileSystem.h"
@@ -153,30 +150,20 @@ void mlir::quant_qdq::removeQuantization(func::FuncOp func) {
   });
 }
 
-/// An ONNX node of `opType` at the builder's insertion point.
-static Value createNode(OpBuilder &builder, StringRef opType,
-                        ValueRange inputs, Type type,
-                        ArrayRef<NamedAttribute> attrs = {}) {
-  return GenericOp::create(
-             builder, inputs.front().getLoc(), TypeRange{type}, inputs,
-             builder.getStringAttr(opType), /*name=*/StringAttr(),
-             /*domain=*/StringAttr(),
-             attrs.empty() ? DictionaryAttr()
-                           : builder.getDictionaryAttr(attrs))
-      .getResult(0);
-}
-
-/// `value` in f32, which the statistics are computed and read in: a Cast
-/// (exact from bf16 and f16) for other float types.
+/// `value` in f32, which the statistics are computed and read in: an ONNX
+/// Cast (exact from bf16 and f16) for other float types.
 static Value castToF32(OpBuilder &builder, Value value) {
   auto type = cast<RankedTensorType>(value.getType());
   if (type.getElementType().isF32())
     return value;
   constexpr int64_t kOnnxFloat = 1; // TensorProto.FLOAT
-  return createNode(builder, "Cast", value,
-                    type.clone(builder.getF32Type()),
-                    {builder.getNamedAttr(
-                        "to", builder.getI64IntegerAttr(kOnnxFloat))});
+  return GenericOp::create(builder, value.getLoc(),
+                           TypeRange{type.clone(builder.getF32Type())}, value,
+                           builder.getStringAttr("Cast"), /*name=*/StringAttr(),
+                           /*domain=*/StringAttr(),
+                           builder.getDictionaryAttr(builder.getNamedAttr(
+                               "to", builder.getI64IntegerAttr(kOnnxFloat))))
+      .getResult(0);
 }
 
 /// Makes `results` what `func` returns, its type following.
@@ -195,47 +182,13 @@ void mlir::quant_qdq::makeObservingFunction(func::FuncOp func,
   SmallVector<Value> results(ret.getOperands());
   if (rangesOnly) {
     OpBuilder builder(ret);
-    // Axes in the form this build's ONNX inference expects at the opset.
-    bool axesAttribute =
-        isONNXSchemaAttribute("ReduceMin", getImportedOpset(func), "axes");
-    auto node = [&](StringRef opType, ValueRange inputs, Type type,
-                    ArrayRef<NamedAttribute> attrs) {
-      return createNode(builder, opType, inputs, type, attrs);
-    };
     for (Value value : observed) {
       // Right where the tensor is produced, so that it can be freed after
       // its last use in the network rather than at the function's end.
       builder.setInsertionPointAfterValue(value);
-      value = castToF32(builder, value);
-      auto type = cast<RankedTensorType>(value.getType());
-      Type element = type.getElementType();
-      // Reduced over all but the first dimension, a parallel loop that the
-      // CPU pipeline shares among threads; the host takes the rest.
-      SmallVector<int64_t> axes =
-          llvm::to_vector(llvm::seq<int64_t>(1, type.getRank()));
-      auto partial = type.getRank() >= 2
-                         ? RankedTensorType::get({type.getDimSize(0)}, element)
-                         : RankedTensorType::get({}, element);
-      SmallVector<Value> inputs = {value};
-      SmallVector<NamedAttribute> attrs = {
-          builder.getNamedAttr("keepdims", builder.getI64IntegerAttr(0))};
-      if (!axes.empty()) {
-        if (!axesAttribute)
-          inputs.push_back(arith::ConstantOp::create(
-              builder, value.getLoc(),
-              DenseIntElementsAttr::get(
-                  RankedTensorType::get({int64_t(axes.size())},
-                                        builder.getI64Type()),
-                  axes)));
-        else
-          attrs.push_back(builder.getNamedAttr(
-              "axes", builder.getDenseI64ArrayAttr(axes)));
-      }
-      results.push_back(node("ReduceMin", inputs, partial, attrs));
-      results.push_back(node("ReduceMax", inputs, partial, attrs));
-      results.push_back(node("Size", value,
-                             RankedTensorType::get({}, builder.getI64Type()),
-                             {}));
+      auto range = TensorRangeOp::create(builder, value.getLoc(),
+                                         castToF32(builder, value));
+      llvm::append_range(results, range.getResults());
     }
   } else {
     llvm::append_range(results, observed);
@@ -266,15 +219,9 @@ void mlir::quant_qdq::makeHistogramFunction(
     // otherwise ([sequence, batch, ...]: a row per position would only
     // cost memory). The host adds the rows either way.
     auto type = cast<RankedTensorType>(input.getType());
-    if (type.getRank() >= 2 && type.getDimSize(0) != batch) {
-      int64_t elements = type.hasStaticShape() ? type.getNumElements()
-                                               : ShapedType::kDynamic;
-      input = createNode(builder, "Flatten", input,
-                         RankedTensorType::get({1, elements},
-                                               type.getElementType()),
-                         {builder.getNamedAttr("axis",
-                                               builder.getI64IntegerAttr(0))});
-    }
+    if (type.getRank() >= 2 && type.getDimSize(0) != batch)
+      input = FlattenOp::create(builder, value.getLoc(), input,
+                                /*name=*/StringAttr(), /*axis=*/uint64_t(0));
     results.push_back(HistogramOp::create(builder, value.getLoc(), input,
                                           uint64_t(bins), APFloat(*scale)));
   }

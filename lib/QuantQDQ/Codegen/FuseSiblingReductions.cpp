@@ -1,7 +1,7 @@
 //===- FuseSiblingReductions.cpp - one read for reductions of one tensor --===//
 //
-// Max calibration observes each activation through a ReduceMin and a
-// ReduceMax: two loop nests, each reading the whole tensor, after the layer
+// Max calibration observes each activation through a minimum and a maximum
+// (quant_qdq.tensor_range's two reductions): two loop nests, each reading the whole tensor, after the layer
 // that wrote it has already left it in the cache. Reading is all these
 // reductions do, so one pass over the tensor with both accumulators costs
 // about half as much. This pass fuses such siblings: generics that read one

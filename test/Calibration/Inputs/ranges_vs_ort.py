@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Max calibration computes each observed tensor's range in the compiled
-model (ReduceMin/ReduceMax per row, written for the ONNX library's schema
-at the model's opset). Builds a Conv -> Relu -> MatMul model at `opset`,
+model (quant_qdq.tensor_range: minima and maxima per row, whatever the
+model's opset). Builds a Conv -> Relu -> MatMul model at `opset`,
 calibrates it with qdq-opt, and checks every saved range against the
 tensor ONNX Runtime computes:
 

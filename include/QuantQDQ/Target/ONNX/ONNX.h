@@ -114,13 +114,6 @@ inline constexpr llvm::StringLiteral kONNXNameAttr = kTensorNameAttr;
 /// conform to the schema, or inference contradicts a present static type.
 FailureOr<SmallVector<Type>> inferONNXNodeTypes(GenericOp op);
 
-/// Whether this build's ONNX library, at default-domain `opset`, declares
-/// `attrName` as an attribute of `opType`: how its inference expects a node
-/// the compiler writes (ReduceMin's axes are an attribute up to opset 17
-/// and an input from 18, in libraries that know opset 18).
-bool isONNXSchemaAttribute(llvm::StringRef opType, int64_t opset,
-                           llvm::StringRef attrName);
-
 /// Whether `path` names an ONNX model (by its `.onnx` extension).
 bool isONNXFilename(llvm::StringRef path);
 

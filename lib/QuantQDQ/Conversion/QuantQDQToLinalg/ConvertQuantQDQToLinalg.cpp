@@ -71,11 +71,16 @@ struct ConvertQuantQDQToLinalgPass
     RewritePatternSet patterns(&getContext());
     populateLayerToLinalgPatterns(patterns);
     populateQDQToLinalgPatterns(patterns);
+    populateTensorRangeToLinalgPatterns(patterns);
     ConversionTarget target(getContext());
     target.addIllegalDialect<QuantQDQDialect>();
     // Counting is no linalg op: qdq-lower-histograms writes it as loops,
     // after qdq-split-batch has seen its rows as samples.
     target.addLegalOp<HistogramOp>();
+    // A range of dynamic shape waits for shape specialization.
+    target.addDynamicallyLegalOp<TensorRangeOp>([](TensorRangeOp op) {
+      return !op.getInput().getType().hasStaticShape();
+    });
     target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
     // A lowering that refuses a node says why at the node; the driver's
     // "failed to legalize" after it would only repeat that.

@@ -67,6 +67,9 @@ void populateShapeToLinalgPatterns(RewritePatternSet &patterns);
 void populateONNXNodeToLinalgPatterns(RewritePatternSet &patterns);
 /// The pattern populateQDQToLinalgPatterns adds for round_to_format.
 void populateRoundToFormatToLinalgPatterns(RewritePatternSet &patterns);
+/// The pattern convert-quant-qdq-to-linalg adds for calibration's
+/// tensor_range (static shapes).
+void populateTensorRangeToLinalgPatterns(RewritePatternSet &patterns);
 
 } // namespace mlir::quant_qdq
 

@@ -290,9 +290,3 @@ FailureOr<SmallVector<Type>> mlir::quant_qdq::inferONNXNodeTypes(GenericOp op) {
   }
   return results;
 }
-
-bool mlir::quant_qdq::isONNXSchemaAttribute(llvm::StringRef opType,
-                                            int64_t opset,
-                                            llvm::StringRef attrName) {
-  return onnx_io::getSchemaAttributeType(opType, "", opset, attrName) != 0;
-}
