@@ -213,3 +213,17 @@ def test_ranges_start_from_calibration_data():
     with pytest.raises(ValueError, match="calibration_method"):
         qq.quantize_model(model, qat=True, calibration_data=x,
                           calibration_method="entropy")
+
+
+def test_keras_qat_is_quant_qdq_keras_qat():
+    """The module's old name imports, with a DeprecationWarning, for one
+    release."""
+    import importlib
+    import sys
+
+    import quant_qdq.keras.qat
+    sys.modules.pop("quant_qdq.keras_qat", None)
+    with pytest.warns(DeprecationWarning, match="now quant_qdq.keras.qat"):
+        old = importlib.import_module("quant_qdq.keras_qat")
+    assert old.export_qat_model is quant_qdq.keras.qat.export_qat_model
+    assert old.FakeQuantize is quant_qdq.keras.qat.FakeQuantize
