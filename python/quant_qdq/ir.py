@@ -99,3 +99,17 @@ def run_pipeline(module: Module, pipeline: str) -> Module:
     """
     module.run_pipeline(pipeline)
     return module
+
+
+def __getattr__(name):
+    # Deprecated: load_module is quant_qdq.loading's (it sits above the
+    # front ends, which this module sits below); the old name resolves on
+    # use, with a warning, for one release.
+    if name == "load_module":
+        import warnings
+        warnings.warn("quant_qdq.ir.load_module is now "
+                      "quant_qdq.load_module (quant_qdq.loading)",
+                      DeprecationWarning, stacklevel=2)
+        from .loading import load_module
+        return load_module
+    raise AttributeError("module %r has no attribute %r" % (__name__, name))

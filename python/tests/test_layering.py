@@ -5,12 +5,16 @@ below (function-level imports included), the import graph has no cycle,
 and no module imports another's private names. A subpackage's __init__,
 which runs before any of its modules, sits no higher than they do: it
 cannot reach above the subpackage's front end. A new module must be given
-its layer here.
+its layer here. And `import quant_qdq` loads no framework (torch, Keras,
+TensorFlow): only the training modules do.
 """
 
 import ast
 import os
+import subprocess
 import sys
+
+import pytest
 
 import quant_qdq
 
@@ -34,6 +38,14 @@ LAYERS = [
     ("facade", ["", "__main__", "keras_import", "keras_qat", "torch_qat"]),
 ]
 LAYER_OF = {name: i for i, (_, names) in enumerate(LAYERS) for name in names}
+
+# Names that moved up and that their old module still resolves, on use and
+# with a DeprecationWarning, for one release: (module, module imported).
+DEPRECATED_ALIASES = {("ir", "loading")}
+
+# Frameworks that `import quant_qdq` must not import: a user of ONNX models
+# needs none of them, and TensorFlow and torch do not share a process well.
+FRAMEWORKS = ("torch", "keras", "tensorflow", "tf_keras")
 
 
 def package_modules(root):
@@ -121,6 +133,8 @@ def check_layering(root):
                 problems.append("%s imports '%s', not a module of the "
                                 "package" % (where, target))
                 continue
+            if (module, target) in DEPRECATED_ALIASES:
+                continue
             graph[module].add(target)
             for imported in names:
                 if imported.startswith("_") and target != module:
@@ -162,6 +176,24 @@ def _cycles(graph):
 def test_every_import_goes_down():
     root = os.path.dirname(quant_qdq.__file__)
     assert check_layering(root) == []
+
+
+def test_no_framework_is_imported():
+    """`import quant_qdq` and its front ends' packages load no framework:
+    the training modules, which do, are imported on their own."""
+    code = ("import sys, quant_qdq, quant_qdq.keras, quant_qdq.torch; "
+            "print(sorted(set(sys.modules) & set(%r)))" % (FRAMEWORKS,))
+    result = subprocess.run([sys.executable, "-c", code], check=True,
+                            capture_output=True, text=True,
+                            env=dict(os.environ, PYTHONPATH=os.path.dirname(
+                                os.path.dirname(quant_qdq.__file__))))
+    assert result.stdout.strip() == "[]"
+
+
+def test_ir_load_module_is_deprecated():
+    import quant_qdq.ir
+    with pytest.warns(DeprecationWarning, match="now quant_qdq.load_module"):
+        assert quant_qdq.ir.load_module is quant_qdq.load_module
 
 
 if __name__ == "__main__":

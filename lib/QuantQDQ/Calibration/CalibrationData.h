@@ -64,8 +64,6 @@ public:
   /// (with a diagnostic); `compiling` is told before one compiles.
   JITExecutor *get(ModuleOp module, StringRef entry, ArrayRef<int64_t> shape,
                    function_ref<void()> compiling = {});
-  /// Frees every executor (its code, packed weights and buffers).
-  void clear() { executors.clear(); }
 
 private:
   std::function<void(ModuleOp)> prepare;

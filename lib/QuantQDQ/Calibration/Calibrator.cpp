@@ -8,11 +8,8 @@
 #include "QuantQDQ/Utils/TensorNames.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/IR/IRMapping.h"
-#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
-#include "llvm/Support/Parallel.h"
-#include "llvm/Support/Path.h"
+#include <algorithm>
 #include <cmath>
 #include <limits>
 

@@ -33,8 +33,9 @@ def node_inputs(node):
 
 
 def history(tensor):
-    history = tensor._keras_history
-    return history[0], history[1], history[2]
+    """(the layer, its node index, the output index) that made `tensor`."""
+    layer, node_index, tensor_index = tensor._keras_history[:3]
+    return layer, node_index, tensor_index
 
 
 def graph_outputs(model):

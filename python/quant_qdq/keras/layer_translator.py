@@ -29,7 +29,6 @@ def translates(*class_names):
     return register
 
 
-
 class LayerTranslator(Emitter):
     """Translates the layer calls walk_graph visits, in order."""
 

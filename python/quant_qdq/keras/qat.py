@@ -106,8 +106,7 @@ def quantize_keras_model(model, quantization_mode: str = "full",
     k, fake_quantize_layer, quantize_weights_layer, _ = layers_for(model)
     module = import_keras(model)
     placement = qat_placement(module, quantization_mode, quantization_spec,
-                               custom_qdq_cases, weight_bits,
-                               activation_bits)
+                              custom_qdq_cases, weight_bits, activation_bits)
     # One FakeQuantize per quantized tensor, made when first read.
     quantized = {}
 

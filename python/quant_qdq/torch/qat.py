@@ -161,11 +161,10 @@ def quantize_torch_model(module: torch.nn.Module, example_input,
     args = tuple(torch.randn(a.shape, generator=generator, dtype=a.dtype)
                  if a.is_floating_point() else a for a in example)
     onnx_bytes, name = export_torch(probe, args if len(args) > 1
-                                     else args[0], opset_version)
+                                    else args[0], opset_version)
     placement = qat_placement(_quant_qdq.import_onnx(onnx_bytes, name),
-                               quantization_mode, quantization_spec,
-                               custom_qdq_cases, weight_bits,
-                               activation_bits)
+                              quantization_mode, quantization_spec,
+                              custom_qdq_cases, weight_bits, activation_bits)
     was_training = module.training
     gm = torch.fx.symbolic_trace(copy.deepcopy(module))
     traced = _capture(torch.fx.symbolic_trace(probe), args)
@@ -339,7 +338,7 @@ def export_qat_module(gm: torch.fx.GraphModule, *, output=None,
     float_module.load_state_dict(weights)
     float_module.eval()
     onnx_bytes, name = export_torch(float_module, settings["example_input"],
-                                     settings["opset_version"])
+                                    settings["opset_version"])
     module = _quant_qdq.import_onnx(onnx_bytes, name)
     place_qdq(module, settings["quantization_mode"],
               settings["quantization_spec"], settings["custom_qdq_cases"],

@@ -4,7 +4,7 @@
 // folders) hold layer configurations that only Keras itself interprets
 // (custom objects, Lambda layers). The tools therefore import them through
 // the Python package's translation (`python -m quant_qdq import-keras`,
-// quant_qdq/keras_import.py), run as a child
+// quant_qdq/keras/importer.py), run as a child
 // process that writes MLIR bytecode, as torch-mlir and IREE import their
 // framework models.
 //
