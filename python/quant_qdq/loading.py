@@ -11,12 +11,11 @@ from . import _quant_qdq
 from ._quant_qdq import Module
 from .ir import import_onnx
 from .keras.importer import import_keras
-from .keras.models import is_keras_model
+from .keras.models import is_keras_file, is_keras_model
 from .torch.export import import_torch, is_torch_module
 
 __all__ = ["load_module"]
 
-_KERAS_SUFFIXES = (".keras", ".h5", ".hdf5")
 _MLIR_SUFFIXES = (".mlir", ".mlirbc")
 
 
@@ -33,7 +32,7 @@ def load_module(model, example_input=None, opset_version: int = 13) -> Module:
         if path.endswith(_MLIR_SUFFIXES):
             with open(path, "rb") as f:
                 return _quant_qdq.parse_module(f.read(), path)
-        if path.endswith(_KERAS_SUFFIXES) or os.path.isdir(path):
+        if is_keras_file(path):
             return import_keras(path)
     if is_keras_model(model):
         return import_keras(model)

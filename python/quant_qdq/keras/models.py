@@ -10,8 +10,12 @@ import sys
 
 from .._quant_qdq import QuantQDQError
 
-__all__ = ["is_keras_model", "keras_flavour", "load_keras_model",
-           "KerasImportError"]
+__all__ = ["is_keras_model", "is_keras_file", "keras_flavour",
+           "load_keras_model", "KerasImportError"]
+
+# The files Keras saves: Keras 3's archive, HDF5 (either Keras), and
+# tf.keras's SavedModel folders.
+_KERAS_SUFFIXES = (".keras", ".h5", ".hdf5")
 
 
 class KerasImportError(QuantQDQError, ValueError):
@@ -28,6 +32,13 @@ def keras_modules():
 def is_keras_model(model) -> bool:
     """Whether `model` is a keras.Model of Keras 3 or tf.keras."""
     return any(isinstance(model, k.Model) for k in keras_modules())
+
+
+def is_keras_file(path) -> bool:
+    """Whether `path` names a saved Keras model (by its suffix, or a
+    folder: a SavedModel)."""
+    path = os.fspath(path)
+    return path.endswith(_KERAS_SUFFIXES) or os.path.isdir(path)
 
 
 def load_keras_model(path):

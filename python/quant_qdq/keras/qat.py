@@ -29,9 +29,9 @@ from ..ir import export_onnx, save_onnx
 from ..placement import qat_placement
 from .graph_walk import walk_graph
 from .importer import import_keras
-from .models import is_keras_model
+from .models import is_keras_model, keras_flavour
 from .qat_layers import (KERNEL_RANGE_AXES, FakeQuantize, QuantizeWeights,
-                         fake_quantize, layers_for)
+                         fake_quantize, layers_of)
 
 __all__ = ["FakeQuantize", "QuantizeWeights", "fake_quantize",
            "quantize_keras_model", "calibrate_ranges", "export_qat_model",
@@ -50,7 +50,7 @@ def calibrate_ranges(qat, data, batch_size: int = 32):
     float model, quantization off, as post-training calibration reads
     ranges: QAT then starts from those instead of 6. Streams the data in
     batches; only the running maxima are kept."""
-    k, fake_quantize_layer, quantize_weights_layer, ops = layers_for(qat)
+    k, fake_quantize_layer, quantize_weights_layer, ops = layers_of(keras_flavour(qat))
     probes = [l for l in qat.layers if isinstance(l, fake_quantize_layer)]
     if not probes:
         return
@@ -103,7 +103,7 @@ def quantize_keras_model(model, quantization_mode: str = "full",
         raise TypeError("quantization-aware training takes a keras.Model "
                         "(Keras 3 or tf.keras), got %s.%s"
                         % (type(model).__module__, type(model).__name__))
-    k, fake_quantize_layer, quantize_weights_layer, _ = layers_for(model)
+    k, fake_quantize_layer, quantize_weights_layer, _ = layers_of(keras_flavour(model))
     module = import_keras(model)
     placement = qat_placement(module, quantization_mode, quantization_spec,
                               custom_qdq_cases, weight_bits, activation_bits)

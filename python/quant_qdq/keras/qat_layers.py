@@ -17,7 +17,7 @@ import keras
 from .._options import check_range_tracking
 
 __all__ = ["FakeQuantize", "QuantizeWeights", "fake_quantize", "layers_of",
-           "layers_for", "KERNEL_RANGE_AXES"]
+           "KERNEL_RANGE_AXES"]
 
 
 def _storage_max(num_bits: int) -> int:
@@ -212,9 +212,3 @@ def layers_of(keras_name: str):
             _LAYERS["tf_keras"] = _define_layers(tf_keras, _TFOps())
         return (tf_keras, *_LAYERS["tf_keras"], _TFOps())
     return (keras, *_LAYERS["keras"], keras.ops)
-
-
-def layers_for(model):
-    """layers_of the Keras `model` belongs to."""
-    return layers_of("tf_keras" if type(model).__module__.startswith(
-        "tf_keras") else "keras")
