@@ -17,9 +17,9 @@ packages=(
   # Test scripts run with the Debian interpreter; execution tests compare
   # with PyTorch.
   python3 python3-numpy python3-torch
-  # ONNX import/export: the ONNX library and protobuf; the ONNX tests export
-  # torchvision models and check them with python3-onnx.
-  libonnx-dev libprotobuf-dev protobuf-compiler
+  # ONNX import/export: protobuf, which the ONNX library scripts/build-onnx.sh
+  # builds links; the ONNX tests export torchvision models.
+  libprotobuf-dev protobuf-compiler
   python3-onnx python3-torchvision
   # The Python package: a pybind11 extension, tested with pytest.
   python3-dev pybind11-dev python3-pybind11 python3-pytest
@@ -72,3 +72,7 @@ if [[ ! -x "$venv/bin/python3" || "$(cat "$stamp" 2>/dev/null)" != "$want" ]]; t
     { grep -v "^WARNING: Location '.*' is ignored" || true; } >&2
   echo "$want" > "$stamp"
 fi
+
+# ONNX's C++ library at the pinned onnx version, built once into a cache
+# (a few minutes the first time; nothing after).
+"$root/scripts/build-onnx.sh" >/dev/null

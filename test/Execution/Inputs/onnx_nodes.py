@@ -185,7 +185,7 @@ def cases():
                    const("u", RNG.rand(2, 1, 3).astype(np.float32))]))
     # Reductions.
     # Opset 17: ReduceSum takes its axes as an input, the others as an
-    # attribute (the ONNX library Debian ships knows opsets up to 17).
+    # attribute.
     c.append(Case("ReduceSum", [h.make_node("ReduceSum", ["x", "a"], ["y"], keepdims=0)],
                   [("x", F, [3, 4])], [("y", F)], [const("a", np.array([1, 2], np.int64))]))
     c.append(Case("ReduceSum-noop", [h.make_node("ReduceSum", ["x", "a"], ["y"],
@@ -197,6 +197,14 @@ def cases():
                       ("ReduceL2", {"keepdims": 0, "axes": [2]})]:
         c.append(Case(op, [h.make_node(op, ["x"], ["y"], **attrs)], [("x", F, [3, 4])],
                       [("y", F)]))
+    # Opset 18: every reduction takes its axes as an input.
+    for op, axes, keep in [("ReduceMean", [-1], 1), ("ReduceMax", [1], 0),
+                           ("ReduceMin", [0], 0), ("ReduceProd", [2], 1),
+                           ("ReduceSumSquare", [1], 1), ("ReduceL1", [1], 0),
+                           ("ReduceL2", [2], 0)]:
+        c.append(Case(op + "-opset18", [h.make_node(op, ["x", "a"], ["y"], keepdims=keep)],
+                      [("x", F, [3, 4])], [("y", F)], [const("a", np.array(axes, np.int64))],
+                      opset=18))
     c.append(Case("Softmax", [h.make_node("Softmax", ["x"], ["y"], axis=1)],
                   [("x", F, [3, 4])], [("y", F)], tol=1e-4))
     c.append(Case("Softmax-opset11", [h.make_node("Softmax", ["x"], ["y"], axis=1)],

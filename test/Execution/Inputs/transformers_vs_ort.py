@@ -41,6 +41,10 @@ def main():
     qdq_run, work, name = sys.argv[1], Path(sys.argv[2]), sys.argv[3]
     qdq_opt = sys.argv[5] if len(sys.argv) > 5 and sys.argv[4] == "--quantized" else None
     extra = sys.argv[sys.argv.index("--") + 1:] if "--" in sys.argv else []
+    # --opset N: the export (opset 17, torch 1.13's newest) converted to N by
+    # ONNX's version converter, as newer exporters would write it.
+    ours_args = sys.argv[:sys.argv.index("--")] if "--" in sys.argv else sys.argv
+    opset = int(ours_args[ours_args.index("--opset") + 1]) if "--opset" in ours_args else 17
     work.mkdir(parents=True, exist_ok=True)
     torch.manual_seed(0)
     model, example, x, calib = build(name)
@@ -52,6 +56,13 @@ def main():
         torch.onnx.export(model, example, str(path), opset_version=17,
                           input_names=["input"], output_names=["logits"],
                           dynamic_axes={"input": axes, "logits": {0: "batch"}})
+    if opset != 17:
+        import onnx
+        import onnx.version_converter
+        converted = onnx.version_converter.convert_version(onnx.load(str(path)), opset)
+        onnx.checker.check_model(converted, full_check=True)
+        path = work / f"{name}.opset{opset}.onnx"
+        onnx.save(converted, str(path))
     if qdq_opt:
         np.save(work / "calib.npy", calib)
         quantized = work / f"{name}.qdq.onnx"
@@ -69,7 +80,8 @@ def main():
     ours = np.load(work / "y.npy")
     quantizers = sum(n.op_type == "QuantizeLinear"
                      for n in __import__("onnx").load(str(path)).graph.node)
-    print(f"{name}: shape {ours.shape} ort {reference.shape} quantizers {quantizers}")
+    print(f"{name}: opset {opset} shape {ours.shape} ort {reference.shape} "
+          f"quantizers {quantizers}")
     scale = float(np.abs(reference).max())
     print(f"{name}: max |diff| / max |ort|: {float(np.abs(ours - reference).max()) / scale:.2e}")
 

@@ -32,9 +32,8 @@ public:
   OwningOpRef<ModuleOp> importModel(onnx::ModelProto &model);
 
   /// Whether ONNX's node-by-node inference may refine the imported types:
-  /// whole-model inference ran to the end, and the default opset is one the
-  /// library knows (its per-node check then ran each node's inference
-  /// safely, in a child process, first).
+  /// whole-model inference ran to the end (its per-node check then ran each
+  /// node's inference safely, in a child process, first).
   bool canRefineTypesByNode() const { return refineByNode; }
 
 private:

@@ -18,6 +18,12 @@
 
 #include "onnx/onnx_pb.h"
 
+// The ONNX library is built in a namespace of its own (ONNX_NAMESPACE,
+// scripts/build-onnx.sh), so that its protobuf messages and schema
+// registry cannot meet another ONNX in the process (Debian's, which
+// Debian's torch loads); `onnx::` names it here.
+namespace onnx = ::ONNX_NAMESPACE;
+
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -30,12 +36,11 @@ inline bool isDefaultDomain(llvm::StringRef domain) {
   return domain.empty() || domain == kDefaultDomain;
 }
 
-/// The newest ONNX IR version: that of the onnx Python package the tests
-/// pin (requirements.txt), which test/Target/ONNX/import-checker.test
-/// compares. Files of newer versions are refused, as ONNX Runtime refuses
-/// versions it does not know; older and newer ones up to this are checked
-/// by the rules of the ONNX library the build links.
-inline constexpr int64_t kNewestIRVersion = 14;
+/// The newest ONNX IR version: that of the ONNX library the build links,
+/// the version of the pinned onnx Python package (requirements.txt). Files
+/// of newer versions are refused, as ONNX Runtime refuses versions it does
+/// not know.
+inline constexpr int64_t kNewestIRVersion = onnx::IR_VERSION;
 
 /// The first line of an ONNX library message (they end with the node
 /// printed in full).
@@ -54,14 +59,11 @@ Type getElementType(MLIRContext *context, int32_t onnxType);
 /// The ONNX data type of an MLIR element type; 0 (UNDEFINED) when none.
 int32_t getONNXElementType(Type type);
 
-/// ONNX data types newer than the ONNX headers this builds against (1.12);
-/// TensorProto's data_type is a plain int32 on the wire.
-constexpr int32_t kONNXFloat8E4M3FN = 17, kONNXUInt4 = 21, kONNXInt4 = 22;
-
 /// Whether raw_data packs two elements of `onnxType` per byte, low nibble
 /// first (INT4, UINT4).
 inline bool isNibblePacked(int32_t onnxType) {
-  return onnxType == kONNXInt4 || onnxType == kONNXUInt4;
+  return onnxType == onnx::TensorProto::INT4 ||
+         onnxType == onnx::TensorProto::UINT4;
 }
 
 /// Size in bytes of one element of `onnxType` in memory (a 4-bit element
@@ -94,12 +96,6 @@ FailureOr<int64_t> checkTensor(const onnx::TensorProto &tensor, Location loc);
 FailureOr<ElementsAttr> importTensor(onnx::TensorProto &tensor, Location loc,
                                      llvm::StringRef resourceName,
                                      Type elementType = {});
-
-/// Moves the typed-field data of a tensor whose data type is newer than the
-/// ONNX library (FLOAT8E4M3FN, INT4, UINT4) into raw_data, the one form the
-/// library's checker accepts for types it does not know. Leaves other
-/// tensors, and ones whose data does not match their dims, as they are.
-void moveNewerTypedDataToRaw(onnx::TensorProto &tensor);
 
 /// Writes `value` into `tensor` (dims, data type and raw_data).
 LogicalResult exportTensor(ElementsAttr value, onnx::TensorProto &tensor,
@@ -146,8 +142,6 @@ struct ShapeInferenceResult {
 /// checker on the result, then each default-domain node's inference
 /// function once more on its inferred input types, all isolated in a child
 /// process where the platform allows.
-/// Nodes of an opset newer than the library's are not inferred one by one
-/// (their schemas may be newer than the library's).
 ShapeInferenceResult inferShapes(onnx::ModelProto &model);
 
 /// Checks `node` against its ONNX schema at `opset` (numbers of inputs and

@@ -47,43 +47,11 @@ static int64_t getDefaultDomainOpset(const onnx::ModelProto &model) {
   return opset;
 }
 
-/// Ops whose schema changed after the library's newest opset in ways the
-/// library would reject, and the opset of the change: QuantizeLinear and
-/// DequantizeLinear gained float8 and `saturate` in 19, and int4, int16
-/// and `block_size` in 21. Their import patterns check such nodes
-/// themselves.
-static constexpr std::pair<const char *, int64_t> kSchemasNewerThanLibrary[] =
-    {{"QuantizeLinear", 19}, {"DequantizeLinear", 19}};
-
-/// Whether a default-domain `opType` node at `opset` follows a schema the
-/// library does not have: an op it does not know yet (Gelu at 20), or one
-/// that changed since.
-static bool isNewerThanLibrary(const std::string &opType, int64_t opset) {
-  int64_t limit = onnx_io::getLibraryOpsetLimit();
-  if (opset <= limit)
-    return false;
-  if (!onnx::OpSchemaRegistry::Schema(opType, int(limit), ""))
-    return true;
-  return llvm::any_of(kSchemasNewerThanLibrary, [&](auto entry) {
-    return opType == entry.first && opset >= entry.second &&
-           entry.second > limit;
-  });
-}
-
-/// ONNX's checker on `model`, within what this build's library can judge:
-/// - a model of a newer IR version is checked by the newest rules the
-///   library has;
-/// - a graph input or output of unknown rank (no shape, which ONNX Runtime
-///   accepts and a custom-domain producer leaves) passes the shape
-///   requirement;
-/// - at an opset newer than the library's, a node of an op the library does
-///   not know yet (Gelu at 20), or whose schema changed since (blocked
-///   DequantizeLinear at 21), is checked as a custom-domain node.
-/// The model is left as it was.
+/// ONNX's checker on `model`, except that a graph input or output of
+/// unknown rank (no shape, which ONNX Runtime accepts and a custom-domain
+/// producer leaves) passes the shape requirement. The model is left as it
+/// was.
 static std::string checkModel(onnx::ModelProto &model) {
-  int64_t irVersion = model.ir_version();
-  if (irVersion > onnx::IR_VERSION)
-    model.set_ir_version(onnx::IR_VERSION);
   std::vector<onnx::TypeProto_Tensor *> rankless;
   onnx::GraphProto &graph = *model.mutable_graph();
   for (auto *infos : {graph.mutable_input(), graph.mutable_output()})
@@ -93,23 +61,6 @@ static std::string checkModel(onnx::ModelProto &model) {
         rankless.push_back(info.mutable_type()->mutable_tensor_type());
         rankless.back()->mutable_shape();
       }
-  int64_t opset = getDefaultDomainOpset(model);
-  int64_t limit = onnx_io::getLibraryOpsetLimit();
-  static constexpr const char *kNewerOps = "quant_qdq.newer_than_library";
-  std::vector<std::pair<onnx::NodeProto *, std::string>> newer;
-  if (opset > limit) {
-    for (onnx::NodeProto &node : *graph.mutable_node())
-      if (onnx_io::isDefaultDomain(node.domain()) &&
-          isNewerThanLibrary(node.op_type(), opset)) {
-        newer.emplace_back(&node, node.domain());
-        node.set_domain(kNewerOps);
-      }
-    if (!newer.empty()) {
-      onnx::OperatorSetIdProto *id = model.add_opset_import();
-      id->set_domain(kNewerOps);
-      id->set_version(1);
-    }
-  }
   std::string error;
   try {
     onnx::checker::check_model(model);
@@ -118,13 +69,8 @@ static std::string checkModel(onnx::ModelProto &model) {
   } catch (...) {
     error = "unknown error in the ONNX checker";
   }
-  model.set_ir_version(irVersion);
   for (onnx::TypeProto_Tensor *type : rankless)
     type->clear_shape();
-  for (auto &[node, domain] : newer)
-    node->set_domain(domain);
-  if (!newer.empty())
-    model.mutable_opset_import()->RemoveLast();
   return error;
 }
 
@@ -181,7 +127,7 @@ static std::pair<int, std::string> findRejectedNode(onnx::ModelProto &model) {
   for (const onnx::OperatorSetIdProto &id : model.opset_import())
     opsets[id.domain() == onnx_io::kDefaultDomain ? "" : id.domain()] =
         int(id.version());
-  if (opset <= 0 || opset > onnx_io::getLibraryOpsetLimit())
+  if (opset <= 0)
     return {-1, {}};
   const onnx::GraphProto &graph = model.graph();
   std::unordered_map<std::string, onnx::TypeProto> types;
@@ -393,8 +339,6 @@ int64_t onnx_io::getLibraryOpsetLimit() {
 std::string onnx_io::verifyNode(const onnx::NodeProto &node, int64_t opset) {
   try {
     std::string domain = node.domain() == "ai.onnx" ? "" : node.domain();
-    if (domain.empty() && isNewerThanLibrary(node.op_type(), opset))
-      return {};
     if (const onnx::OpSchema *schema =
             onnx::OpSchemaRegistry::Schema(node.op_type(), int(opset), domain))
       schema->Verify(node);
@@ -446,8 +390,13 @@ std::string onnx_io::inferNodeTypes(
     std::optional<onnx::shape_inference::GraphInferenceContext> graphContext;
     if (hasSubgraphs)
       graphContext.emplace(*subgraphs.types, *subgraphs.opsets);
+    // Subgraphs are inferred leniently, as the model's inference is.
+    onnx::ShapeInferenceOptions options(/*check_type_val=*/false,
+                                        /*strict_mode_val=*/0,
+                                        /*data_prop_val=*/false);
     onnx::shape_inference::InferenceContextImpl context(
-        node, types, data, /*sparse=*/{}, /*generatedShapeData=*/nullptr,
+        node, types, data, /*sparse=*/{}, options,
+        /*generatedShapeData=*/nullptr,
         graphContext ? &*graphContext : nullptr);
     // The element types the schema allows, as strict inference checks.
     schema->CheckInputOutputType(context);

@@ -56,11 +56,11 @@ Type onnx_io::getElementType(MLIRContext *ctx, int32_t onnxType) {
     return IntegerType::get(ctx, 32, IntegerType::Unsigned);
   case TensorProto::UINT64:
     return IntegerType::get(ctx, 64, IntegerType::Unsigned);
-  case kONNXFloat8E4M3FN:
+  case TensorProto::FLOAT8E4M3FN:
     return Float8E4M3FNType::get(ctx);
-  case kONNXInt4:
+  case TensorProto::INT4:
     return IntegerType::get(ctx, 4);
-  case kONNXUInt4:
+  case TensorProto::UINT4:
     return IntegerType::get(ctx, 4, IntegerType::Unsigned);
   default:
     return {};
@@ -77,7 +77,7 @@ int32_t onnx_io::getONNXElementType(Type type) {
   if (type.isBF16())
     return TensorProto::BFLOAT16;
   if (isa<Float8E4M3FNType>(type))
-    return kONNXFloat8E4M3FN;
+    return TensorProto::FLOAT8E4M3FN;
   auto intType = dyn_cast<IntegerType>(type);
   if (!intType)
     return TensorProto::UNDEFINED;
@@ -86,7 +86,7 @@ int32_t onnx_io::getONNXElementType(Type type) {
   case 1:
     return TensorProto::BOOL;
   case 4:
-    return isUnsigned ? kONNXUInt4 : kONNXInt4;
+    return isUnsigned ? TensorProto::UINT4 : TensorProto::INT4;
   case 8:
     return isUnsigned ? TensorProto::UINT8 : TensorProto::INT8;
   case 16:
@@ -105,9 +105,9 @@ unsigned onnx_io::getElementByteSize(int32_t onnxType) {
   case TensorProto::BOOL:
   case TensorProto::INT8:
   case TensorProto::UINT8:
-  case kONNXInt4:
-  case kONNXUInt4:
-  case kONNXFloat8E4M3FN:
+  case TensorProto::INT4:
+  case TensorProto::UINT4:
+  case TensorProto::FLOAT8E4M3FN:
     return 1;
   case TensorProto::INT16:
   case TensorProto::UINT16:
@@ -241,12 +241,12 @@ static FailureOr<std::string> packTypedData(const TensorProto &tensor,
   case TensorProto::BOOL:
     result = packAs(tensor.int32_data(), [](int32_t v) { return uint8_t(v); });
     break;
-  case kONNXFloat8E4M3FN:
+  case TensorProto::FLOAT8E4M3FN:
     // 8-bit floats travel as their bit patterns in int32_data.
     result = packAs(tensor.int32_data(), [](int32_t v) { return uint8_t(v); });
     break;
-  case kONNXInt4:
-  case kONNXUInt4:
+  case TensorProto::INT4:
+  case TensorProto::UINT4:
     // One int32 per byte of packed pairs.
     count = (count + 1) / 2;
     result = packAs(tensor.int32_data(), [](int32_t v) { return uint8_t(v); });
@@ -259,28 +259,6 @@ static FailureOr<std::string> packTypedData(const TensorProto &tensor,
   if (failed(result))
     return failure();
   return bytes;
-}
-
-void onnx_io::moveNewerTypedDataToRaw(TensorProto &tensor) {
-  int32_t onnxType = tensor.data_type();
-  if (TensorProto::DataType_IsValid(onnxType) ||
-      getElementByteSize(onnxType) == 0 || tensor.has_raw_data())
-    return;
-  int64_t count = 1;
-  for (int64_t dim : tensor.dims())
-    if (dim < 0 || llvm::MulOverflow(count, dim, count))
-      return;
-  // One int32 per element, or per byte of packed 4-bit pairs; a mismatch
-  // is reported later, by importTensor.
-  std::optional<uint64_t> size = getRawDataSize(onnxType, count);
-  if (!size || uint64_t(tensor.int32_data_size()) != *size)
-    return;
-  std::string bytes;
-  bytes.reserve(*size);
-  for (int32_t v : tensor.int32_data())
-    bytes.push_back(char(uint8_t(v)));
-  tensor.clear_int32_data();
-  *tensor.mutable_raw_data() = std::move(bytes);
 }
 
 /// Checks what every tensor reader needs: a known type, internal data, and
@@ -361,7 +339,7 @@ FailureOr<ElementsAttr> onnx_io::importTensor(TensorProto &tensor, Location loc,
   }
 
   if (isNibblePacked(onnxType))
-    bytes = unpackNibbles(bytes, *count, onnxType == kONNXInt4);
+    bytes = unpackNibbles(bytes, *count, onnxType == TensorProto::INT4);
   if (onnxType == TensorProto::BOOL) {
     SmallVector<bool> values;
     values.reserve(bytes.size());

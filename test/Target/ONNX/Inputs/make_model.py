@@ -447,7 +447,7 @@ def overflowing_dimension():
 
 
 def extra_output():
-    # ONNX 1.12's Conv shape inference crashes on this node: the schema
+    # ONNX 1.12's Conv shape inference crashed on this node: the schema
     # check must reject it first.
     nodes = [helper.make_node("Conv", ["x", "w"], ["y", "extra"],
                               name="conv")]
@@ -501,8 +501,8 @@ def depth_to_space_block():
 
 
 def reduce_mean_opset18():
-    """Valid at opset 18 (axes became an input), newer than the ONNX library
-    Debian ships (1.12, opsets up to 17) can check."""
+    """Valid at opset 18 (axes became an input), which Debian's ONNX 1.12
+    (opsets up to 17) could not check."""
     nodes = [helper.make_node("ReduceMean", ["x", "axes"], ["y"], name="rm")]
     return model(nodes, [value("x", [1, 2, 4, 4])], [value("y", None)],
                  [tensor("axes", np.array([2, 3], np.int64))], opset=18)
@@ -576,6 +576,12 @@ def ir_version_newest():
 
 def ir_version_beyond():
     return relu_model(ir=onnx.IR_VERSION + 1)
+
+
+def opset_beyond():
+    """One past the newest opset of the pinned onnx, whose C++ library the
+    build links."""
+    return relu_model(opset=onnx.defs.onnx_opset_version() + 1)
 
 
 def opset_huge():
@@ -687,7 +693,7 @@ MODELS = {f.__name__: f for f in [
     huge_dimension, huge_input_dimension, overflowing_dimension, missing_attribute,
     wrong_attribute_type, extra_output, short_pads, zero_stride, no_graph,
     reduce_axis, gather_axis, transpose_conv_pads, depth_to_space_block,
-    reduce_mean_opset18, duplicate_initializer, ir_version_zero,
+    reduce_mean_opset18, opset_beyond, duplicate_initializer, ir_version_zero,
     ir_version_newest, ir_version_beyond, opset_huge, conv_int32_weight,
     qdq_float_zero_point, constant_two_values, loop_omitted_condition,
     loop_body_arity, unsorted_nodes, custom_output_unknown_rank,
