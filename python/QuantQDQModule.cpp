@@ -398,12 +398,13 @@ static py::bytes moduleToBytecode(ModuleHandle &module) {
 }
 
 static py::bytes exportModel(ModuleHandle &module, bool integerWeights,
-                             double activationAmax) {
+                             double activationAmax, int64_t opset) {
   std::string bytes;
   runCaptured(module, "ONNX export", [&](DiagnosticCapture &) {
     ONNXExportOptions options;
     options.integerWeights = integerWeights;
     options.activationAmax = activationAmax;
+    options.opset = opset;
     llvm::raw_string_ostream os(bytes);
     return exportONNX(module.get(), os, options);
   });
@@ -412,11 +413,12 @@ static py::bytes exportModel(ModuleHandle &module, bool integerWeights,
 
 static void saveModel(ModuleHandle &module, const std::string &path,
                       bool integerWeights, double activationAmax,
-                      const std::string &externalData) {
+                      const std::string &externalData, int64_t opset) {
   runCaptured(module, "ONNX export", [&](DiagnosticCapture &) {
     ONNXExportOptions options;
     options.integerWeights = integerWeights;
     options.activationAmax = activationAmax;
+    options.opset = opset;
     options.externalData =
         llvm::StringSwitch<ONNXExternalData>(externalData)
             .Case("always", ONNXExternalData::Always)
@@ -852,11 +854,12 @@ PYBIND11_MODULE(_quant_qdq, m) {
       .def("run_pipeline", &runPipeline, py::arg("pipeline"),
            "Runs a textual pass pipeline in place.")
       .def("export_onnx", &exportModel, py::arg("integer_weights") = true,
-           py::arg("activation_amax") = 6.0, "Serialized QDQ ONNX ModelProto.")
+           py::arg("activation_amax") = 6.0, py::arg("opset") = 0,
+           "Serialized QDQ ONNX ModelProto.")
       .def("save_onnx", &saveModel, py::arg("path"),
            py::arg("integer_weights") = true,
            py::arg("activation_amax") = 6.0,
-           py::arg("external_data") = "auto",
+           py::arg("external_data") = "auto", py::arg("opset") = 0,
            "Writes QDQ ONNX to `path` (and `path`.data, with external data).")
       .def("quantize", &quantize, py::arg("cases"), py::arg("spec_path"),
            py::arg("spec_name"), py::arg("mode"), py::arg("report_path"),

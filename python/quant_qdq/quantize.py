@@ -30,6 +30,7 @@ def quantize_model(model, quantization_mode: str = "full",
                    report: Optional[str] = None,
                    output: Optional[str] = None,
                    external_data: str = "auto",
+                   output_opset: int = 0,
                    weight_bits: int = 8, activation_bits: int = 8,
                    weight_format: Optional[str] = None,
                    activation_format: Optional[str] = None,
@@ -74,6 +75,10 @@ def quantize_model(model, quantization_mode: str = "full",
         ``<output>.data``.
       external_data: with `output`: "auto" (external data when the input
         model had it, or the model is over 2 GiB), "always" or "never".
+      output_opset: the default-domain opset of the QDQ model (0: the
+        input's, raised to what its Q/DQ nodes need: 13, 19 for FP8, 21 for
+        int4 and blocks); the nodes kept from the input are converted to it
+        by ONNX's version converter.
       weight_bits, activation_bits: quantizer widths (8: TensorRT's INT8).
       weight_format: "int8", "int4" (sets weight_bits) or "fp8" (E4M3FN).
       activation_format: "int8", "int16" (sets activation_bits), "fp8" or
@@ -152,6 +157,6 @@ def quantize_model(model, quantization_mode: str = "full",
     if output is not None:
         return save_onnx(module, output, integer_weights=integer_weights,
                          activation_amax=activation_amax,
-                         external_data=external_data)
+                         external_data=external_data, opset=output_opset)
     return export_onnx(module, integer_weights=integer_weights,
-                       activation_amax=activation_amax)
+                       activation_amax=activation_amax, opset=output_opset)

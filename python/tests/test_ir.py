@@ -158,6 +158,44 @@ def test_external_data_outside_the_folder(tmp_path, block_model):
         quant_qdq.import_onnx(str(source))
 
 
+def _rms_norm(opset):
+    """RMSNorm written out, its ReduceMean's axes an attribute (before
+    opset 18) or an input."""
+    from onnx import TensorProto, helper, numpy_helper
+    axes = numpy_helper.from_array(np.array([-1], np.int64), "axes")
+    mean = (helper.make_node("ReduceMean", ["sq"], ["ms"], axes=[-1])
+            if opset < 18 else
+            helper.make_node("ReduceMean", ["sq", "axes"], ["ms"]))
+    nodes = [helper.make_node("Mul", ["x", "x"], ["sq"]), mean,
+             helper.make_node("Sqrt", ["ms"], ["rms"]),
+             helper.make_node("Div", ["x", "rms"], ["y"])]
+    graph = helper.make_graph(
+        nodes, "rms", [helper.make_tensor_value_info("x", TensorProto.FLOAT,
+                                                     [2, 8])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, 8])],
+        [axes] if opset >= 18 else [])
+    return helper.make_model(graph, ir_version=8,
+                             opset_imports=[helper.make_opsetid("", opset)])
+
+
+def test_export_opset():
+    """Export writes the opset asked for, converting the nodes kept from
+    the model (ReduceMean's axes move between attribute and input)."""
+    module = quant_qdq.import_onnx(_rms_norm(17))
+    up = quant_qdq.export_onnx(module, opset=18)
+    onnx.checker.check_model(up, full_check=True)
+    assert up.opset_import[0].version == 18
+    mean = next(n for n in up.graph.node if n.op_type == "ReduceMean")
+    assert len(mean.input) == 2 and not mean.attribute
+    down = quant_qdq.export_onnx(quant_qdq.import_onnx(_rms_norm(18)),
+                                 opset=17)
+    onnx.checker.check_model(down, full_check=True)
+    mean = next(n for n in down.graph.node if n.op_type == "ReduceMean")
+    assert len(mean.input) == 1 and mean.attribute[0].name == "axes"
+    with pytest.raises(QuantQDQError, match="opset 5 is outside the 7 to"):
+        quant_qdq.export_onnx(module, opset=5)
+
+
 def test_export_error():
     module = parse_module(TIMES_ONE)
     with pytest.raises(QuantQDQError, match="error"):

@@ -45,11 +45,20 @@ def ConvertQuantQDQToONNX : Pass<"convert-quant-qdq-to-onnx",
     are shared. The writer (`qdq-translate --export-onnx`) then translates
     generic ops and constants only.
 
-    A module holding Q/DQ ops that imports an opset below 13 is raised to 13
-    (per-axis QuantizeLinear needs it), with a warning. An op with no ONNX
-    form (an `arith` op, an NHWC layer, a 4-bit quantizer, a quantizer
-    without scales) is an error at that op.
+    The default-domain opset written is `opset` when given; else the
+    module's, raised to what its Q/DQ ops need (13 per axis, 19 for FP8, 21
+    for 4 and 16 bits and blocks) with a warning. The patterns write that
+    opset's forms; when it differs from the module's, the nodes kept from
+    the model carry `quant_qdq.onnx.kept_node_opset`, the opset they were
+    written for, and the writer converts them with ONNX's version
+    converter. An op with no ONNX form (an `arith` op, an NHWC layer, a
+    2-bit quantizer, a quantizer without scales) is an error at that op.
   }];
+  let options = [
+    Option<"opset", "opset", "int64_t", /*default=*/"0",
+           "The default-domain opset to write (0: the module's, raised to "
+           "what its Q/DQ ops need)">,
+  ];
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 

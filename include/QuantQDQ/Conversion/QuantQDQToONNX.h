@@ -83,15 +83,18 @@ private:
 /// All layer-to-ONNX patterns, each layer family's and Q/DQ's.
 void populateQuantQDQToONNXPatterns(RewritePatternSet &patterns);
 
-/// Prepares `module` for the ONNX writer: raises the default-domain opset
-/// to 13 when Q/DQ ops need it (with a warning), runs the patterns over
+/// Prepares `module` for the ONNX writer: fixes the default-domain opset
+/// it is written at (`opset`; 0: the module's, raised to what its Q/DQ ops
+/// need, with a warning) and tags the nodes kept from the model with the
+/// opset they were written for when it differs; runs the patterns over
 /// each function's ops in program order, writes equal quantization
 /// parameters once (scales and zero points that several Q/DQ nodes share),
 /// drops constants left unread and refreshes function types. An op that no
 /// pattern converts is an error ('...' has no ONNX form), as is any error a
 /// pattern reports.
 LogicalResult convertQuantQDQToONNX(ModuleOp module,
-                                    const FrozenRewritePatternSet &patterns);
+                                    const FrozenRewritePatternSet &patterns,
+                                    int64_t opset = 0);
 
 } // namespace mlir::quant_qdq
 

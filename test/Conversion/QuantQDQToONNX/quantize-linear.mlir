@@ -81,6 +81,11 @@ func.func @raise(%x: tensor<1x4xf32>) -> tensor<1x4xf32> {
 module attributes {quant_qdq.onnx.opset_import = {ai.onnx = 17 : i64}} {
 // CHECK-LABEL: func @formats
 func.func @formats(%x: tensor<1x4xf32>) -> (tensor<2x4xf32>, tensor<1x4xf32>) {
+  // A node kept from the model carries the opset it was written for, from
+  // which the writer converts it; the nodes the patterns write do not.
+  // CHECK: quant_qdq.generic "Sqrt" %arg0 {quant_qdq.onnx.kept_node_opset = 17 : i64}
+  // CHECK-NOT: kept_node_opset
+  %kept = quant_qdq.generic "Sqrt" %x : (tensor<1x4xf32>) -> tensor<1x4xf32>
   // CHECK: %[[W:.*]] = arith.constant dense<{{\[}}[1, -2, 3, 7], [0, 7, -4, 0]]> : tensor<2x4xi4>
   // CHECK: %[[S:.*]] = arith.constant dense<{{\[}}[1.000000e+00, 1.000000e+00], [1.000000e+00, 2.000000e+00]]> : tensor<2x2xf32>
   // CHECK: %[[Z:.*]] = arith.constant dense<0> : tensor<2x2xi4>
@@ -88,8 +93,8 @@ func.func @formats(%x: tensor<1x4xf32>) -> (tensor<2x4xf32>, tensor<1x4xf32>) {
   %w = arith.constant dense<[[1, -2, 3, 7], [0, 7, -4, 0]]> : tensor<2x4xi4>
   %wdq = quant_qdq.dequantize %w <bits = 4, axis = 1, block_size = 2> scale [1.0, 1.0, 1.0, 2.0] : tensor<2x4xi4> -> tensor<2x4xf32>
   // CHECK: %[[AZ:.*]] = arith.constant dense<32768> : tensor<ui16>
-  // CHECK: quant_qdq.generic "QuantizeLinear" %arg0, %{{.*}}, %[[AZ]] {{.*}}-> tensor<1x4xui16>
-  %fq = quant_qdq.fake_quant %x <bits = 16, is_signed = false, symmetric = false> scale [0.001] zero_point [32768] : tensor<1x4xf32>
+  // CHECK: quant_qdq.generic "QuantizeLinear" %{{.*}}, %{{.*}}, %[[AZ]] {{.*}}-> tensor<1x4xui16>
+  %fq = quant_qdq.fake_quant %kept <bits = 16, is_signed = false, symmetric = false> scale [0.001] zero_point [32768] : tensor<1x4xf32>
   return %wdq, %fq : tensor<2x4xf32>, tensor<1x4xf32>
 }
 }

@@ -5,12 +5,14 @@ torch.nn.TransformerEncoder), runs each in qdq-run and ONNX Runtime, and
 prints per model the largest difference relative to the output's range:
 
     transformers_vs_ort.py QDQ_RUN WORKDIR MODEL [--quantized QDQ_OPT]
+                           [--opset N] [--formats INSERT_QDQ_OPTIONS]
                            [-- QDQ_RUN_ARGS...]
 
 The exports have a dynamic batch (and, for the encoder, sequence) and run
 at other sizes than exported, so qdq-run specializes them. With
 --quantized, the model is first quantized and calibrated by
-`qdq-opt --insert-qdq --calibrate`, and the QDQ model is compared.
+`qdq-opt --insert-qdq --calibrate`, and the QDQ model is compared;
+--formats gives insert-qdq's options (`weight-format=int4 ...`).
 """
 import subprocess
 import sys
@@ -31,7 +33,7 @@ def build(name):
     rng = np.random.RandomState(3)
     images = lambda n, s: rng.rand(n, 3, s, s).astype(np.float32)
     model = transformer_models.make(name)
-    if name == "encoder":
+    if name in ("encoder", "decoder"):
         ids = lambda n, s: rng.randint(0, 100, (n, s)).astype(np.int64)
         return model, torch.zeros(1, 16, dtype=torch.int64), ids(2, 8), ids(4, 8)
     return model, torch.rand(1, 3, 32, 32), images(2, 32), images(4, 32)
@@ -45,17 +47,21 @@ def main():
     # ONNX's version converter, as newer exporters would write it.
     ours_args = sys.argv[:sys.argv.index("--")] if "--" in sys.argv else sys.argv
     opset = int(ours_args[ours_args.index("--opset") + 1]) if "--opset" in ours_args else 17
+    formats = (ours_args[ours_args.index("--formats") + 1]
+               if "--formats" in ours_args else None)
     work.mkdir(parents=True, exist_ok=True)
     torch.manual_seed(0)
     model, example, x, calib = build(name)
     model.eval()
     path = work / f"{name}.onnx"
-    axes = {0: "batch", 1: "sequence"} if name == "encoder" else {0: "batch"}
+    tokens = name in ("encoder", "decoder")
+    axes = {0: "batch", 1: "sequence"} if tokens else {0: "batch"}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         torch.onnx.export(model, example, str(path), opset_version=17,
                           input_names=["input"], output_names=["logits"],
-                          dynamic_axes={"input": axes, "logits": {0: "batch"}})
+                          dynamic_axes={"input": axes,
+                                        "logits": axes if name == "decoder" else {0: "batch"}})
     if opset != 17:
         import onnx
         import onnx.version_converter
@@ -66,7 +72,8 @@ def main():
     if qdq_opt:
         np.save(work / "calib.npy", calib)
         quantized = work / f"{name}.qdq.onnx"
-        subprocess.run([qdq_opt, str(path), "--insert-qdq",
+        insert = f"--insert-qdq={formats}" if formats else "--insert-qdq"
+        subprocess.run([qdq_opt, str(path), insert,
                         f"--calibrate=data={work / 'calib.npy'} method=max",
                         "-o", str(quantized)], check=True)
         path = quantized
@@ -82,6 +89,10 @@ def main():
                      for n in __import__("onnx").load(str(path)).graph.node)
     print(f"{name}: opset {opset} shape {ours.shape} ort {reference.shape} "
           f"quantizers {quantizers}")
+    if qdq_opt:
+        written = next(o.version for o in __import__("onnx").load(str(path)).opset_import
+                       if o.domain in ("", "ai.onnx"))
+        print(f"{name}: written at opset {written}")
     scale = float(np.abs(reference).max())
     print(f"{name}: max |diff| / max |ort|: {float(np.abs(ours - reference).max()) / scale:.2e}")
 

@@ -71,6 +71,10 @@ struct ONNXExportOptions {
   /// initial amax of 6.0, scale = amax / qmax.
   double activationAmax = 6.0;
   ONNXExternalData externalData = ONNXExternalData::Auto;
+  /// The default-domain opset to write (0: the model's, raised to what its
+  /// Q/DQ nodes need: 13, 19 for FP8, 21 for 4 and 16 bits and blocks).
+  /// Nodes kept from the model are converted to it.
+  int64_t opset = 0;
 };
 
 /// Writes the function `@main` of `module` (or its only function) as a
@@ -95,8 +99,8 @@ void registerONNXDialects(DialectRegistry &registry);
 void registerONNXTranslations();
 
 /// Registers the export flags `--onnx-weights=float|int8`,
-/// `--onnx-activation-amax=<amax>` and `--onnx-external-data=auto|always|
-/// never`; call before parsing the command line.
+/// `--onnx-activation-amax=<amax>`, `--onnx-external-data=auto|always|
+/// never` and `--onnx-opset=<N>`; call before parsing the command line.
 void registerONNXExportCLOptions();
 
 /// The export options the command line chose.

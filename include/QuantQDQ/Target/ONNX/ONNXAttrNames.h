@@ -53,6 +53,11 @@ inline constexpr llvm::StringLiteral kOmittedInputs =
 inline constexpr llvm::StringLiteral kCaptures = "quant_qdq.onnx.captures";
 inline constexpr llvm::StringLiteral kOmittedOutputs =
     "quant_qdq.onnx.omitted_outputs";
+/// On a quant_qdq.generic kept from the model when export writes another
+/// opset than the model's: the opset the node was written for, from which
+/// the writer converts it (ONNX's version converter).
+inline constexpr llvm::StringLiteral kKeptNodeOpset =
+    "quant_qdq.onnx.kept_node_opset";
 
 // Keys of the dictionaries that wrap attribute kinds MLIR has no builtin
 // for; the value is the serialized proto.
@@ -62,9 +67,9 @@ inline constexpr llvm::StringLiteral kTypeProtoKey = "onnx.type_proto";
 inline constexpr llvm::StringLiteral kRefAttrKey = "onnx.ref_attr_name";
 inline constexpr llvm::StringLiteral kRefAttrTypeKey = "onnx.ref_attr_type";
 
-/// The default-domain opset of a module that records none: the newest the
-/// linked ONNX library (1.12) checks. Export writes it; the conversions
-/// read such a module's nodes with that opset's semantics.
+/// The default-domain opset of a module that records none (Keras, MLIR):
+/// the conversions read such a module's nodes with that opset's semantics,
+/// and export writes it unless Q/DQ ops need a newer one.
 inline constexpr int64_t kDefaultOpsetVersion = 17;
 
 } // namespace mlir::quant_qdq::onnx_io

@@ -13,7 +13,6 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "llvm/ADT/SetVector.h"
 
 namespace mlir::quant_qdq {
 #define GEN_PASS_DEF_CONVERTQUANTQDQTOONNX
@@ -48,52 +47,50 @@ void mlir::quant_qdq::populateQuantQDQToONNXPatterns(
   populateQuantizeLinearExports(patterns);
 }
 
-/// Raises the default-domain opset the module imports to what its Q/DQ ops
-/// need (13; 19 for FP8; 21 for int4/int16 and blocks); nodes kept generic
-/// are written unchanged, and a warning names their types. A module that
-/// records no opset gets the one it needs, silently.
-static void raiseOpsetForQDQ(ModuleOp module) {
+/// Fixes the default-domain opset the module is written at: `requested`
+/// when given (0: none), else the module's raised to what its Q/DQ ops need
+/// (13; 19 for FP8; 21 for int4/int16 and blocks), with a warning when the
+/// module recorded another. The patterns then write that opset's forms;
+/// the nodes kept from the model, written for the module's opset, are
+/// tagged with it (kKeptNodeOpset) for the writer to convert.
+static LogicalResult chooseExportOpset(ModuleOp module, int64_t requested) {
+  MLIRContext *context = module.getContext();
   auto opsets = module->getAttrOfType<DictionaryAttr>(kOpsetImport);
   int64_t opset = getDefaultDomainOpset(module);
   int64_t required = 0;
-  llvm::SetVector<StringRef> genericTypes;
   module.walk([&](Operation *op) {
-    if (auto node = dyn_cast<GenericOp>(op)) {
-      if (!node.getDomain() || node.getDomain()->empty() ||
-          *node.getDomain() == "ai.onnx")
-        genericTypes.insert(node.getOpType());
-      return;
-    }
     if (auto quantizer = op->getAttrOfType<QuantizerAttr>("quantizer");
         quantizer && isa<QuantizeOp, DequantizeOp, FakeQuantOp>(op))
       required = std::max(required, getRequiredOpset(quantizer));
   });
-  if (required <= opset)
-    return;
-  auto version = IntegerAttr::get(IntegerType::get(module.getContext(), 64),
-                                  required);
-  // A module that imported no opset (Keras, MLIR) just takes the one it
-  // needs; there is nothing written for an older one to contradict.
-  if (!opsets) {
-    MLIRContext *context = module.getContext();
-    module->setAttr(
-        kOpsetImport,
-        DictionaryAttr::get(context, {NamedAttribute(StringAttr::get(
-                                          context, kDefaultDomain),
-                                      version)}));
-    return;
+  int64_t target = std::max(opset, required);
+  if (requested) {
+    if (requested < required)
+      return emitError(module.getLoc())
+             << "opset " << requested << " is too old for the model's "
+             << "QuantizeLinear/DequantizeLinear, which need opset "
+             << required << " (13 per axis, 19 for FP8, 21 for 4 and 16 "
+             << "bits and blocks)";
+    target = requested;
+  } else if (target != opset && opsets) {
+    // A module that imported no opset (Keras, MLIR) just takes the one it
+    // needs, silently.
+    emitWarning(module.getLoc())
+        << "raising the default-domain opset from " << opset << " to "
+        << target << " for QuantizeLinear/DequantizeLinear";
   }
-  InFlightDiagnostic warning = emitWarning(module.getLoc())
-                               << "raising the default-domain opset from "
-                               << opset << " to " << required
-                               << " for QuantizeLinear/DequantizeLinear";
-  if (!genericTypes.empty()) {
-    warning << "; nodes kept as they are, whose schema may differ there: ";
-    llvm::interleaveComma(genericTypes, warning);
-  }
+  if (target == opset && opsets)
+    return success();
+  auto i64 = IntegerType::get(context, 64);
+  if (target != opset)
+    module.walk([&](GenericOp node) {
+      if (node.isInDefaultDomain())
+        node->setAttr(kKeptNodeOpset, IntegerAttr::get(i64, opset));
+    });
   NamedAttrList entries(opsets);
-  entries.set(kDefaultDomain, version);
-  module->setAttr(kOpsetImport, entries.getDictionary(module.getContext()));
+  entries.set(kDefaultDomain, IntegerAttr::get(i64, target));
+  module->setAttr(kOpsetImport, entries.getDictionary(context));
+  return success();
 }
 
 /// Whether every reader of `constant` reads it as the scale or zero point
@@ -126,9 +123,11 @@ static void shareQuantizationParameters(func::FuncOp func) {
 }
 
 LogicalResult mlir::quant_qdq::convertQuantQDQToONNX(
-    ModuleOp module, const FrozenRewritePatternSet &patterns) {
+    ModuleOp module, const FrozenRewritePatternSet &patterns,
+    int64_t opset) {
   MLIRContext *context = module.getContext();
-  raiseOpsetForQDQ(module);
+  if (failed(chooseExportOpset(module, opset)))
+    return failure();
 
   bool hadError = false;
   ScopedDiagnosticHandler errors(context, [&](Diagnostic &diag) {
@@ -172,6 +171,8 @@ LogicalResult mlir::quant_qdq::convertQuantQDQToONNX(
 namespace {
 struct ConvertQuantQDQToONNXPass
     : quant_qdq::impl::ConvertQuantQDQToONNXBase<ConvertQuantQDQToONNXPass> {
+  using ConvertQuantQDQToONNXBase::ConvertQuantQDQToONNXBase;
+
   LogicalResult initialize(MLIRContext *context) override {
     RewritePatternSet set(context);
     populateQuantQDQToONNXPatterns(set);
@@ -180,7 +181,7 @@ struct ConvertQuantQDQToONNXPass
   }
 
   void runOnOperation() override {
-    if (failed(convertQuantQDQToONNX(getOperation(), patterns)))
+    if (failed(convertQuantQDQToONNX(getOperation(), patterns, opset)))
       signalPassFailure();
   }
 

@@ -15,6 +15,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ExternalData.h"
+#include "KeptNodeConversion.h"
 #include "ONNXCommon.h"
 #include "QuantQDQ/Conversion/ONNXToQuantQDQ.h"
 #include "QuantQDQ/Conversion/Passes.h"
@@ -219,6 +220,8 @@ private:
 
   LogicalResult exportOp(Operation *op);
   LogicalResult exportGeneric(GenericOp op);
+  /// Brings the nodes kept from the model into the model's opset.
+  LogicalResult convertKeptNodes(func::FuncOp func);
 
   LogicalResult setValueInfo(onnx::ValueInfoProto &info, Value v,
                              ArrayAttr dimParams, Location loc) {
@@ -254,6 +257,8 @@ private:
   llvm::StringSet<> usedNames;
   UniqueNames nodeNames;
   std::vector<StreamedTensor> streamed;
+  /// Nodes kept from the model, written for another opset.
+  KeptNodes kept;
   unsigned nodeCounter = 0;
 };
 } // namespace
@@ -322,6 +327,10 @@ LogicalResult ModelExporter::exportGeneric(GenericOp op) {
   for (auto [i, out] : llvm::enumerate(outputs))
     if (isOmitted(omittedOut, i) && op->getResult(i).use_empty())
       out.clear();
+  if (auto from = op->getAttrOfType<IntegerAttr>(kKeptNodeOpset)) {
+    kept.positions.push_back(graph->node_size());
+    kept.opset = from.getInt();
+  }
   onnx::NodeProto &node = addNode(op.getOpType(), nodeName, inputs, outputs);
   if (op.getDomain())
     node.set_domain(op.getDomain()->str());
@@ -489,7 +498,38 @@ LogicalResult ModelExporter::exportFunction(func::FuncOp func) {
     if (failed(setValueInfo(info, v, {}, returnOp.getLoc())))
       return failure();
   }
-  return success();
+  return convertKeptNodes(func);
+}
+
+LogicalResult ModelExporter::convertKeptNodes(func::FuncOp func) {
+  if (kept.positions.empty())
+    return success();
+  std::vector<onnx::TensorProto> elsewhere;
+  for (const StreamedTensor &t : streamed)
+    elsewhere.push_back(t.header);
+  std::vector<onnx::ValueInfoProto> valueTypes;
+  func.walk([&](GenericOp op) {
+    for (OpResult result : op->getResults()) {
+      auto it = names.find(result);
+      auto type = dyn_cast<RankedTensorType>(result.getType());
+      int32_t elementType =
+          type ? getONNXElementType(type.getElementType()) : 0;
+      if (it == names.end() || it->second.empty() || !elementType)
+        continue;
+      onnx::ValueInfoProto &info = valueTypes.emplace_back();
+      info.set_name(it->second);
+      auto &tensor = *info.mutable_type()->mutable_tensor_type();
+      tensor.set_elem_type(elementType);
+      auto &shape = *tensor.mutable_shape();
+      for (int64_t d : type.getShape()) {
+        auto &dim = *shape.add_dim();
+        if (!ShapedType::isDynamic(d))
+          dim.set_dim_value(d);
+      }
+    }
+  });
+  return onnx_io::convertKeptNodes(model, kept, elsewhere, valueTypes,
+                                   func.getLoc());
 }
 
 uint64_t ModelExporter::getInlineSize() {
@@ -587,6 +627,9 @@ LogicalResult ModelExporter::write(llvm::raw_ostream &os,
 // Entry point
 //===----------------------------------------------------------------------===//
 
+/// The oldest opset export writes.
+static constexpr int64_t kOldestExportOpset = 7;
+
 namespace {
 /// A module made ready for ONNX: a prepared copy and its translation.
 struct PreparedExport {
@@ -612,6 +655,15 @@ prepareExport(ModuleOp module, const ONNXExportOptions &options) {
     func = defined.front();
   }
 
+  // Broadcasting became NumPy's in opset 7, which is what the patterns
+  // write.
+  if (options.opset &&
+      (options.opset < kOldestExportOpset ||
+       options.opset > getLibraryOpsetLimit()))
+    return module.emitError("opset ")
+           << options.opset << " is outside the " << kOldestExportOpset
+           << " to " << getLibraryOpsetLimit() << " that export writes";
+
   // Names first, so that a weight stored quantized keeps its tensor's name.
   PreparedExport prepared;
   prepared.copy = module.clone();
@@ -622,7 +674,7 @@ prepareExport(ModuleOp module, const ONNXExportOptions &options) {
   pm.addPass(createWeightScales(WeightScalesOptions{options.activationAmax}));
   if (options.integerWeights)
     pm.addPass(createQuantizeWeights());
-  pm.addPass(createConvertQuantQDQToONNX());
+  pm.addPass(createConvertQuantQDQToONNX({options.opset}));
   if (failed(pm.run(*prepared.copy)))
     return failure();
 

@@ -194,6 +194,13 @@ int getSchemaAttributeType(llvm::StringRef opType, llvm::StringRef domain,
 std::string getSchemaInputName(llvm::StringRef opType, llvm::StringRef domain,
                                int64_t opset, unsigned index);
 
+/// Converts `model` from its default-domain opset to `opset` with ONNX's
+/// version converter, in a forked child (the converter asserts by
+/// throwing, and its adapters trust their input); nodes of other domains
+/// are left as they are. Returns an error message, empty on success, when
+/// `model` is then the converted model.
+std::string convertOpsetVersion(onnx::ModelProto &model, int64_t opset);
+
 } // namespace mlir::quant_qdq::onnx_io
 
 #endif // QUANTQDQ_LIB_TARGET_ONNX_ONNXCOMMON_H

@@ -13,6 +13,7 @@
 #include "onnx/checker.h"
 #include "onnx/defs/schema.h"
 #include "onnx/shape_inference/implementation.h"
+#include "onnx/version_converter/convert.h"
 
 #include <cstdlib>
 #include <exception>
@@ -444,4 +445,69 @@ std::string onnx_io::getSchemaInputName(llvm::StringRef opType,
   if (input.GetOption() == onnx::OpSchema::Variadic)
     return {};
   return input.GetName();
+}
+
+namespace vc = onnx::version_conversion;
+
+/// Split from opset 18 to 17, which ONNX's converter has no adapter for:
+/// the same node, unless it splits into `num_outputs` parts (18), which 17
+/// writes as no sizes at all, an even split, when the axis divides evenly.
+static onnx::Node *splitTo17(const std::shared_ptr<onnx::Graph> &,
+                             onnx::Node *node) {
+  const onnx::Symbol numOutputs("num_outputs");
+  if (!node->hasAttribute(numOutputs))
+    return node;
+  const onnx::Value *input = node->inputs()[0];
+  int64_t axis = node->hasAttribute(onnx::kaxis) ? node->i(onnx::kaxis) : 0;
+  int64_t rank = input->has_sizes() ? int64_t(input->sizes().size()) : 0;
+  if (axis < 0)
+    axis += rank;
+  int64_t parts = node->i(numOutputs);
+  bool even = axis >= 0 && axis < rank && input->sizes()[axis].is_int &&
+              parts > 0 && input->sizes()[axis].dim % parts == 0;
+  if (!even)
+    throw std::runtime_error(
+        "Split into num_outputs parts has an opset-17 form only when the "
+        "axis is known to divide evenly");
+  node->removeAttribute(numOutputs);
+  return node;
+}
+
+/// The converter's answer: "0" and the converted model, or "1" and why
+/// there is none.
+static std::string convertInProcess(const onnx::ModelProto &model,
+                                    int64_t opset) {
+  try {
+    vc::DefaultVersionConverter converter;
+    converter.registerAdapter("Split", 18, 17, splitTo17);
+    onnx::ModelProto converted = converter.convert_version(
+        model, onnx::OpSetID(getDefaultDomainOpset(model)),
+        onnx::OpSetID(opset));
+    return "0" + converted.SerializeAsString();
+  } catch (const std::exception &e) {
+    // The adapters' assertions say where in ONNX's sources they failed
+    // before saying why: only the why is for the user.
+    llvm::StringRef message = e.what();
+    size_t why = message.find("` failed: ");
+    if (message.contains(": Assertion `") && why != llvm::StringRef::npos)
+      message = message.drop_front(why + strlen("` failed: "));
+    return "1" + message.str();
+  } catch (...) {
+    return "1unknown error in ONNX's version converter";
+  }
+}
+
+std::string onnx_io::convertOpsetVersion(onnx::ModelProto &model,
+                                         int64_t opset) {
+  ChildReply child =
+      runIsolated([&] { return convertInProcess(model, opset); },
+                  "ONNX's version converter", /*timeoutMs=*/60000);
+  if (!child.failure.empty())
+    return child.failure;
+  if (child.reply.empty() || child.reply[0] != '0')
+    return child.reply.empty() ? "no answer" : child.reply.substr(1);
+  if (!model.ParseFromArray(child.reply.data() + 1,
+                            int(child.reply.size() - 1)))
+    return "ONNX's version converter returned an unreadable model";
+  return {};
 }

@@ -47,6 +47,12 @@ struct ExportCLOptions {
           clEnumValN(ONNXExternalData::Never, "never",
                      "never (a model over 2 GiB is an error)")),
       llvm::cl::init(ONNXExternalData::Auto)};
+  llvm::cl::opt<int64_t> opset{
+      "onnx-opset",
+      llvm::cl::desc("The default-domain opset ONNX export writes, nodes "
+                     "kept from the model converted to it (default: the "
+                     "model's, raised to what its Q/DQ nodes need)"),
+      llvm::cl::init(0)};
 };
 } // namespace
 
@@ -62,6 +68,7 @@ ONNXExportOptions mlir::quant_qdq::getONNXExportOptionsFromCL() {
   options.integerWeights = getCLOptions().weights == WeightForm::Int8;
   options.activationAmax = getCLOptions().activationAmax;
   options.externalData = getCLOptions().externalData;
+  options.opset = getCLOptions().opset;
   return options;
 }
 

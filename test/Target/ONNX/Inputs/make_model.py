@@ -508,6 +508,58 @@ def reduce_mean_opset18():
                  [tensor("axes", np.array([2, 3], np.int64))], opset=18)
 
 
+def rms_norm_opset17():
+    """A decoder block's start as torch.onnx writes it at opset 17: RMSNorm
+    written out (ReduceMean's axes an attribute, which opset 18 moved to an
+    input), a projection, and SwiGLU's halves from a Split of given sizes."""
+    nodes = [
+        helper.make_node("Pow", ["x", "two"], ["sq"], name="pow"),
+        helper.make_node("ReduceMean", ["sq"], ["ms"], name="mean",
+                         axes=[-1], keepdims=1),
+        helper.make_node("Add", ["ms", "eps"], ["mse"], name="add_eps"),
+        helper.make_node("Sqrt", ["mse"], ["rms"], name="sqrt"),
+        helper.make_node("Div", ["x", "rms"], ["xn"], name="div"),
+        helper.make_node("Mul", ["xn", "g"], ["xg"], name="gain"),
+        helper.make_node("MatMul", ["xg", "w"], ["h"], name="proj"),
+        helper.make_node("Split", ["h", "halves"], ["gate", "up"],
+                         name="split", axis=-1),
+        helper.make_node("Sigmoid", ["gate"], ["sig"], name="sigmoid"),
+        helper.make_node("Mul", ["gate", "sig"], ["silu"], name="silu"),
+        helper.make_node("Mul", ["silu", "up"], ["y"], name="swiglu"),
+    ]
+    return model(nodes, [value("x", [1, 4, 64])], [value("y", [1, 4, 32])],
+                 [tensor("two", np.float32(2)),
+                  tensor("eps", np.float32(1e-5)),
+                  tensor("g", weights(64)), tensor("w", weights(64, 64)),
+                  tensor("halves", np.array([32, 32], np.int64))], opset=17)
+
+
+def split_parts_opset18(parts=2, size=6):
+    """Split into `parts` outputs by num_outputs (opset 18): even for 2
+    parts of 6, uneven (a smaller last part) for 4 parts of 7."""
+    outputs = ["y%d" % i for i in range(parts)]
+    sizes = [-(-size // parts)] * (parts - 1)
+    sizes.append(size - sum(sizes))
+    nodes = [helper.make_node("Split", ["x"], outputs, name="split", axis=1,
+                              num_outputs=parts)]
+    return model(nodes, [value("x", [2, size])],
+                 [value(o, [2, n]) for o, n in zip(outputs, sizes)],
+                 opset=18)
+
+
+def split_uneven_opset18():
+    return split_parts_opset18(4, 7)
+
+
+def col2im_opset18():
+    """Col2Im, new in opset 18: it has no older form."""
+    nodes = [helper.make_node("Col2Im", ["x", "size", "block"], ["y"],
+                              name="col2im")]
+    return model(nodes, [value("x", [1, 4, 9])], [value("y", [1, 1, 4, 4])],
+                 [tensor("size", np.array([4, 4], np.int64)),
+                  tensor("block", np.array([2, 2], np.int64))], opset=18)
+
+
 def missing_attribute():
     nodes = [helper.make_node("MaxPool", ["x"], ["y"], name="pool")]
     return model(nodes, [value("x", [1, 1, 4, 4])], [value("y", [1, 1, 2, 2])])
@@ -693,7 +745,8 @@ MODELS = {f.__name__: f for f in [
     huge_dimension, huge_input_dimension, overflowing_dimension, missing_attribute,
     wrong_attribute_type, extra_output, short_pads, zero_stride, no_graph,
     reduce_axis, gather_axis, transpose_conv_pads, depth_to_space_block,
-    reduce_mean_opset18, opset_beyond, duplicate_initializer, ir_version_zero,
+    reduce_mean_opset18, rms_norm_opset17, col2im_opset18, split_parts_opset18,
+    split_uneven_opset18, opset_beyond, duplicate_initializer, ir_version_zero,
     ir_version_newest, ir_version_beyond, opset_huge, conv_int32_weight,
     qdq_float_zero_point, constant_two_values, loop_omitted_condition,
     loop_body_arity, unsorted_nodes, custom_output_unknown_rank,
