@@ -1,7 +1,10 @@
 """Small transformers and hybrids with random weights, shared by the
 transformer tests here and by test/Execution/Inputs/transformers_vs_ort.py:
-torchvision's ViT, Swin and ConvNeXt at 32x32, and a BERT-like post-norm
-GELU encoder built from torch.nn.TransformerEncoder."""
+torchvision's ViT, Swin and ConvNeXt at 32x32, a BERT-like post-norm GELU
+encoder built from torch.nn.TransformerEncoder, and a Llama-shaped decoder
+written out as Llama's modeling code writes it."""
+
+import math
 
 import torch
 import torch.nn as nn
@@ -9,7 +12,7 @@ from torchvision.models.convnext import CNBlockConfig, ConvNeXt
 from torchvision.models.swin_transformer import SwinTransformer
 from torchvision.models.vision_transformer import VisionTransformer
 
-NAMES = ("vit", "swin", "convnext", "encoder")
+NAMES = ("vit", "swin", "convnext", "encoder", "decoder")
 
 
 class Encoder(nn.Module):
@@ -34,9 +37,100 @@ class Encoder(nn.Module):
         return self.classifier(x[:, 0])
 
 
+class RMSNorm(nn.Module):
+    """Llama's RMSNorm, written out: torch.onnx exports Pow, ReduceMean,
+    Add, Sqrt, Reciprocal (or Div), Mul."""
+
+    def __init__(self, hidden, eps=1e-6):
+        super().__init__()
+        self.weight = nn.Parameter(1 + 0.1 * torch.randn(hidden))
+        self.eps = eps
+
+    def forward(self, x):
+        variance = x.pow(2).mean(-1, keepdim=True)
+        return self.weight * (x * torch.rsqrt(variance + self.eps))
+
+
+def rotate_half(x):
+    half = x.shape[-1] // 2
+    return torch.cat((-x[..., half:], x[..., :half]), dim=-1)
+
+
+class DecoderBlock(nn.Module):
+    """Pre-norm grouped-query attention with rotary position embeddings and
+    a causal mask, then a SwiGLU MLP."""
+
+    def __init__(self, hidden, heads, kv_heads, mlp):
+        super().__init__()
+        self.heads, self.kv_heads = heads, kv_heads
+        self.head_dim = hidden // heads
+        self.attention_norm = RMSNorm(hidden)
+        self.q = nn.Linear(hidden, heads * self.head_dim, bias=False)
+        self.k = nn.Linear(hidden, kv_heads * self.head_dim, bias=False)
+        self.v = nn.Linear(hidden, kv_heads * self.head_dim, bias=False)
+        self.o = nn.Linear(heads * self.head_dim, hidden, bias=False)
+        self.mlp_norm = RMSNorm(hidden)
+        self.gate = nn.Linear(hidden, mlp, bias=False)
+        self.up = nn.Linear(hidden, mlp, bias=False)
+        self.down = nn.Linear(mlp, hidden, bias=False)
+
+    def forward(self, x, cos, sin, mask):
+        b, s, _ = x.shape
+        h = self.attention_norm(x)
+        q = self.q(h).view(b, s, self.heads, self.head_dim).transpose(1, 2)
+        k = self.k(h).view(b, s, self.kv_heads, self.head_dim).transpose(1, 2)
+        v = self.v(h).view(b, s, self.kv_heads, self.head_dim).transpose(1, 2)
+        q = q * cos + rotate_half(q) * sin
+        k = k * cos + rotate_half(k) * sin
+        # Key/value heads repeated for the query heads that share them.
+        repeat = self.heads // self.kv_heads
+        k = k[:, :, None].expand(b, self.kv_heads, repeat, s, self.head_dim)
+        k = k.reshape(b, self.heads, s, self.head_dim)
+        v = v[:, :, None].expand(b, self.kv_heads, repeat, s, self.head_dim)
+        v = v.reshape(b, self.heads, s, self.head_dim)
+        scores = q @ k.transpose(2, 3) / math.sqrt(self.head_dim) + mask
+        attention = torch.softmax(scores, dim=-1) @ v
+        attention = attention.transpose(1, 2).reshape(b, s, -1)
+        x = x + self.o(attention)
+        h = self.mlp_norm(x)
+        return x + self.down(nn.functional.silu(self.gate(h)) * self.up(h))
+
+
+class Decoder(nn.Module):
+    """A Llama-shaped language model: token embeddings, decoder blocks, a
+    final RMSNorm and the LM head; token ids in, next-token logits at every
+    position out. The causal mask comes from torch.triu (ONNX Trilu), with
+    Llama's most negative float rather than -inf."""
+
+    def __init__(self, vocab=100, hidden=32, heads=4, kv_heads=2, layers=2,
+                 mlp=64):
+        super().__init__()
+        self.tokens = nn.Embedding(vocab, hidden)
+        self.blocks = nn.ModuleList(DecoderBlock(hidden, heads, kv_heads, mlp)
+                                    for _ in range(layers))
+        self.norm = RMSNorm(hidden)
+        self.head = nn.Linear(hidden, vocab, bias=False)
+        head_dim = hidden // heads
+        self.register_buffer("inv_freq", 1.0 / 10000 ** (
+            torch.arange(0, head_dim, 2).float() / head_dim))
+
+    def forward(self, ids):
+        s = ids.shape[1]
+        positions = torch.arange(s).float()
+        freqs = positions[:, None] * self.inv_freq[None, :]
+        angles = torch.cat((freqs, freqs), dim=-1)
+        cos, sin = angles.cos(), angles.sin()
+        lowest = torch.finfo(torch.float32).min
+        mask = torch.triu(torch.full((s, s), lowest), diagonal=1)
+        x = self.tokens(ids)
+        for block in self.blocks:
+            x = block(x, cos, sin, mask)
+        return self.head(self.norm(x))
+
+
 def make(name):
     """The model `name` (one of NAMES), in eval mode. Image models take
-    3x32x32 images; the encoder takes int64 token ids."""
+    3x32x32 images; the encoder and the decoder take int64 token ids."""
     if name == "vit":
         model = VisionTransformer(image_size=32, patch_size=8, num_layers=2,
                                   num_heads=2, hidden_dim=32, mlp_dim=64,
@@ -52,6 +146,8 @@ def make(name):
                          num_classes=10)
     elif name == "encoder":
         model = Encoder()
+    elif name == "decoder":
+        model = Decoder()
     else:
         raise ValueError(f"unknown model {name}")
     return model.eval()

@@ -179,6 +179,14 @@ def cases():
                   [const("s", np.array([2, 3], np.int64))]))
     c.append(Case("Tile", [h.make_node("Tile", ["x", "r"], ["y"])],
                   [("x", F, [2, 3])], [("y", F)], [const("r", np.array([1, 3, 2], np.int64))]))
+    # Causal masks: the upper triangle above the diagonal; lower ones, below
+    # it and with the main diagonal (k = 0 by default, on integers).
+    c.append(Case("Trilu-upper", [h.make_node("Trilu", ["x", "k"], ["y"])],
+                  [("x", F, [4, 5])], [("y", F)], [const("k", np.int64(1))]))
+    c.append(Case("Trilu-lower", [h.make_node("Trilu", ["x", "k"], ["y"], upper=0)],
+                  [("x", F, [4, 5])], [("y", F)], [const("k", np.int64(-1))]))
+    c.append(Case("Trilu-lower-int", [h.make_node("Trilu", ["x"], ["y"], upper=0)],
+                  [("x", I64, [3, 3])], [("y", I64)]))
     c.append(Case("ScatterND", [h.make_node("ScatterND", ["x", "i", "u"], ["y"])],
                   [("x", F, [4, 3])], [("y", F)],
                   [const("i", np.array([[[1, 2]], [[0, -1]]], np.int64)),

@@ -330,6 +330,47 @@ static LogicalResult lowerRange(ONNXNode node, PatternRewriter &rewriter) {
   return success();
 }
 
+/// Trilu keeps the elements whose column minus row (over the last two
+/// dimensions) is at least k (upper) or at most k (lower), and zeroes the
+/// rest: exporters build causal masks with it.
+static LogicalResult lowerTrilu(ONNXNode node, PatternRewriter &rewriter) {
+  GenericOp op = node.getOp();
+  Location loc = op.getLoc();
+  RankedTensorType type = getStaticResultType(node);
+  int64_t rank = type.getRank();
+  if (rank < 2)
+    return node.emitError() << "its input must have rank 2 or more";
+  FailureOr<int64_t> upper = node.getInt("upper", 1);
+  if (failed(upper))
+    return failure();
+  Value k = arith::ConstantIntOp::create(rewriter, loc, 0, 64);
+  if (Value given = node.getInput(1))
+    k = tensor::ExtractOp::create(rewriter, loc, given, ValueRange{});
+  auto keep = *upper ? arith::CmpIPredicate::sge : arith::CmpIPredicate::sle;
+  AffineMap identity = rewriter.getMultiDimIdentityMap(rank);
+  Value result =
+      linalg::GenericOp::create(
+          rewriter, loc, type, ValueRange{node.getInput(0)},
+          createEmpty(rewriter, loc, type, {}),
+          SmallVector<AffineMap>{identity, identity}, parallel(rank),
+          [&](OpBuilder &b, Location l, ValueRange args) {
+            Value row = linalg::IndexOp::create(b, l, rank - 2);
+            Value column = linalg::IndexOp::create(b, l, rank - 1);
+            Value offset = arith::IndexCastOp::create(
+                b, l, b.getI64Type(),
+                arith::SubIOp::create(b, l, column, row));
+            Value kept = arith::CmpIOp::create(b, l, keep, offset, k);
+            Value zero = arith::ConstantOp::create(
+                b, l, cast<TypedAttr>(b.getZeroAttr(type.getElementType())));
+            Value selected =
+                arith::SelectOp::create(b, l, kept, args[0], zero);
+            linalg::YieldOp::create(b, l, selected);
+          })
+          .getResult(0);
+  rewriter.replaceOp(op, result);
+  return success();
+}
+
 static LogicalResult lowerPad(ONNXNode node, PatternRewriter &rewriter) {
   FailureOr<std::string> mode = node.getString("mode", "constant");
   if (failed(mode))
@@ -691,6 +732,7 @@ void mlir::quant_qdq::addONNXDataMovementLowerings(
   lowerings.add({"ConstantOfShape"}, lowerConstantOfShape);
   lowerings.add({"Range"}, lowerRange);
   lowerings.add({"Pad"}, lowerPad);
+  lowerings.add({"Trilu"}, lowerTrilu);
   lowerings.add({"Split"}, lowerSplit);
   lowerings.add({"Tile"}, lowerTile);
   lowerings.add({"ScatterND"}, lowerScatterND);
