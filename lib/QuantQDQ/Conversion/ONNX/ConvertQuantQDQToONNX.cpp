@@ -64,6 +64,9 @@ static LogicalResult chooseExportOpset(ModuleOp module, int64_t requested) {
       required = std::max(required, getRequiredOpset(quantizer));
   });
   int64_t target = std::max(opset, required);
+  if (requested < 0)
+    return emitError(module.getLoc())
+           << "opset must be positive (0: the module's), got " << requested;
   if (requested) {
     if (requested < required)
       return emitError(module.getLoc())
@@ -82,9 +85,10 @@ static LogicalResult chooseExportOpset(ModuleOp module, int64_t requested) {
   if (target == opset && opsets)
     return success();
   auto i64 = IntegerType::get(context, 64);
+  // A node tagged by an earlier run keeps the opset it was written for.
   if (target != opset)
     module.walk([&](GenericOp node) {
-      if (node.isInDefaultDomain())
+      if (node.isInDefaultDomain() && !node->hasAttr(kKeptNodeOpset))
         node->setAttr(kKeptNodeOpset, IntegerAttr::get(i64, opset));
     });
   NamedAttrList entries(opsets);

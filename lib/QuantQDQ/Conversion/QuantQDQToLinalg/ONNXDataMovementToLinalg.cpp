@@ -344,8 +344,16 @@ static LogicalResult lowerTrilu(ONNXNode node, PatternRewriter &rewriter) {
   if (failed(upper))
     return failure();
   Value k = arith::ConstantIntOp::create(rewriter, loc, 0, 64);
-  if (Value given = node.getInput(1))
-    k = tensor::ExtractOp::create(rewriter, loc, given, ValueRange{});
+  if (Value given = node.getInput(1)) {
+    // A scalar, or (as ONNX Runtime also takes it) one element.
+    auto type = dyn_cast<RankedTensorType>(given.getType());
+    if (!type || !type.getElementType().isInteger(64) || type.getRank() > 1 ||
+        (type.getRank() == 1 && type.getDimSize(0) != 1))
+      return node.emitError() << "its k must be one int64";
+    SmallVector<Value> at(type.getRank(),
+                          arith::ConstantIndexOp::create(rewriter, loc, 0));
+    k = tensor::ExtractOp::create(rewriter, loc, given, at);
+  }
   auto keep = *upper ? arith::CmpIPredicate::sge : arith::CmpIPredicate::sle;
   AffineMap identity = rewriter.getMultiDimIdentityMap(rank);
   Value result =

@@ -18,17 +18,17 @@
 
 namespace mlir::quant_qdq::onnx_io {
 
-/// The nodes of a graph written for another opset than the model's.
+/// The nodes of a graph kept from the model as they were.
 struct KeptNodes {
-  /// Their positions in the graph's node list.
-  std::vector<int> positions;
-  /// The default-domain opset they were written for.
-  int64_t opset = 0;
+  /// Each one's position in the graph's node list, and the default-domain
+  /// opset it was written for.
+  std::vector<std::pair<int, int64_t>> nodes;
 };
 
 /// Rewrites the `kept` nodes of `model`'s graph into the forms of the
-/// model's default-domain opset with ONNX's version converter; every other
-/// node is written for that opset already and stays as it is. The
+/// model's default-domain opset with ONNX's version converter, the nodes
+/// of each opset they were written for in turn; every other node is
+/// written for that opset already and stays as it is. The
 /// converter sees the graph without its weights: `elsewhere` declares the
 /// tensors the graph reads but does not hold (weights streamed after it),
 /// `valueTypes` the types of node outputs, which some of its adapters read.

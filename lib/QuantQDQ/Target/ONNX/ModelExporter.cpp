@@ -265,14 +265,16 @@ private:
 
 LogicalResult ModelExporter::exportGeneric(GenericOp op) {
   std::string nodeName = getNodeName(op, op.getOpType());
-  // The node's domain and the opset the module imports for it, for its
-  // schema.
+  // The node's domain and the opset the module imports for it (or, for a
+  // node kept from the model, the one it was written for), for its schema.
   StringRef domain = op.getDomain() ? *op.getDomain() : StringRef();
   int64_t version = opset;
   if (auto opsets = module->getAttrOfType<DictionaryAttr>(kOpsetImport))
     if (auto v = opsets.getAs<IntegerAttr>(
             domain.empty() ? StringRef(kDefaultDomain) : domain))
       version = v.getInt();
+  if (auto from = op->getAttrOfType<IntegerAttr>(kKeptNodeOpset))
+    version = from.getInt();
   auto omittedIn = op->getAttrOfType<DenseI64ArrayAttr>(kOmittedInputs);
   auto omittedOut = op->getAttrOfType<DenseI64ArrayAttr>(kOmittedOutputs);
   auto captures = op->getAttrOfType<ArrayAttr>(kCaptures);
@@ -327,10 +329,8 @@ LogicalResult ModelExporter::exportGeneric(GenericOp op) {
   for (auto [i, out] : llvm::enumerate(outputs))
     if (isOmitted(omittedOut, i) && op->getResult(i).use_empty())
       out.clear();
-  if (auto from = op->getAttrOfType<IntegerAttr>(kKeptNodeOpset)) {
-    kept.positions.push_back(graph->node_size());
-    kept.opset = from.getInt();
-  }
+  if (auto from = op->getAttrOfType<IntegerAttr>(kKeptNodeOpset))
+    kept.nodes.emplace_back(graph->node_size(), from.getInt());
   onnx::NodeProto &node = addNode(op.getOpType(), nodeName, inputs, outputs);
   if (op.getDomain())
     node.set_domain(op.getDomain()->str());
@@ -502,7 +502,7 @@ LogicalResult ModelExporter::exportFunction(func::FuncOp func) {
 }
 
 LogicalResult ModelExporter::convertKeptNodes(func::FuncOp func) {
-  if (kept.positions.empty())
+  if (kept.nodes.empty())
     return success();
   std::vector<onnx::TensorProto> elsewhere;
   for (const StreamedTensor &t : streamed)

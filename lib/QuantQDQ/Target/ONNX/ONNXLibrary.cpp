@@ -467,8 +467,9 @@ static onnx::Node *splitTo17(const std::shared_ptr<onnx::Graph> &,
               parts > 0 && input->sizes()[axis].dim % parts == 0;
   if (!even)
     throw std::runtime_error(
-        "Split into num_outputs parts has an opset-17 form only when the "
-        "axis is known to divide evenly");
+        "Split '" + node->name() +
+        "' into num_outputs parts has an opset-17 form only when the axis "
+        "is known to divide evenly");
   node->removeAttribute(numOutputs);
   return node;
 }
@@ -483,7 +484,10 @@ static std::string convertInProcess(const onnx::ModelProto &model,
     onnx::ModelProto converted = converter.convert_version(
         model, onnx::OpSetID(getDefaultDomainOpset(model)),
         onnx::OpSetID(opset));
-    return "0" + converted.SerializeAsString();
+    std::string bytes;
+    if (!converted.SerializeToString(&bytes))
+      return "1the converted model cannot be serialized";
+    return "0" + bytes;
   } catch (const std::exception &e) {
     // The adapters' assertions say where in ONNX's sources they failed
     // before saying why: only the why is for the user.
@@ -499,6 +503,9 @@ static std::string convertInProcess(const onnx::ModelProto &model,
 
 std::string onnx_io::convertOpsetVersion(onnx::ModelProto &model,
                                          int64_t opset) {
+  // The view sent to the child holds no weights; it stays small.
+  if (model.ByteSizeLong() > uint64_t(std::numeric_limits<int>::max()))
+    return "the graph is over protobuf's 2 GiB without its weights";
   ChildReply child =
       runIsolated([&] { return convertInProcess(model, opset); },
                   "ONNX's version converter", /*timeoutMs=*/60000);
