@@ -21,6 +21,8 @@ packages=(
   # builds links; the ONNX tests export torchvision models.
   libprotobuf-dev protobuf-compiler
   python3-onnx python3-torchvision
+  # .npz calibration data (zip archives, inflated with zlib).
+  zlib1g-dev
   # The Python package: a pybind11 extension, tested with pytest.
   python3-dev pybind11-dev python3-pybind11 python3-pytest
   # The environment of requirements.txt (ONNX Runtime, the peers).

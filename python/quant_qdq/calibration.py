@@ -2,11 +2,13 @@
 
 The model runs on the CPU, compiled by the project's own pipeline (the
 float network with its Q/DQ pairs removed, docs/Calibration.md). Data is a
-numpy array (a batch of samples along its first dimension), an iterable of
-such batches (numpy arrays, torch tensors, or ``(inputs, labels)`` pairs as
-a DataLoader yields), or paths of .npy files or folders. Batches are
-streamed to .npy files in a temporary folder, which the calibrator maps
-rather than reads: memory holds one batch at a time on the Python side.
+numpy array (a batch of samples along its first dimension), a mapping of
+the model's input names to such arrays (a model of several inputs: token
+ids, attention mask, positions), an iterable of such batches (numpy arrays,
+torch tensors, mappings, or ``(inputs, labels)`` pairs as a DataLoader
+yields), or paths of .npy or .npz files or folders. Batches are streamed to
+.npy (.npz) files in a temporary folder, which the calibrator maps rather
+than reads: memory holds one batch at a time on the Python side.
 """
 
 import os
@@ -80,18 +82,20 @@ class CalibrationTable(Mapping):
 
 def data_paths(data, folder: str) -> List[str]:
     """Paths the C++ calibrator reads: given paths as they are, arrays
-    written as .npy files under `folder`, in order."""
+    written as .npy files under `folder`, mappings of input names to arrays
+    as .npz files, in order."""
     import numpy as np
     if is_path(data):
         return [os.fspath(data)]
     if isinstance(data, (list, tuple)) and data and all(map(is_path, data)):
         return [os.fspath(p) for p in data]
-    batches = [data] if is_array(data) else data
+    batches = [data] if is_array(data) or isinstance(data, Mapping) else data
     try:
         iterator = iter(batches)
     except TypeError:
-        raise TypeError("calibration data must be an array, an iterable of "
-                        "batches or .npy paths, got %s"
+        raise TypeError("calibration data must be an array, a mapping of "
+                        "input names to arrays, an iterable of batches or "
+                        ".npy/.npz paths, got %s"
                         % type(data).__name__) from None
     paths = []
     for i, batch in enumerate(iterator):
@@ -100,12 +104,20 @@ def data_paths(data, folder: str) -> List[str]:
             if not batch:
                 raise ValueError("calibration batch %d is empty" % i)
             batch = batch[0]
-        array = to_array(batch)
-        if array.ndim == 0 or array.shape[0] == 0:
-            raise ValueError("calibration batch %d holds no samples "
-                             "(shape %s)" % (i, array.shape))
-        path = os.path.join(folder, "batch_%06d.npy" % i)
-        np.save(path, array)
+        named = batch if isinstance(batch, Mapping) else {None: batch}
+        arrays = {name: to_array(value) for name, value in named.items()}
+        for name, array in arrays.items():
+            if array.ndim == 0 or array.shape[0] == 0:
+                raise ValueError("calibration batch %d%s holds no samples "
+                                 "(shape %s)" % (
+                                     i, "" if name is None else
+                                     " ('%s')" % name, array.shape))
+        if isinstance(batch, Mapping):
+            path = os.path.join(folder, "batch_%06d.npz" % i)
+            np.savez(path, **{str(k): v for k, v in arrays.items()})
+        else:
+            path = os.path.join(folder, "batch_%06d.npy" % i)
+            np.save(path, arrays[None])
         paths.append(path)
     if not paths:
         raise ValueError("no calibration data")

@@ -52,6 +52,44 @@ def test_batches_stream_like_one_array(block_model, calib_data):
     assert activation_scales(paired) == activation_scales(whole)
 
 
+def _two_input_model():
+    """y = Relu(x + shift) @ w: a model of two named inputs."""
+    import onnx
+    from onnx import TensorProto, helper, numpy_helper
+    w = numpy_helper.from_array(np.full((4, 3), 0.5, np.float32), "w")
+    nodes = [helper.make_node("Add", ["x", "shift"], ["s"], name="add"),
+             helper.make_node("Relu", ["s"], ["r"], name="relu"),
+             helper.make_node("MatMul", ["r", "w"], ["y"], name="fc")]
+    inputs = [helper.make_tensor_value_info(n, TensorProto.FLOAT,
+                                            ["batch", 4])
+              for n in ("x", "shift")]
+    graph = helper.make_graph(
+        nodes, "two", inputs,
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["batch", 3])],
+        [w])
+    return helper.make_model(graph, ir_version=8,
+                             opset_imports=[helper.make_opsetid("", 13)])
+
+
+def test_several_inputs_by_name():
+    """Mappings of input names to arrays (as tokenizers return them)
+    calibrate a model of several inputs, one batch or an iterable."""
+    x = np.linspace(-1, 2, 16, dtype=np.float32).reshape(4, 4)
+    shift = np.full((4, 4), 3, np.float32)
+    model = _two_input_model()
+    q = quantize_model(model, calibration_data={"shift": shift, "x": x})
+    scales = activation_scales(q)
+    assert scales["relu_output_0"] == pytest.approx((2 + 3) / 127, rel=1e-6)
+    batches = [{"x": x[i:i + 2], "shift": shift[i:i + 2]} for i in (0, 2)]
+    streamed = quantize_model(model, calibration_data=batches)
+    assert activation_scales(streamed) == scales
+    with pytest.raises(QuantQDQError, match="has no array for the model's "
+                                            "input 'shift'"):
+        quantize_model(model, calibration_data={"x": x})
+    with pytest.raises(QuantQDQError, match="the model has 2 inputs"):
+        quantize_model(model, calibration_data=x)
+
+
 def test_npy_paths(block_model, calib_data, tmp_path):
     folder = tmp_path / "calib"
     folder.mkdir()

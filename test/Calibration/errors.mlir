@@ -45,7 +45,7 @@ func.func @net(%x: tensor<2x4xf32>) -> tensor<2x3xf32> {
 }
 
 // METHOD: error: unknown calibration method 'kl' (expected max, percentile, entropy, mse, last-value or moving-average)
-// NODATA: error: calibrate needs data (--calibrate=<file.npy or folder>) or a table to load (load=<file>)
+// NODATA: error: calibrate needs data (--calibrate=<file.npy, file.npz or folder>) or a table to load (load=<file>)
 // MISSING: error: {{.*}}empty: cannot read: No such file or directory
 // PADDED: "min": 1
 // MULTIPLE: error: the model takes batches of 2 but the calibration data holds 3 samples of this shape, not a multiple

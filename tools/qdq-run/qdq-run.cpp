@@ -1,6 +1,7 @@
 //===- qdq-run.cpp - run a network on the CPU or an NVIDIA GPU ------------===//
 //
 //   qdq-run model.{mlir,mlirbc,onnx} --input x.npy [--input ...]
+//   qdq-run model.onnx --input feeds.npz   (arrays named after the inputs)
 //           [--output y.npy ...] [--device=cpu|cuda]
 //   qdq-run --probe-device=cuda
 //
@@ -19,6 +20,7 @@
 #include "QuantQDQ/Target/Keras/Keras.h"
 #include "QuantQDQ/Target/ONNX/ONNX.h"
 #include "QuantQDQ/Target/ONNX/ONNXDiagnostics.h"
+#include "QuantQDQ/Utils/TensorNames.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/AsmState.h"
@@ -29,6 +31,7 @@
 #include "mlir/Support/Timing.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 #include <chrono>
@@ -45,7 +48,11 @@ static cl::OptionCategory runnerCategory("qdq-run options");
 static cl::opt<std::string> modelPath(cl::Positional,
                                       cl::desc("<model.mlir|.mlirbc|.onnx>"),
                                       cl::cat(runnerCategory));
-static cl::list<std::string> inputPaths("input", cl::desc("Input array (.npy)"),
+static cl::list<std::string> inputPaths("input",
+                                        cl::desc("Input array (.npy), one "
+                                                 "per model input in order; "
+                                                 "or one .npz of arrays "
+                                                 "named after the inputs"),
                                         cl::value_desc("file"),
                                         cl::cat(runnerCategory));
 static cl::list<std::string> outputPaths("output",
@@ -243,22 +250,48 @@ int main(int argc, char **argv) {
   auto func = module->lookupSymbol<func::FuncOp>(*entry);
   if (!func || func.isExternal())
     return fail("no function '" + *entry + "' with a body to run");
-  if (func.getNumArguments() != inputPaths.size())
+  // One .npz file holds every input, each array named after its input.
+  bool npz = inputPaths.size() == 1 &&
+             llvm::sys::path::extension(inputPaths[0]) == ".npz";
+  if (!npz && func.getNumArguments() != inputPaths.size())
     return fail("'" + *entry + "' takes " + Twine(func.getNumArguments()) +
                 " inputs, " + Twine(inputPaths.size()) +
                 " --input files were given");
+  SmallVector<std::pair<std::string, NpyArray>> given;
+  if (npz) {
+    auto arrays = readNpz(inputPaths[0], &context);
+    if (!arrays)
+      return fail(llvm::toString(arrays.takeError()));
+    for (BlockArgument arg : func.getArguments()) {
+      StringRef name = getTensorName(arg);
+      auto it =
+          llvm::find_if(*arrays, [&](auto &a) { return a.first == name; });
+      if (it == arrays->end())
+        return fail(inputPaths[0] + ": has no array for the input '" + name +
+                    "'");
+      given.emplace_back((inputPaths[0] + ":" + name).str(), it->second);
+    }
+    if (arrays->size() != func.getNumArguments())
+      return fail(inputPaths[0] + ": holds " + Twine(arrays->size()) +
+                  " arrays for " + Twine(func.getNumArguments()) + " inputs");
+  } else {
+    for (const std::string &path : inputPaths) {
+      auto array = readNpy(path, &context);
+      if (!array)
+        return fail(llvm::toString(array.takeError()));
+      given.emplace_back(path, std::move(*array));
+    }
+  }
   std::vector<NpyArray> inputs;
   SmallVector<SmallVector<int64_t>> shapes;
-  for (auto [path, argType] : llvm::zip(inputPaths, func.getArgumentTypes())) {
-    auto array = readNpy(path, &context);
-    if (!array)
-      return fail(llvm::toString(array.takeError()));
-    if (llvm::Error error = checkInput(path, *array, argType))
+  for (auto [input, argType] : llvm::zip(given, func.getArgumentTypes())) {
+    auto &[path, array] = input;
+    if (llvm::Error error = checkInput(path, array, argType))
       return fail(llvm::toString(std::move(error)));
     // Float data of another width (NumPy's float64) is converted.
-    shapes.push_back(array->shape);
+    shapes.push_back(array.shape);
     inputs.push_back(convertFloatElements(
-        *array, cast<ShapedType>(argType).getElementType()));
+        array, cast<ShapedType>(argType).getElementType()));
   }
 
   ExecutorOptions options;

@@ -1,8 +1,9 @@
-//===- Npy.h - NumPy .npy arrays in and out ----------------------*- C++ -*-===//
+//===- Npy.h - NumPy .npy and .npz arrays in and out ------------*- C++ -*-===//
 //
 // The .npy format (version 1.0 to 3.0, C order, little-endian) for the
 // tensors qdq-run reads and writes: float32/float64/float16, int8/uint8,
-// int32/int64 and bool.
+// int32/int64 and bool; and .npz archives of named .npy arrays, for models
+// of several inputs.
 //
 //===----------------------------------------------------------------------===//
 
@@ -48,6 +49,15 @@ struct NpyArray {
 /// big-endian or unsupported dtypes, and data sizes other than the header
 /// says, are errors naming the file.
 llvm::Expected<NpyArray> readNpy(StringRef path, MLIRContext *context);
+
+/// Reads the .npz archive at `path` (numpy.savez stores its arrays,
+/// numpy.savez_compressed deflates them): its arrays in archive order, each
+/// named as saved (the entry's name without ".npy"). Stored arrays are read
+/// from the mapped file, deflated ones inflated. A malformed archive, an
+/// entry that is not a .npy file or another compression is an error naming
+/// the file (and the entry).
+llvm::Expected<std::vector<std::pair<std::string, NpyArray>>>
+readNpz(StringRef path, MLIRContext *context);
 
 /// Reads the array in `file`, which the result keeps alive; errors name
 /// `name`.

@@ -301,10 +301,9 @@ private:
 LogicalResult ActivationAwareScalesPass::observe(
     ModuleOp module, func::FuncOp function, MutableArrayRef<Target> targets) {
   Location loc = module.getLoc();
-  auto inputType = cast<RankedTensorType>(function.getArgumentTypes()[0]);
   SmallVector<std::string> paths(data.begin(), data.end());
   FailureOr<CalibrationData> samples =
-      CalibrationData::load(paths, inputType, loc);
+      CalibrationData::load(paths, function, loc);
   if (failed(samples))
     return failure();
   // The targets' inputs, found again in each clone by their position in
@@ -320,14 +319,17 @@ LogicalResult ActivationAwareScalesPass::observe(
   // Copies of samples would weigh them twice in the mean |x|: short
   // batches run as they are.
   return samples->forEachBatch(
-      inputType, batchSize, loc,
-      [&](NpyArray &batch, int64_t) -> LogicalResult {
+      batchSize, loc,
+      [&](MutableArrayRef<NpyArray> inputs, int64_t) -> LogicalResult {
         JITExecutor *executor =
-            executors.get(module, function.getName(), batch.shape);
+            executors.get(module, function.getName(), inputs);
         if (!executor)
           return failure();
+        SmallVector<const NpyArray *> inputRefs;
+        for (const NpyArray &input : inputs)
+          inputRefs.push_back(&input);
         SmallVector<NpyArray> outputs;
-        if (llvm::Error error = executor->run({&batch}, outputs))
+        if (llvm::Error error = executor->run(inputRefs, outputs))
           return emitError(loc) << llvm::toString(std::move(error));
         for (auto [i, t] : llvm::enumerate(targets)) {
           const NpyArray &x = outputs[numResults + i];
@@ -363,8 +365,8 @@ void ActivationAwareScalesPass::runOnOperation() {
     return signalPassFailure();
   }
   func::FuncOp function = findEntryFunction(module, entry);
-  if (!function || function.getNumArguments() != 1) {
-    emitError(loc) << "qdq-awq runs models with one input and one public "
+  if (!function || function.getNumArguments() == 0) {
+    emitError(loc) << "qdq-awq runs models with inputs and one public "
                       "function (or entry=)";
     return signalPassFailure();
   }

@@ -69,8 +69,9 @@ struct CalibratePass
       table = std::move(*loaded);
     } else {
       if (data.empty()) {
-        emitError(loc) << "calibrate needs data (--calibrate=<file.npy or "
-                          "folder>) or a table to load (load=<file>)";
+        emitError(loc) << "calibrate needs data (--calibrate=<file.npy, "
+                          "file.npz or folder>) or a table to load "
+                          "(load=<file>)";
         return signalPassFailure();
       }
       CalibrationOptions options;

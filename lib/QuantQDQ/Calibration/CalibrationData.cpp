@@ -2,6 +2,8 @@
 
 #include "CalibrationData.h"
 
+#include "QuantQDQ/Utils/TensorNames.h"
+
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -12,7 +14,13 @@
 using namespace mlir;
 using namespace mlir::quant_qdq;
 
-/// The .npy files of `paths`, folders expanded (sorted by name).
+/// Whether `path` names a calibration file by its extension.
+static bool isDataFile(StringRef path) {
+  StringRef extension = llvm::sys::path::extension(path);
+  return extension == ".npy" || extension == ".npz";
+}
+
+/// The .npy and .npz files of `paths`, folders expanded (sorted by name).
 static FailureOr<SmallVector<std::string>>
 expandDataPaths(ArrayRef<std::string> paths, Location loc) {
   SmallVector<std::string> files;
@@ -25,7 +33,7 @@ expandDataPaths(ArrayRef<std::string> paths, Location loc) {
     std::error_code ec;
     for (llvm::sys::fs::directory_iterator it(path, ec), end;
          it != end && !ec; it.increment(ec))
-      if (llvm::sys::path::extension(it->path()) == ".npy")
+      if (isDataFile(it->path()))
         inFolder.push_back(it->path());
     if (ec)
       return emitError(loc) << "cannot list '" << path << "': "
@@ -34,47 +42,122 @@ expandDataPaths(ArrayRef<std::string> paths, Location loc) {
     llvm::append_range(files, inFolder);
   }
   if (files.empty())
-    return emitError(loc) << "no calibration data (.npy files) in "
+    return emitError(loc) << "no calibration data (.npy or .npz files) in "
                           << llvm::join(paths, ", ");
   return files;
 }
 
-FailureOr<CalibrationData>
-CalibrationData::load(ArrayRef<std::string> paths, RankedTensorType inputType,
-                      Location loc) {
-  FailureOr<SmallVector<std::string>> files = expandDataPaths(paths, loc);
-  if (failed(files))
-    return failure();
-  MLIRContext *context = loc.getContext();
-  CalibrationData data;
-  for (const std::string &file : *files) {
+/// The names of `entry`'s inputs, as .npz arrays name them.
+static SmallVector<std::string> getInputNames(func::FuncOp entry) {
+  SmallVector<std::string> names;
+  for (BlockArgument arg : entry.getArguments()) {
+    StringRef name = getTensorName(arg);
+    names.push_back(name.empty() ? "input_" + std::to_string(arg.getArgNumber())
+                                 : name.str());
+  }
+  return names;
+}
+
+/// The arrays of `file` by input position: the one array of an .npy file
+/// (a model of one input), or an .npz file's arrays by their names.
+static FailureOr<SmallVector<NpyArray, 1>>
+readFeed(StringRef file, ArrayRef<std::string> inputNames, MLIRContext *context,
+         Location loc) {
+  std::string inputs = llvm::join(inputNames, ", ");
+  if (llvm::sys::path::extension(file) != ".npz") {
+    if (inputNames.size() != 1)
+      return emitError(loc) << file << ": the model has " << inputNames.size()
+                            << " inputs (" << inputs
+                            << "): give .npz files whose arrays are named "
+                               "after them";
     auto array = readNpy(file, context);
     if (!array)
       return emitError(loc) << llvm::toString(array.takeError());
-    if (array->shape.size() != size_t(inputType.getRank()))
-      return emitError(loc) << file << ": expected arrays of rank "
-                            << inputType.getRank() << " (a batch of "
-                            << inputType << " samples), got rank "
-                            << array->shape.size();
-    // The data is checked before anything compiles, and errors name it.
-    // Floating-point data of another width is converted batch by batch.
-    if (!isConvertibleElementType(array->elementType,
-                                  inputType.getElementType()))
-      return emitError(loc) << file << ": holds elements of type "
-                            << array->elementType << " but the model's input "
-                            << "is " << inputType;
-    for (int64_t d = 1; d < inputType.getRank(); ++d)
-      if (!inputType.isDynamicDim(d) &&
-          inputType.getDimSize(d) != array->shape[d])
-        return emitError(loc) << file << ": dimension " << d << " is "
-                              << array->shape[d] << " but the model's input "
-                              << "is " << inputType;
-    if (!array->shape.empty() && array->shape[0] == 0)
-      return emitError(loc) << file << ": holds no samples";
-    data.totalSamples += array->shape.empty() ? 1 : array->shape[0];
-    data.arrays.push_back(std::move(*array));
+    return SmallVector<NpyArray, 1>{std::move(*array)};
   }
+  auto named = readNpz(file, context);
+  if (!named)
+    return emitError(loc) << llvm::toString(named.takeError());
+  SmallVector<NpyArray, 1> arrays(inputNames.size());
+  for (auto &[name, array] : *named) {
+    auto *input = llvm::find(inputNames, name);
+    if (input == inputNames.end())
+      return emitError(loc) << file << ": holds an array '" << name
+                            << "', which is no input of the model (its "
+                               "inputs: "
+                            << inputs << ")";
+    arrays[input - inputNames.begin()] = std::move(array);
+  }
+  for (auto [name, array] : llvm::zip(inputNames, arrays))
+    if (!array.elementType)
+      return emitError(loc)
+             << file << ": has no array for the model's "
+             << "input '" << name << "' (its inputs: " << inputs << ")";
+  return arrays;
+}
 
+/// Checks `array` against the model's input `type`, named `what` (the
+/// file, and the input where the model has several).
+static LogicalResult checkArray(const NpyArray &array, RankedTensorType type,
+                                const Twine &what, Location loc) {
+  if (array.shape.size() != size_t(type.getRank()))
+    return emitError(loc) << what << ": expected arrays of rank "
+                          << type.getRank() << " (a batch of " << type
+                          << " samples), got rank " << array.shape.size();
+  // The data is checked before anything compiles, and errors name it.
+  // Floating-point data of another width is converted batch by batch.
+  if (!isConvertibleElementType(array.elementType, type.getElementType()))
+    return emitError(loc) << what << ": holds elements of type "
+                          << array.elementType << " but the model's input "
+                          << "is " << type;
+  for (int64_t d = 1; d < type.getRank(); ++d)
+    if (!type.isDynamicDim(d) && type.getDimSize(d) != array.shape[d])
+      return emitError(loc) << what << ": dimension " << d << " is "
+                            << array.shape[d] << " but the model's input "
+                            << "is " << type;
+  if (!array.shape.empty() && array.shape[0] == 0)
+    return emitError(loc) << what << ": holds no samples";
+  return success();
+}
+
+FailureOr<CalibrationData> CalibrationData::load(ArrayRef<std::string> paths,
+                                                 func::FuncOp entry,
+                                                 Location loc) {
+  FailureOr<SmallVector<std::string>> files = expandDataPaths(paths, loc);
+  if (failed(files))
+    return failure();
+  CalibrationData data;
+  for (Type type : entry.getArgumentTypes()) {
+    auto ranked = dyn_cast<RankedTensorType>(type);
+    if (!ranked)
+      return entry.emitError("calibration needs ranked tensor inputs; got ")
+             << type;
+    data.inputTypes.push_back(ranked);
+  }
+  SmallVector<std::string> names = getInputNames(entry);
+  for (const std::string &file : *files) {
+    FailureOr<SmallVector<NpyArray, 1>> arrays =
+        readFeed(file, names, entry.getContext(), loc);
+    if (failed(arrays))
+      return failure();
+    CalibrationFeed feed;
+    for (auto [i, array] : llvm::enumerate(*arrays)) {
+      std::string what =
+          names.size() == 1 ? file : file + ", input '" + names[i] + "'";
+      if (failed(checkArray(array, data.inputTypes[i], what, loc)))
+        return failure();
+      int64_t samples = array.shape.empty() ? 1 : array.shape[0];
+      if (i == 0)
+        feed.samples = samples;
+      else if (!array.shape.empty() && samples != feed.samples)
+        return emitError(loc)
+               << what << ": holds " << samples << " samples where '"
+               << names[0] << "' holds " << feed.samples;
+    }
+    feed.inputs = std::move(*arrays);
+    data.totalSamples += feed.samples;
+    data.feeds.push_back(std::move(feed));
+  }
   return data;
 }
 
@@ -95,9 +178,9 @@ static int64_t getDefaultStep(int64_t samples) {
 }
 
 namespace {
-/// Samples [begin, begin + count) of one array.
+/// Samples [begin, begin + count) of one file.
 struct BatchPiece {
-  const NpyArray *array;
+  const CalibrationFeed *feed;
   int64_t begin, count;
 };
 
@@ -113,30 +196,35 @@ struct Batch {
 };
 } // namespace
 
-/// Whether the samples of `a` and `b` have one shape (a dynamic sequence
-/// may differ from file to file).
-static bool haveSameSampleShape(const NpyArray &a, const NpyArray &b) {
-  return ArrayRef<int64_t>(a.shape).drop_front() ==
-         ArrayRef<int64_t>(b.shape).drop_front();
+/// Whether the samples of `a` and `b` have one shape in every input (a
+/// dynamic sequence may differ from file to file).
+static bool haveSameSampleShape(const CalibrationFeed &a,
+                                const CalibrationFeed &b) {
+  return llvm::all_of_zip(a.inputs, b.inputs,
+                          [](const NpyArray &x, const NpyArray &y) {
+                            return ArrayRef<int64_t>(x.shape).drop_front() ==
+                                   ArrayRef<int64_t>(y.shape).drop_front();
+                          });
 }
 
-/// `batch` as one array of `elementType`: a view of the file where it is
-/// one unpadded piece of it, else a copy, whose padding repeats the batch's
-/// own samples.
-static NpyArray materialize(const Batch &batch, Type elementType) {
+/// Input `input` of `batch` as one array of `elementType`: a view of the
+/// file where it is one unpadded piece of it, else a copy, whose padding
+/// repeats the batch's own samples.
+static NpyArray materialize(const Batch &batch, unsigned input,
+                            Type elementType) {
   const BatchPiece &first = batch.pieces.front();
+  const NpyArray &firstArray = first.feed->inputs[input];
   if (batch.pieces.size() == 1 && batch.size == batch.samples)
-    return convertFloatElements(first.array->slice(first.begin, first.count),
+    return convertFloatElements(firstArray.slice(first.begin, first.count),
                                 elementType);
-  SmallVector<int64_t> shape(first.array->shape);
+  SmallVector<int64_t> shape(firstArray.shape);
   shape[0] = batch.size;
-  NpyArray out =
-      NpyArray::allocate(elementType, shape, first.array->isUnsigned);
+  NpyArray out = NpyArray::allocate(elementType, shape, firstArray.isUnsigned);
   size_t sampleBytes = out.getNumBytes() / batch.size;
   uint8_t *end = out.bytes;
   for (const BatchPiece &piece : batch.pieces) {
     NpyArray part = convertFloatElements(
-        piece.array->slice(piece.begin, piece.count), elementType);
+        piece.feed->inputs[input].slice(piece.begin, piece.count), elementType);
     end = std::copy_n(part.bytes, part.getNumBytes(), end);
   }
   for (int64_t row = batch.samples; row < batch.size; ++row)
@@ -146,14 +234,16 @@ static NpyArray materialize(const Batch &batch, Type elementType) {
 }
 
 LogicalResult CalibrationData::forEachBatch(
-    RankedTensorType inputType, int64_t batchSize, Location loc,
-    function_ref<LogicalResult(NpyArray &, int64_t)> fn,
+    int64_t batchSize, Location loc,
+    function_ref<LogicalResult(MutableArrayRef<NpyArray>, int64_t)> fn,
     function_ref<bool(int64_t, int64_t)> padShortBatch) const {
-  if (inputType.getRank() == 0) {
-    for (const NpyArray &array : arrays) {
-      NpyArray sample =
-          convertFloatElements(array, inputType.getElementType());
-      if (failed(fn(sample, 1)))
+  if (llvm::any_of(inputTypes,
+                   [](RankedTensorType type) { return type.getRank() == 0; })) {
+    for (const CalibrationFeed &feed : feeds) {
+      SmallVector<NpyArray, 1> inputs;
+      for (auto [array, type] : llvm::zip(feed.inputs, inputTypes))
+        inputs.push_back(convertFloatElements(array, type.getElementType()));
+      if (failed(fn(inputs, feed.samples)))
         return failure();
     }
     return success();
@@ -161,15 +251,15 @@ LogicalResult CalibrationData::forEachBatch(
   // The whole plan first, so that the data's errors come before anything
   // compiles. Batches run across files; files whose samples differ in
   // shape (a dynamic sequence) start a batch of their own.
-  int64_t modelBatch = inputType.getDimSize(0);
+  int64_t modelBatch = inputTypes.front().getDimSize(0);
   bool staticBatch = !ShapedType::isDynamic(modelBatch);
   SmallVector<Batch> batches;
-  for (size_t first = 0, end; first < arrays.size(); first = end) {
+  for (size_t first = 0, end; first < feeds.size(); first = end) {
     int64_t samples = 0;
-    for (end = first; end < arrays.size() &&
-                      haveSameSampleShape(arrays[end], arrays[first]);
+    for (end = first;
+         end < feeds.size() && haveSameSampleShape(feeds[end], feeds[first]);
          ++end)
-      samples += arrays[end].shape[0];
+      samples += feeds[end].samples;
     int64_t step = staticBatch ? modelBatch
                    : batchSize > 0 ? batchSize
                                    : getDefaultStep(samples);
@@ -178,10 +268,11 @@ LogicalResult CalibrationData::forEachBatch(
                             << " but the calibration data holds " << samples
                             << " samples of this shape, not a multiple";
     Batch current;
-    for (const NpyArray &array : ArrayRef(arrays).slice(first, end - first)) {
-      for (int64_t begin = 0, count; begin < array.shape[0]; begin += count) {
-        count = std::min(step - current.samples, array.shape[0] - begin);
-        current.pieces.push_back({&array, begin, count});
+    for (const CalibrationFeed &feed :
+         ArrayRef(feeds).slice(first, end - first)) {
+      for (int64_t begin = 0, count; begin < feed.samples; begin += count) {
+        count = std::min(step - current.samples, feed.samples - begin);
+        current.pieces.push_back({&feed, begin, count});
         current.samples += count;
         if (current.samples == step) {
           current.size = step;
@@ -201,25 +292,32 @@ LogicalResult CalibrationData::forEachBatch(
   for (Batch &batch : batches) {
     if (batch.mayPad && padShortBatch(batch.samples, batch.step))
       batch.size = batch.step;
-    NpyArray array = materialize(batch, inputType.getElementType());
-    if (failed(fn(array, batch.samples)))
+    SmallVector<NpyArray, 1> inputs;
+    for (auto [i, type] : llvm::enumerate(inputTypes))
+      inputs.push_back(materialize(batch, i, type.getElementType()));
+    if (failed(fn(inputs, batch.samples)))
       return failure();
   }
   return success();
 }
 
 JITExecutor *ExecutorsByShape::get(ModuleOp module, StringRef entry,
-                                   ArrayRef<int64_t> shape,
+                                   ArrayRef<NpyArray> inputs,
                                    function_ref<void()> compiling) {
-  auto &slot = executors[std::vector<int64_t>(shape.begin(), shape.end())];
+  std::vector<std::vector<int64_t>> key;
+  SmallVector<SmallVector<int64_t>> shapes;
+  for (const NpyArray &input : inputs) {
+    key.emplace_back(input.shape.begin(), input.shape.end());
+    shapes.emplace_back(input.shape);
+  }
+  auto &slot = executors[key];
   if (slot)
     return slot.get();
   if (compiling)
     compiling();
   OwningOpRef<ModuleOp> copy = cast<ModuleOp>(module->clone());
   prepare(*copy);
-  auto executor = JITExecutor::create(std::move(copy), entry,
-                                      {SmallVector<int64_t>(shape)});
+  auto executor = JITExecutor::create(std::move(copy), entry, shapes);
   if (failed(executor))
     return nullptr;
   slot = std::move(*executor);

@@ -1,10 +1,10 @@
 //===- CalibrationData.h - calibration data, the runs over it ---*- C++ -*-===//
 //
 // What every pass that runs a model on calibration data shares (the
-// calibrator, the activation-aware weight scales): the .npy files checked
-// against the model's input before anything compiles, the batches one run
-// takes, one compiled executor per batch shape, and the float model that
-// also returns the tensors a pass observes.
+// calibrator, the activation-aware weight scales): the .npy and .npz files
+// checked against the model's inputs before anything compiles, the batches
+// one run takes, one compiled executor per batch shape, and the float model
+// that also returns the tensors a pass observes.
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,34 +23,48 @@
 
 namespace mlir::quant_qdq {
 
-/// The arrays of calibration .npy files (folders expanded, sorted by name).
+/// The samples of one calibration file: an array per model input (by
+/// position), each holding `samples` samples along its first dimension (a
+/// scalar input: one).
+struct CalibrationFeed {
+  SmallVector<NpyArray, 1> inputs;
+  int64_t samples = 1;
+};
+
+/// The calibration data of a model: .npy files for a model of one input,
+/// .npz files whose arrays are named after the model's inputs for any
+/// model; folders stand for their files, sorted by name.
 struct CalibrationData {
-  std::vector<NpyArray> arrays;
+  std::vector<CalibrationFeed> feeds;
+  SmallVector<RankedTensorType> inputTypes;
   int64_t totalSamples = 0;
 
-  /// Reads `paths`, checking that each holds a non-empty batch of samples
-  /// of `inputType` (a float type other than the input's is converted
-  /// batch by batch); errors at `loc` name the file.
+  /// Reads `paths` for the inputs of `entry`, checking that each array
+  /// holds a non-empty batch of samples of its input's type (a float type
+  /// other than the input's is converted batch by batch), that a file's
+  /// arrays hold one number of samples, and that an .npz file has an array
+  /// for each input and no other; errors at `loc` name the file and the
+  /// input.
   static FailureOr<CalibrationData> load(ArrayRef<std::string> paths,
-                                         RankedTensorType inputType,
-                                         Location loc);
+                                         func::FuncOp entry, Location loc);
 
-  /// Calls `fn` with each batch, converted to `inputType`'s element type,
-  /// and the number of samples of the data it holds. Batches take the
-  /// samples in file order, across files whose samples have one shape: the
-  /// model's batch when static, else `batchSize` samples (0: one per
-  /// thread, from 4 to 32, or a divisor of the samples up to twice that).
-  /// The last batch of a shape may be shorter. Where `padShortBatch` is
-  /// given, copies of the batch's own samples may fill it up (which, in a
-  /// model that keeps samples apart, changes no range): always for a static
-  /// batch, and for a dynamic one after full batches of its shape where
-  /// `padShortBatch(samples, size)` prefers running the copies to
+  /// Calls `fn` with each batch, an array per input converted to its
+  /// element type, and the number of samples of the data it holds. Batches
+  /// take the samples in file order, across files whose samples have one
+  /// shape: the model's batch when static, else `batchSize` samples (0: one
+  /// per thread, from 4 to 32, or a divisor of the samples up to twice
+  /// that). The last batch of a shape may be shorter. Where `padShortBatch`
+  /// is given, copies of the batch's own samples may fill it up (which, in
+  /// a model that keeps samples apart, changes no range): always for a
+  /// static batch, and for a dynamic one after full batches of its shape
+  /// where `padShortBatch(samples, size)` prefers running the copies to
   /// compiling the short batch's shape. Without it, a short batch runs as
-  /// it is, and a static batch's is an error before anything runs.
-  LogicalResult
-  forEachBatch(RankedTensorType inputType, int64_t batchSize, Location loc,
-               function_ref<LogicalResult(NpyArray &, int64_t)> fn,
-               function_ref<bool(int64_t, int64_t)> padShortBatch = {}) const;
+  /// it is, and a static batch's is an error before anything runs. A model
+  /// with a scalar input runs each file as it is.
+  LogicalResult forEachBatch(
+      int64_t batchSize, Location loc,
+      function_ref<LogicalResult(MutableArrayRef<NpyArray>, int64_t)> fn,
+      function_ref<bool(int64_t, int64_t)> padShortBatch = {}) const;
 };
 
 /// One executor per input shape met (a dynamic batch or sequence takes the
@@ -60,14 +74,15 @@ class ExecutorsByShape {
 public:
   explicit ExecutorsByShape(std::function<void(ModuleOp)> prepare)
       : prepare(std::move(prepare)) {}
-  /// The executor of `entry` in `module` for inputs of `shape`, or null
+  /// The executor of `entry` in `module` for `inputs`' shapes, or null
   /// (with a diagnostic); `compiling` is told before one compiles.
-  JITExecutor *get(ModuleOp module, StringRef entry, ArrayRef<int64_t> shape,
+  JITExecutor *get(ModuleOp module, StringRef entry, ArrayRef<NpyArray> inputs,
                    function_ref<void()> compiling = {});
 
 private:
   std::function<void(ModuleOp)> prepare;
-  std::map<std::vector<int64_t>, std::unique_ptr<JITExecutor>> executors;
+  std::map<std::vector<std::vector<int64_t>>, std::unique_ptr<JITExecutor>>
+      executors;
 };
 
 /// Turns `func` into its float version (removeQuantization) that also

@@ -238,10 +238,8 @@ getCalibratedEntry(ModuleOp module, const CalibrationOptions &options) {
   if (!entry)
     return emitError(loc) << "calibration needs one public function with a "
                              "body, or --entry";
-  if (entry.getNumArguments() != 1)
-    return entry.emitError("calibration runs models with one input; this "
-                           "one has ")
-           << entry.getNumArguments();
+  if (entry.getNumArguments() == 0)
+    return entry.emitError("calibration needs a model with inputs");
   return entry;
 }
 
@@ -306,10 +304,11 @@ private:
   /// The observed tensors of the entry in a copy of the module, in the
   /// order of `tensors`.
   std::pair<func::FuncOp, SmallVector<Value>> getObservedIn(ModuleOp copy);
-  /// Runs `chunk` through the model of `executors` for its shape (compiled
-  /// on first use), timing the compile and the run.
+  /// Runs `inputs` through the model of `executors` for their shapes
+  /// (compiled on first use), timing the compile and the run.
   FailureOr<SmallVector<NpyArray>> runBatch(ExecutorsByShape &executors,
-                                            NpyArray &chunk, StringRef what);
+                                            ArrayRef<NpyArray> inputs,
+                                            StringRef what);
   /// Each tensor's minimum, maximum and count; short batches may run padded
   /// where `mayPad`.
   LogicalResult observeRanges(StringRef what, bool mayPad);
@@ -322,7 +321,6 @@ private:
   const CalibrationData &data;
   MutableArrayRef<CalibratedTensor> tensors;
   Location loc;
-  RankedTensorType inputType;
   int64_t batchSize;
   bool histograms;
   CalibrationProgress progress;
@@ -336,9 +334,7 @@ CalibrationRun::CalibrationRun(ModuleOp module, func::FuncOp entry,
                                const CalibrationData &data,
                                MutableArrayRef<CalibratedTensor> tensors)
     : module(module), entry(entry), options(options), data(data),
-      tensors(tensors), loc(module.getLoc()),
-      inputType(cast<RankedTensorType>(entry.getArgumentTypes()[0])),
-      batchSize(options.batchSize),
+      tensors(tensors), loc(module.getLoc()), batchSize(options.batchSize),
       histograms(options.compareMethods ||
                  llvm::any_of(tensors,
                               [](const CalibratedTensor &tensor) {
@@ -373,22 +369,24 @@ CalibrationRun::getObservedIn(ModuleOp copy) {
 }
 
 FailureOr<SmallVector<NpyArray>>
-CalibrationRun::runBatch(ExecutorsByShape &executors, NpyArray &chunk,
+CalibrationRun::runBatch(ExecutorsByShape &executors, ArrayRef<NpyArray> inputs,
                          StringRef what) {
   double start = CalibrationProgress::steadySeconds();
   bool compiled = false;
-  JITExecutor *executor =
-      executors.get(module, entry.getName(), chunk.shape, [&] {
-        progress.compiling(what, chunk.shape);
-        compiled = true;
-      });
+  JITExecutor *executor = executors.get(module, entry.getName(), inputs, [&] {
+    progress.compiling(what, inputs.front().shape);
+    compiled = true;
+  });
   if (!executor)
     return failure();
   double ran = CalibrationProgress::steadySeconds();
   if (compiled)
     compileSeconds = ran - start;
+  SmallVector<const NpyArray *> inputRefs;
+  for (const NpyArray &input : inputs)
+    inputRefs.push_back(&input);
   SmallVector<NpyArray> outputs;
-  if (llvm::Error error = executor->run({&chunk}, outputs))
+  if (llvm::Error error = executor->run(inputRefs, outputs))
     return emitError(loc) << llvm::toString(std::move(error));
   secondsPerRun = CalibrationProgress::steadySeconds() - ran;
   return outputs;
@@ -401,11 +399,14 @@ LogicalResult CalibrationRun::observeRanges(StringRef what, bool mayPad) {
   });
   unsigned numResults = entry.getNumResults();
   int64_t done = 0;
-  auto observeBatch = [&](NpyArray &chunk, int64_t samples) -> LogicalResult {
-    FailureOr<SmallVector<NpyArray>> outputs = runBatch(executors, chunk, what);
+  auto observeBatch = [&](MutableArrayRef<NpyArray> inputs,
+                          int64_t samples) -> LogicalResult {
+    FailureOr<SmallVector<NpyArray>> outputs =
+        runBatch(executors, inputs, what);
     if (failed(outputs))
       return failure();
-    int64_t runSamples = chunk.shape.empty() ? 1 : chunk.shape[0];
+    const NpyArray &first = inputs.front();
+    int64_t runSamples = first.shape.empty() ? 1 : first.shape[0];
     for (auto [i, tensor] : llvm::enumerate(tensors)) {
       // Per-row minima and maxima, and the size.
       ArrayRef<NpyArray> range =
@@ -425,7 +426,7 @@ LogicalResult CalibrationRun::observeRanges(StringRef what, bool mayPad) {
     return preferPadding(samples, size, secondsPerRun, compileSeconds);
   };
   return data.forEachBatch(
-      inputType, batchSize, loc, observeBatch,
+      batchSize, loc, observeBatch,
       mayPad ? function_ref<bool(int64_t, int64_t)>(padShortBatch) : nullptr);
 }
 
@@ -444,8 +445,10 @@ LogicalResult CalibrationRun::observeHistograms(StringRef what) {
   });
   unsigned numResults = entry.getNumResults();
   int64_t done = 0;
-  auto observeBatch = [&](NpyArray &chunk, int64_t samples) -> LogicalResult {
-    FailureOr<SmallVector<NpyArray>> outputs = runBatch(executors, chunk, what);
+  auto observeBatch = [&](MutableArrayRef<NpyArray> inputs,
+                          int64_t samples) -> LogicalResult {
+    FailureOr<SmallVector<NpyArray>> outputs =
+        runBatch(executors, inputs, what);
     if (failed(outputs))
       return failure();
     // One [rows, bins] result per tensor that wants a histogram.
@@ -458,7 +461,7 @@ LogicalResult CalibrationRun::observeHistograms(StringRef what) {
     progress.update(what, /*pass=*/1, done);
     return success();
   };
-  return data.forEachBatch(inputType, batchSize, loc, observeBatch);
+  return data.forEachBatch(batchSize, loc, observeBatch);
 }
 
 namespace {
@@ -561,8 +564,8 @@ LogicalResult mlir::quant_qdq::collectCalibrationTable(
   }
 
   Location loc = module.getLoc();
-  FailureOr<CalibrationData> data = CalibrationData::load(
-      dataPaths, cast<RankedTensorType>(entry->getArgumentTypes()[0]), loc);
+  FailureOr<CalibrationData> data =
+      CalibrationData::load(dataPaths, *entry, loc);
   if (failed(data))
     return failure();
   CalibrationRun run(module, *entry, options, *data, tensors);
