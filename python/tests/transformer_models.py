@@ -12,7 +12,7 @@ from torchvision.models.convnext import CNBlockConfig, ConvNeXt
 from torchvision.models.swin_transformer import SwinTransformer
 from torchvision.models.vision_transformer import VisionTransformer
 
-NAMES = ("vit", "swin", "convnext", "encoder", "decoder")
+NAMES = ("vit", "swin", "convnext", "encoder", "decoder", "decoder-cached")
 
 
 class Encoder(nn.Module):
@@ -74,7 +74,9 @@ class DecoderBlock(nn.Module):
         self.up = nn.Linear(hidden, mlp, bias=False)
         self.down = nn.Linear(mlp, hidden, bias=False)
 
-    def forward(self, x, cos, sin, mask):
+    def forward(self, x, cos, sin, mask, past=None):
+        """The block's output; with `past` (the keys and values of earlier
+        positions), also the keys and values with this step's appended."""
         b, s, _ = x.shape
         h = self.attention_norm(x)
         q = self.q(h).view(b, s, self.heads, self.head_dim).transpose(1, 2)
@@ -82,18 +84,23 @@ class DecoderBlock(nn.Module):
         v = self.v(h).view(b, s, self.kv_heads, self.head_dim).transpose(1, 2)
         q = q * cos + rotate_half(q) * sin
         k = k * cos + rotate_half(k) * sin
+        if past is not None:
+            k = torch.cat((past[0], k), dim=2)
+            v = torch.cat((past[1], v), dim=2)
+        present = (k, v)
         # Key/value heads repeated for the query heads that share them.
-        repeat = self.heads // self.kv_heads
-        k = k[:, :, None].expand(b, self.kv_heads, repeat, s, self.head_dim)
-        k = k.reshape(b, self.heads, s, self.head_dim)
-        v = v[:, :, None].expand(b, self.kv_heads, repeat, s, self.head_dim)
-        v = v.reshape(b, self.heads, s, self.head_dim)
+        repeat, t = self.heads // self.kv_heads, k.shape[2]
+        k = k[:, :, None].expand(b, self.kv_heads, repeat, t, self.head_dim)
+        k = k.reshape(b, self.heads, t, self.head_dim)
+        v = v[:, :, None].expand(b, self.kv_heads, repeat, t, self.head_dim)
+        v = v.reshape(b, self.heads, t, self.head_dim)
         scores = q @ k.transpose(2, 3) / math.sqrt(self.head_dim) + mask
         attention = torch.softmax(scores, dim=-1) @ v
         attention = attention.transpose(1, 2).reshape(b, s, -1)
         x = x + self.o(attention)
         h = self.mlp_norm(x)
-        return x + self.down(nn.functional.silu(self.gate(h)) * self.up(h))
+        x = x + self.down(nn.functional.silu(self.gate(h)) * self.up(h))
+        return x if past is None else (x, *present)
 
 
 class Decoder(nn.Module):
@@ -128,6 +135,30 @@ class Decoder(nn.Module):
         return self.head(self.norm(x))
 
 
+class CachedDecoder(Decoder):
+    """The decoder's decode step with a key/value cache, as Optimum and
+    onnxruntime-genai export decoders: token ids of the new positions and,
+    per block, the keys and values of the earlier ones (past_key_<i>,
+    past_value_<i>: [batch, kv_heads, past, head_dim]) in; the logits and
+    the keys and values with the new positions appended (present_key_<i>,
+    present_value_<i>) out."""
+
+    def forward(self, ids, *past):
+        s, p = ids.shape[1], past[0].shape[2]
+        positions = torch.arange(p, p + s).float()
+        freqs = positions[:, None] * self.inv_freq[None, :]
+        angles = torch.cat((freqs, freqs), dim=-1)
+        cos, sin = angles.cos(), angles.sin()
+        lowest = torch.finfo(torch.float32).min
+        mask = torch.triu(torch.full((s, p + s), lowest), diagonal=p + 1)
+        x = self.tokens(ids)
+        presents = []
+        for i, block in enumerate(self.blocks):
+            x, k, v = block(x, cos, sin, mask, (past[2 * i], past[2 * i + 1]))
+            presents += [k, v]
+        return (self.head(self.norm(x)), *presents)
+
+
 def make(name):
     """The model `name` (one of NAMES), in eval mode. Image models take
     3x32x32 images; the encoder and the decoder take int64 token ids."""
@@ -148,6 +179,8 @@ def make(name):
         model = Encoder()
     elif name == "decoder":
         model = Decoder()
+    elif name == "decoder-cached":
+        model = CachedDecoder()
     else:
         raise ValueError(f"unknown model {name}")
     return model.eval()
