@@ -177,6 +177,18 @@ run_case("layer_norm_affine", f"  %g = arith.constant {dense(g)}\n  %bt = arith.
 ref = F.layer_norm(t(x), (5,)).numpy()
 run_case("layer_norm_plain", f"  %r = quant_qdq.layer_norm %a0 : ({ttype(x.shape)}) -> {ttype(x.shape)}", [x], ref)
 cases += 2
+# RMS normalization (torch 1.13 has no F.rms_norm: Llama's formula), over
+# the last two dimensions with a scale of one row, and over the last alone.
+def rms_norm(v, dims, eps):
+    return v * torch.rsqrt(v.pow(2).mean(dims, keepdim=True) + eps)
+
+ref = (rms_norm(t(x), (-2, -1), 1e-3) * t(bt)).numpy()
+run_case("rms_norm_scaled", f"  %bt = arith.constant {dense(bt)}\n"
+         f"  %r = quant_qdq.rms_norm %a0 scale %bt {{axis = -2 : i64, epsilon = 1.0e-3 : f32}} : ({ttype(x.shape)}, {ttype(bt.shape)}) -> {ttype(x.shape)}",
+         [x], ref)
+ref = rms_norm(t(x), -1, 1e-5).numpy()
+run_case("rms_norm_plain", f"  %r = quant_qdq.rms_norm %a0 : ({ttype(x.shape)}) -> {ttype(x.shape)}", [x], ref)
+cases += 2
 
 # Shape layers.
 a, b = randn(2, 3, 4), randn(2, 5, 4)

@@ -97,3 +97,50 @@ func.func @layer_norm_parameters_kept(%x: tensor<2x3x8xf32>, %y: tensor<2x3x8xf3
   %7 = quant_qdq.multiply %6, %y : (tensor<2x3x8xf32>, tensor<2x3x8xf32>) -> tensor<2x3x8xf32>
   return %1, %3, %5, %4, %7 : tensor<2x3x8xf32>, tensor<2x3x8xf32>, tensor<2x3x8xf32>, tensor<2x3x8xf32>, tensor<2x3x8xf32>
 }
+
+// -----
+
+// A constant product after an rms_norm is its scale (on either side), when
+// it fits the normalized dimensions and nothing else reads the rms_norm;
+// the layer keeps its name. A sum is no parameter of it.
+// CHECK-LABEL: func @rms_norm_scale
+func.func @rms_norm_scale(%x: tensor<2x3x8xf32>) -> (tensor<2x3x8xf32>, tensor<2x3x8xf32>) {
+  // CHECK: %[[G:.*]] = arith.constant dense<2.000000e+00> : tensor<8xf32>
+  // CHECK: %[[N:.*]] = quant_qdq.rms_norm "norm" %arg0 scale %[[G]] : (tensor<2x3x8xf32>, tensor<8xf32>) -> tensor<2x3x8xf32>
+  // CHECK: %[[M:.*]] = quant_qdq.rms_norm "norm2" %arg0 scale %[[G]] : (tensor<2x3x8xf32>, tensor<8xf32>) -> tensor<2x3x8xf32>
+  // CHECK-NEXT: quant_qdq.add %[[M]], %[[G]]
+  %g = arith.constant dense<2.0> : tensor<8xf32>
+  %0 = quant_qdq.rms_norm "norm" %x : (tensor<2x3x8xf32>) -> tensor<2x3x8xf32>
+  %1 = quant_qdq.multiply "weight" %g, %0 : (tensor<8xf32>, tensor<2x3x8xf32>) -> tensor<2x3x8xf32>
+  %2 = quant_qdq.rms_norm "norm2" %x : (tensor<2x3x8xf32>) -> tensor<2x3x8xf32>
+  %3 = quant_qdq.multiply "weight2" %2, %g : (tensor<2x3x8xf32>, tensor<8xf32>) -> tensor<2x3x8xf32>
+  %4 = quant_qdq.add %3, %g : (tensor<2x3x8xf32>, tensor<8xf32>) -> tensor<2x3x8xf32>
+  return %1, %4 : tensor<2x3x8xf32>, tensor<2x3x8xf32>
+}
+
+// -----
+
+// Kept: a product over a dimension that is not normalized, a second
+// scale, a product read beside the rms_norm, a product by an activation.
+// CHECK-LABEL: func @rms_norm_scale_kept
+func.func @rms_norm_scale_kept(%x: tensor<2x3x8xf32>, %y: tensor<2x3x8xf32>) -> (tensor<2x3x8xf32>, tensor<2x3x8xf32>, tensor<2x3x8xf32>, tensor<2x3x8xf32>, tensor<2x3x8xf32>) {
+  // CHECK: quant_qdq.rms_norm %arg0 :
+  // CHECK-NEXT: quant_qdq.multiply
+  // CHECK-NEXT: quant_qdq.rms_norm %arg0 scale
+  // CHECK-NEXT: quant_qdq.multiply
+  // CHECK-NEXT: quant_qdq.rms_norm %arg0 :
+  // CHECK-NEXT: quant_qdq.multiply
+  // CHECK-NEXT: quant_qdq.rms_norm %arg0 :
+  // CHECK-NEXT: quant_qdq.multiply
+  %rows = arith.constant dense<2.0> : tensor<3x1xf32>
+  %g = arith.constant dense<2.0> : tensor<8xf32>
+  %0 = quant_qdq.rms_norm %x : (tensor<2x3x8xf32>) -> tensor<2x3x8xf32>
+  %1 = quant_qdq.multiply %0, %rows : (tensor<2x3x8xf32>, tensor<3x1xf32>) -> tensor<2x3x8xf32>
+  %2 = quant_qdq.rms_norm %x scale %g : (tensor<2x3x8xf32>, tensor<8xf32>) -> tensor<2x3x8xf32>
+  %3 = quant_qdq.multiply %2, %g : (tensor<2x3x8xf32>, tensor<8xf32>) -> tensor<2x3x8xf32>
+  %4 = quant_qdq.rms_norm %x : (tensor<2x3x8xf32>) -> tensor<2x3x8xf32>
+  %5 = quant_qdq.multiply %4, %g : (tensor<2x3x8xf32>, tensor<8xf32>) -> tensor<2x3x8xf32>
+  %6 = quant_qdq.rms_norm %x : (tensor<2x3x8xf32>) -> tensor<2x3x8xf32>
+  %7 = quant_qdq.multiply %6, %y : (tensor<2x3x8xf32>, tensor<2x3x8xf32>) -> tensor<2x3x8xf32>
+  return %1, %3, %5, %4, %7 : tensor<2x3x8xf32>, tensor<2x3x8xf32>, tensor<2x3x8xf32>, tensor<2x3x8xf32>, tensor<2x3x8xf32>
+}

@@ -351,6 +351,48 @@ def QDQ_LayerNormOp : QDQ_LayerOp<"layer_norm", "LayerNormalization", 0, 0,
   }];
 }
 
+def QDQ_RMSNormOp : QDQ_LayerOp<"rms_norm", "RMSNormalization", 0, 0,
+    [Pure, AllTypesMatch<["input", "output"]>]> {
+  let summary = "root-mean-square normalization over the trailing dimensions";
+  let description = [{
+    `output = input / sqrt(mean(input^2) + epsilon) * scale`, the mean taken
+    over the dimensions from `axis` on (negative counts from the end), as
+    the normalizations of Llama-style decoders compute it (ONNX
+    `RMSNormalization`, Keras `RMSNormalization`). `scale` is optional and
+    broadcasts to those dimensions. Never quantized by default, for the
+    reasons of `layer_norm`: TensorRT runs normalizations in float.
+    Canonicalization folds a following product by a constant (the weight)
+    into the layer as its scale.
+
+    ```mlir
+    %y = quant_qdq.rms_norm "norm" %x scale %w {epsilon = 9.99999997E-7 : f32}
+        : (tensor<1x16x2048xf32>, tensor<2048xf32>) -> tensor<1x16x2048xf32>
+    ```
+  }];
+  let arguments = (ins QDQ_FloatTensor:$input,
+      Optional<QDQ_FloatTensor>:$scale, OptionalAttr<StrAttr>:$name,
+      DefaultValuedAttr<I64Attr, "-1">:$axis,
+      DefaultValuedAttr<F32Attr, "1.0e-5">:$epsilon);
+  let results = (outs QDQ_FloatTensor:$output);
+  let assemblyFormat = [{
+    ($name^)? $input (`scale` $scale^)? attr-dict `:`
+    functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+  let extraLayerClassDeclaration = [{
+    /// The first normalized dimension, counted from the front.
+    int64_t getNormalizedAxis();
+    /// Whether a scale of `type` fits: the input's element type, a shape
+    /// that broadcasts to the normalized dimensions.
+    bool fitsNormalizedDims(::mlir::RankedTensorType type);
+    /// The same for a layer of `input` and `axis` yet to be built (import
+    /// leaves a node whose scale does not fit as it is).
+    static bool fitsNormalizedDims(::mlir::RankedTensorType input,
+                                   int64_t axis,
+                                   ::mlir::RankedTensorType type);
+  }];
+}
+
 def QDQ_DropoutOp : QDQ_LayerOp<"dropout", "Dropout", 0, 0,
     [Pure, SameOperandsAndResultType], 0, 1> {
   let summary = "dropout (identity at inference)";

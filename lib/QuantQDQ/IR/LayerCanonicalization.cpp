@@ -2,11 +2,11 @@
 //
 // Exporters spell some layers as a few primitive ops: swish as
 // x * sigmoid(x), a fully connected layer with bias as MatMul + Add, a
-// layer normalization's scale and bias as a Mul and an Add after it, GELU
-// as its formula (GeluFusion.cpp). These canonicalizations give them back
-// their one-layer form, so that insertion cases and TensorRT's fusions see
-// one layer. They keep the name and location of the op that is the layer
-// (the multiply; the dense; the layer_norm).
+// layer or RMS normalization's scale and bias as a Mul and an Add after it,
+// GELU as its formula (GeluFusion.cpp). These canonicalizations give them
+// back their one-layer form, so that insertion cases and TensorRT's fusions
+// see one layer. They keep the name and location of the op that is the
+// layer (the multiply; the dense; the normalization).
 //
 //===----------------------------------------------------------------------===//
 
@@ -95,13 +95,42 @@ struct FuseDenseBias : OpRewritePattern<AddOp> {
     return failure();
   }
 };
+} // namespace
 
-/// multiply(layer_norm(x), scale) and add(layer_norm(x), bias) with a
-/// constant that fits the normalized dimensions, the layer_norm read by
-/// nothing else and without that parameter (nor, for a scale, a bias:
-/// the scale comes first) -> one layer_norm.
-template <typename OpT, bool IsScale>
-struct FuseLayerNormParameter : OpRewritePattern<OpT> {
+/// Whether `norm` can take a scale (`isScale`) or a bias: layer_norm one
+/// that it lacks, unless it has a bias (the scale comes first); rms_norm
+/// only a scale that it lacks.
+static bool canTake(LayerNormOp norm, bool isScale) {
+  return !norm.getBias() && !(isScale && norm.getScale());
+}
+static bool canTake(RMSNormOp norm, bool isScale) {
+  return isScale && !norm.getScale();
+}
+
+/// `norm` with `parameter` as its scale or its bias.
+static Value createWith(PatternRewriter &rewriter, LayerNormOp norm,
+                        Value parameter, bool isScale) {
+  return LayerNormOp::create(rewriter, norm.getLoc(), norm.getType(),
+                             norm.getInput(),
+                             isScale ? parameter : norm.getScale(),
+                             isScale ? Value() : parameter, norm.getNameAttr(),
+                             norm.getAxisAttr(), norm.getEpsilonAttr())
+      .getResult();
+}
+static Value createWith(PatternRewriter &rewriter, RMSNormOp norm,
+                        Value parameter, bool) {
+  return RMSNormOp::create(rewriter, norm.getLoc(), norm.getType(),
+                           norm.getInput(), parameter, norm.getNameAttr(),
+                           norm.getAxisAttr(), norm.getEpsilonAttr())
+      .getResult();
+}
+
+namespace {
+/// multiply(norm(x), scale) and add(norm(x), bias) with a constant that
+/// fits the normalized dimensions, the norm (layer_norm, or rms_norm for a
+/// scale) read by nothing else and able to take that parameter -> one norm.
+template <typename OpT, typename NormOpT, bool IsScale>
+struct FuseNormParameter : OpRewritePattern<OpT> {
   using OpRewritePattern<OpT>::OpRewritePattern;
 
   LogicalResult matchAndRewrite(OpT op,
@@ -109,20 +138,14 @@ struct FuseLayerNormParameter : OpRewritePattern<OpT> {
     if (op.getInputs().size() != 2)
       return failure();
     for (int i : {0, 1}) {
-      auto norm = op.getInputs()[i].template getDefiningOp<LayerNormOp>();
+      auto norm = op.getInputs()[i].template getDefiningOp<NormOpT>();
       Value parameter = op.getInputs()[1 - i];
       auto type = dyn_cast<RankedTensorType>(parameter.getType());
       if (!norm || !norm->hasOneUse() || norm.getType() != op.getType() ||
-          norm.getBias() || (IsScale && norm.getScale()) || !type ||
-          !getConstantAttr(parameter) || !norm.fitsNormalizedDims(type))
+          !canTake(norm, IsScale) || !type || !getConstantAttr(parameter) ||
+          !norm.fitsNormalizedDims(type))
         continue;
-      Value scale = IsScale ? parameter : norm.getScale();
-      Value bias = IsScale ? Value() : parameter;
-      auto fused = LayerNormOp::create(
-          rewriter, norm.getLoc(), norm.getType(), norm.getInput(), scale,
-          bias, norm.getNameAttr(), norm.getAxisAttr(),
-          norm.getEpsilonAttr());
-      rewriter.replaceOp(op, fused.getResult());
+      rewriter.replaceOp(op, createWith(rewriter, norm, parameter, IsScale));
       rewriter.eraseOp(norm);
       return success();
     }
@@ -133,12 +156,14 @@ struct FuseLayerNormParameter : OpRewritePattern<OpT> {
 
 void MultiplyOp::getCanonicalizationPatterns(RewritePatternSet &patterns,
                                              MLIRContext *context) {
-  patterns.add<FuseGatedActivation, FuseLayerNormParameter<MultiplyOp, true>>(
-      context);
+  patterns.add<FuseGatedActivation,
+               FuseNormParameter<MultiplyOp, LayerNormOp, true>,
+               FuseNormParameter<MultiplyOp, RMSNormOp, true>>(context);
   populateGeluFusionPatterns(patterns);
 }
 
 void AddOp::getCanonicalizationPatterns(RewritePatternSet &patterns,
                                         MLIRContext *context) {
-  patterns.add<FuseDenseBias, FuseLayerNormParameter<AddOp, false>>(context);
+  patterns.add<FuseDenseBias, FuseNormParameter<AddOp, LayerNormOp, false>>(
+      context);
 }

@@ -176,22 +176,25 @@ std::optional<std::pair<double, double>> SoftmaxOp::getOutputBounds() {
 }
 
 //===----------------------------------------------------------------------===//
-// LayerNormOp
+// LayerNormOp, RMSNormOp
 //===----------------------------------------------------------------------===//
 
-int64_t LayerNormOp::getNormalizedAxis() {
-  // I64Attr accessors return uint64_t: read as int64_t.
-  int64_t axis = getAxis();
-  return axis < 0 ? axis + getInput().getType().getRank() : axis;
+/// The first dimension of `input` that a normalization from `axis`
+/// normalizes, counted from the front. (The ops' I64Attr accessors return
+/// uint64_t; `axis` reads them as int64_t.)
+static int64_t getNormalizedAxisOf(RankedTensorType input, int64_t axis) {
+  return axis < 0 ? axis + input.getRank() : axis;
 }
 
-bool LayerNormOp::fitsNormalizedDims(RankedTensorType type) {
-  RankedTensorType input = getInput().getType();
+/// Whether a parameter of `type` has `input`'s element type and a shape
+/// that broadcasts to the dimensions a normalization from `axis`
+/// normalizes, never beyond them.
+static bool fitsNormalizedDimsOf(RankedTensorType input, int64_t axis,
+                                 RankedTensorType type) {
   if (type.getElementType() != input.getElementType())
     return false;
-  // Broadcast to the normalized dimensions, never beyond them.
   ArrayRef<int64_t> normalized =
-      input.getShape().drop_front(getNormalizedAxis());
+      input.getShape().drop_front(getNormalizedAxisOf(input, axis));
   ArrayRef<int64_t> shape = type.getShape();
   if (shape.size() > normalized.size())
     return false;
@@ -205,24 +208,58 @@ bool LayerNormOp::fitsNormalizedDims(RankedTensorType type) {
   return true;
 }
 
-LogicalResult LayerNormOp::verify() {
-  RankedTensorType input = getInput().getType();
-  int64_t rank = input.getRank(), axis = getAxis();
+/// The axis, the epsilon and the `parameters` (role, value or null) of a
+/// normalization.
+template <typename NormOp>
+static LogicalResult
+verifyNormalization(NormOp op,
+                    ArrayRef<std::pair<StringRef, Value>> parameters) {
+  RankedTensorType input = op.getInput().getType();
+  int64_t rank = input.getRank(), axis = op.getAxis();
   if (axis < -rank || axis >= rank)
-    return emitOpError("axis ") << axis << " is out of range for rank "
-                                << rank;
-  float epsilon = getEpsilon().convertToFloat();
+    return op.emitOpError("axis ")
+           << axis << " is out of range for rank " << rank;
+  float epsilon = op.getEpsilon().convertToFloat();
   if (!(epsilon >= 0.0f) || !std::isfinite(epsilon))
-    return emitOpError("epsilon must be finite and non-negative, got ")
+    return op.emitOpError("epsilon must be finite and non-negative, got ")
            << epsilon;
-  for (auto [role, value] : {std::pair<StringRef, Value>{"scale", getScale()},
-                             {"bias", getBias()}})
-    if (value && !fitsNormalizedDims(cast<RankedTensorType>(value.getType())))
-      return emitOpError() << role << " of type " << value.getType()
-                           << " does not broadcast to the normalized "
-                              "dimensions of "
-                           << input;
+  for (auto [role, value] : parameters)
+    if (value && !fitsNormalizedDimsOf(input, axis,
+                                       cast<RankedTensorType>(value.getType())))
+      return op.emitOpError()
+             << role << " of type " << value.getType()
+             << " does not broadcast to the normalized dimensions of " << input;
   return success();
+}
+
+int64_t LayerNormOp::getNormalizedAxis() {
+  return getNormalizedAxisOf(getInput().getType(), getAxis());
+}
+
+bool LayerNormOp::fitsNormalizedDims(RankedTensorType type) {
+  return fitsNormalizedDimsOf(getInput().getType(), getAxis(), type);
+}
+
+LogicalResult LayerNormOp::verify() {
+  return verifyNormalization(*this,
+                             {{"scale", getScale()}, {"bias", getBias()}});
+}
+
+int64_t RMSNormOp::getNormalizedAxis() {
+  return getNormalizedAxisOf(getInput().getType(), getAxis());
+}
+
+bool RMSNormOp::fitsNormalizedDims(RankedTensorType type) {
+  return fitsNormalizedDimsOf(getInput().getType(), getAxis(), type);
+}
+
+bool RMSNormOp::fitsNormalizedDims(RankedTensorType input, int64_t axis,
+                                   RankedTensorType type) {
+  return fitsNormalizedDimsOf(input, axis, type);
+}
+
+LogicalResult RMSNormOp::verify() {
+  return verifyNormalization(*this, {{"scale", getScale()}});
 }
 
 //===----------------------------------------------------------------------===//

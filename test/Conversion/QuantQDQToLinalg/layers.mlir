@@ -191,3 +191,23 @@ func.func @layer_norm(%x: tensor<2x3x8xf32>, %s: tensor<8xf32>, %b: tensor<8xf32
   %y = quant_qdq.layer_norm "ln" %x scale %s bias %b : (tensor<2x3x8xf32>, tensor<8xf32>, tensor<8xf32>) -> tensor<2x3x8xf32>
   return %y : tensor<2x3x8xf32>
 }
+
+// -----
+
+// The sum of squares over the normalized dimensions, then one generic that
+// divides it into the mean square, adds epsilon and scales.
+// CHECK-LABEL: func.func @rms_norm
+// CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "reduction"]
+// CHECK: arith.mulf
+// CHECK: arith.addf
+// CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "parallel"]
+// CHECK: arith.constant 8.0
+// CHECK: arith.divf
+// CHECK: math.rsqrt
+// CHECK: arith.mulf
+// CHECK: arith.mulf
+// CHECK: return
+func.func @rms_norm(%x: tensor<2x3x8xf32>, %s: tensor<8xf32>) -> tensor<2x3x8xf32> {
+  %y = quant_qdq.rms_norm "rms" %x scale %s : (tensor<2x3x8xf32>, tensor<8xf32>) -> tensor<2x3x8xf32>
+  return %y : tensor<2x3x8xf32>
+}

@@ -1,9 +1,10 @@
-//===- NormalizationToLinalg.cpp - layer_norm to linalg.generic -----------===//
+//===- NormalizationToLinalg.cpp - layer_norm, rms_norm to linalg ---------===//
 //
 // A layer_norm is two reductions over its normalized dimensions (the mean,
 // then the variance of the centered input) and element-wise steps that
-// read them back (Reduction.h). Inference-mode batch_norm needs no
-// reduction and is lowered with the element-wise layers.
+// read them back (Reduction.h); an rms_norm is one (the mean square) and
+// one element-wise step. Inference-mode batch_norm needs no reduction and
+// is lowered with the element-wise layers.
 //
 //===----------------------------------------------------------------------===//
 
@@ -84,9 +85,56 @@ struct LayerNormLowering : OpRewritePattern<LayerNormOp> {
     return success();
   }
 };
+
+/// x * rsqrt(mean(x * x) + epsilon) [* scale].
+struct RMSNormLowering : OpRewritePattern<RMSNormOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(RMSNormOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    RankedTensorType type = op.getType();
+    if (!type.hasStaticShape())
+      return rewriter.notifyMatchFailure(op, "needs a static shape");
+    int64_t rank = type.getRank();
+    SmallVector<bool> reduced(rank, false);
+    for (int64_t d = op.getNormalizedAxis(); d < rank; ++d)
+      reduced[d] = true;
+    Reducer reducer{rewriter, loc, type, reduced};
+    Value sumOfSquares = reducer.reduce(
+        op.getInput(), rewriter.getFloatAttr(type.getElementType(), 0.0),
+        [](OpBuilder &b, Location l, Value x, Value acc) {
+          return Value(arith::AddFOp::create(
+              b, l, arith::MulFOp::create(b, l, x, x), acc));
+        });
+    SmallVector<Value, 2> full = {op.getInput()};
+    Value scale = op.getScale();
+    if (scale)
+      full.push_back(scale);
+    double count = reducer.count();
+    double epsilon = op.getEpsilon().convertToDouble();
+    Value result = reducer.map(
+        type, full, sumOfSquares,
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          Value sum = args.back();
+          Type element = sum.getType();
+          Value meanSquare = arith::DivFOp::create(
+              b, l, sum, floatConstant(b, l, element, count));
+          Value inverse = math::RsqrtOp::create(
+              b, l,
+              arith::AddFOp::create(b, l, meanSquare,
+                                    floatConstant(b, l, element, epsilon)));
+          Value y = arith::MulFOp::create(b, l, args[0], inverse);
+          if (scale)
+            y = arith::MulFOp::create(b, l, y, args[1]);
+          return y;
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
 } // namespace
 
 void mlir::quant_qdq::populateNormalizationToLinalgPatterns(
     RewritePatternSet &patterns) {
-  patterns.add<LayerNormLowering>(patterns.getContext());
+  patterns.add<LayerNormLowering, RMSNormLowering>(patterns.getContext());
 }
