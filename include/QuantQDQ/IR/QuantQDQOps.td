@@ -361,8 +361,14 @@ def QDQ_RMSNormOp : QDQ_LayerOp<"rms_norm", "RMSNormalization", 0, 0,
     `RMSNormalization`, Keras `RMSNormalization`). `scale` is optional and
     broadcasts to those dimensions. Never quantized by default, for the
     reasons of `layer_norm`: TensorRT runs normalizations in float.
-    Canonicalization folds a following product by a constant (the weight)
-    into the layer as its scale.
+
+    Import recognises the form exporters write before opset 23,
+    `x / sqrt(mean(x^2) + epsilon)` with the square as a Pow by 2 or a
+    product, the division as a Div or a product with the Reciprocal (or
+    with 1 divided by the root, torch's `rsqrt`); canonicalization then
+    folds a following product by a constant (the weight) into the layer as
+    its scale. Export writes `RMSNormalization` from opset 23 and that
+    formula before.
 
     ```mlir
     %y = quant_qdq.rms_norm "norm" %x scale %w {epsilon = 9.99999997E-7 : f32}

@@ -78,6 +78,16 @@ func.func @layer_norm_axis(%x: tensor<2x3xf32>, %s: tensor<3xf32>) -> tensor<2x3
 
 // -----
 
+module attributes {quant_qdq.onnx.opset_import = {ai.onnx = 23 : i64}} {
+func.func @rms_norm_axis(%x: tensor<2x3xf32>, %s: tensor<3xf32>) -> tensor<2x3xf32> {
+  // expected-error @+1 {{node 'rms' (RMSNormalization): axis -3 is outside [-2, 1]}}
+  %0 = quant_qdq.generic "RMSNormalization" "rms" %x, %s {layer_attributes = {axis = -3 : i64}} : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}
+}
+
+// -----
+
 module attributes {quant_qdq.onnx.opset_import = {ai.onnx = 20 : i64}} {
 func.func @gelu_approximation(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
   // expected-error @+1 {{node 'gelu' (Gelu): approximate must be 'none' or 'tanh', got 'fast'}}

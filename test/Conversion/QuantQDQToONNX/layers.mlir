@@ -107,3 +107,55 @@ func.func @pad_opset10(%x: tensor<1x4x2x2xf32>) -> tensor<1x4x4x4xf32> {
   return %p : tensor<1x4x4x4xf32>
 }
 }
+
+// -----
+
+// From opset 23 an rms_norm is RMSNormalization, given a scale of ones
+// when it has none.
+module attributes {quant_qdq.onnx.opset_import = {ai.onnx = 23 : i64}} {
+// CHECK-LABEL: func @rms_norm_23
+func.func @rms_norm_23(%x: tensor<2x3x8xf32>, %g: tensor<8xf32>) -> (tensor<2x3x8xf32>, tensor<2x3x8xf32>) {
+  // CHECK: quant_qdq.generic "RMSNormalization" "rms" %arg0, %arg1 {layer_attributes = {axis = 2 : i64, epsilon = 9.99999997E-7 : f32}}
+  %0 = quant_qdq.rms_norm "rms" %x scale %g {epsilon = 1.0e-6 : f32} : (tensor<2x3x8xf32>, tensor<8xf32>) -> tensor<2x3x8xf32>
+  // CHECK: %[[ONES:.*]] = arith.constant dense<1.000000e+00> : tensor<3x8xf32>
+  // CHECK: quant_qdq.generic "RMSNormalization" "plain" %arg0, %[[ONES]] {layer_attributes = {axis = 1 : i64, epsilon = 9.99999974E-6 : f32}}
+  %1 = quant_qdq.rms_norm "plain" %x {axis = -2 : i64} : (tensor<2x3x8xf32>) -> tensor<2x3x8xf32>
+  return %0, %1 : tensor<2x3x8xf32>, tensor<2x3x8xf32>
+}
+}
+
+// -----
+
+// Without a scale over dynamic dimensions (no constant of ones fits), and
+// before opset 23, the formula: ONNX's own definition of the node, the
+// axes of the mean an input from opset 18.
+module attributes {quant_qdq.onnx.opset_import = {ai.onnx = 23 : i64}} {
+// CHECK-LABEL: func @rms_norm_dynamic
+func.func @rms_norm_dynamic(%x: tensor<2x?xf32>) -> tensor<2x?xf32> {
+  // CHECK: %[[SQ:.*]] = quant_qdq.generic "Mul" %arg0, %arg0 : (tensor<2x?xf32>, tensor<2x?xf32>) -> tensor<2x?xf32>
+  // CHECK: %[[AXES:.*]] = arith.constant dense<1> : tensor<1xi64>
+  // CHECK: %[[MS:.*]] = quant_qdq.generic "ReduceMean" %[[SQ]], %[[AXES]] : (tensor<2x?xf32>, tensor<1xi64>) -> tensor<2x1xf32>
+  // CHECK: %[[EPS:.*]] = arith.constant dense<9.99999974E-6> : tensor<f32>
+  // CHECK: %[[SUM:.*]] = quant_qdq.generic "Add" %[[MS]], %[[EPS]] : (tensor<2x1xf32>, tensor<f32>) -> tensor<2x1xf32>
+  // CHECK: %[[ROOT:.*]] = quant_qdq.generic "Sqrt" %[[SUM]] : (tensor<2x1xf32>) -> tensor<2x1xf32>
+  // CHECK: quant_qdq.generic "Div" "rms" %arg0, %[[ROOT]] : (tensor<2x?xf32>, tensor<2x1xf32>) -> tensor<2x?xf32>
+  %0 = quant_qdq.rms_norm "rms" %x : (tensor<2x?xf32>) -> tensor<2x?xf32>
+  return %0 : tensor<2x?xf32>
+}
+}
+
+// -----
+
+module attributes {quant_qdq.onnx.opset_import = {ai.onnx = 17 : i64}} {
+// CHECK-LABEL: func @rms_norm_17
+func.func @rms_norm_17(%x: tensor<2x3x8xf32>, %g: tensor<3x8xf32>) -> tensor<2x3x8xf32> {
+  // CHECK: %[[SQ:.*]] = quant_qdq.generic "Mul" %arg0, %arg0
+  // CHECK: %[[MS:.*]] = quant_qdq.generic "ReduceMean" %[[SQ]] {layer_attributes = {axes = array<i64: 1, 2>}} : (tensor<2x3x8xf32>) -> tensor<2x1x1xf32>
+  // CHECK: %[[SUM:.*]] = quant_qdq.generic "Add" %[[MS]]
+  // CHECK: %[[ROOT:.*]] = quant_qdq.generic "Sqrt" %[[SUM]]
+  // CHECK: %[[N:.*]] = quant_qdq.generic "Div" %arg0, %[[ROOT]] : (tensor<2x3x8xf32>, tensor<2x1x1xf32>) -> tensor<2x3x8xf32>
+  // CHECK: quant_qdq.generic "Mul" "rms" %[[N]], %arg1 : (tensor<2x3x8xf32>, tensor<3x8xf32>) -> tensor<2x3x8xf32>
+  %0 = quant_qdq.rms_norm "rms" %x scale %g {axis = 1 : i64} : (tensor<2x3x8xf32>, tensor<3x8xf32>) -> tensor<2x3x8xf32>
+  return %0 : tensor<2x3x8xf32>
+}
+}

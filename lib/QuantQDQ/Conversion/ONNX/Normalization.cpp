@@ -1,18 +1,22 @@
-//===- Normalization.cpp - BatchNormalization and LayerNormalization ------===//
+//===- Normalization.cpp - Batch, Layer and RMSNormalization --------------===//
 //
 // Import: inference-mode BatchNormalization -> batch_norm;
-// LayerNormalization (opset 17 on) -> layer_norm, and the formula that
-// exporters write before opset 17,
-//   (x - ReduceMean(x)) / Sqrt(ReduceMean((x - ReduceMean(x))^2) + eps),
-// -> layer_norm without scale and bias (the Mul and Add of those follow it
-// and fold into it by canonicalization).
+// LayerNormalization (opset 17 on) -> layer_norm; RMSNormalization (opset
+// 23 on) -> rms_norm; and the formulas that exporters write before those,
+//   x / Sqrt(ReduceMean(x^2) + eps) -> rms_norm,
+//   (x - ReduceMean(x)) / Sqrt(ReduceMean((x - ReduceMean(x))^2) + eps)
+//     -> layer_norm,
+// without scale and bias (the Mul and Add of those follow and fold into the
+// layer by canonicalization).
 //
-// Export: BatchNormalization; LayerNormalization from opset 17, that
-// formula before.
+// Export: BatchNormalization; LayerNormalization from opset 17 and
+// RMSNormalization from opset 23, those formulas before.
 //
 //===----------------------------------------------------------------------===//
 
 #include "PatternUtils.h"
+
+#include <cmath>
 
 using namespace mlir;
 using namespace mlir::quant_qdq;
@@ -111,41 +115,101 @@ static LogicalResult convertLayerNorm(ONNXNode node,
                             *epsilon);
 }
 
+//===----------------------------------------------------------------------===//
+// RMSNormalization
+//===----------------------------------------------------------------------===//
+
+/// An rms_norm of `x` with `axis` and `epsilon`, and `scale` when given,
+/// replacing `node`.
+static LogicalResult replaceByRMSNorm(ONNXNode node, PatternRewriter &rewriter,
+                                      Value x, Value scale, int64_t axis,
+                                      float epsilon) {
+  SmallVector<Value, 2> operands = {x};
+  if (scale)
+    operands.push_back(scale);
+  SmallVector<NamedAttribute> attrs = {
+      rewriter.getNamedAttr("axis", rewriter.getI64IntegerAttr(axis)),
+      rewriter.getNamedAttr("epsilon", rewriter.getF32FloatAttr(epsilon))};
+  return replaceNode(rewriter, node,
+                     node.createLayer(rewriter, RMSNormOp::getOperationName(),
+                                      operands, attrs, x.getType()));
+}
+
+/// RMSNormalization-23 in float precision (`stash_type` 1) whose scale
+/// broadcasts to the normalized dimensions (ONNX lets it span the others
+/// too: such a node stays generic).
+static LogicalResult convertRMSNorm(ONNXNode node, PatternRewriter &rewriter) {
+  Value x = node.getInput(0), scale = node.getInput(1);
+  RankedTensorType type = getFloatTensor(x);
+  RankedTensorType scaleType = getFloatTensor(scale);
+  if (!type || !scaleType)
+    return failure();
+  FailureOr<int64_t> axis = node.getInt("axis", -1);
+  FailureOr<float> epsilon = node.getFloat("epsilon", 1e-5f);
+  FailureOr<int64_t> stash = node.getInt("stash_type", 1);
+  if (failed(axis) || failed(epsilon) || failed(stash))
+    return failure();
+  int64_t rank = type.getRank();
+  if (*axis < -rank || *axis >= rank)
+    return node.emitError() << "axis " << *axis << " is outside [" << -rank
+                            << ", " << rank - 1 << "]";
+  if (*stash != 1 || !RMSNormOp::fitsNormalizedDims(type, *axis, scaleType))
+    return failure();
+  return replaceByRMSNorm(node, rewriter, x, scale, *axis, *epsilon);
+}
+
+//===----------------------------------------------------------------------===//
+// Normalizations written out
+//===----------------------------------------------------------------------===//
+
 namespace {
-/// The decomposed formula, matched from its last step (the division of the
-/// centered input by the deviation). `formula` collects the ops it consists
-/// of, users before producers, for erasure.
-struct DecomposedLayerNorm {
-  Value x;
+/// v / sqrt(mean(v^2) + epsilon), the mean over trailing axes, as exporters
+/// write RMS normalization and the end of layer normalization (there v is
+/// the centered input), matched from its last step: a Div by the root, or
+/// a product with its Reciprocal or with 1 divided by it (torch's rsqrt).
+/// Every step but v is read only by the formula. `formula` collects its
+/// ops, users before producers, for erasure.
+struct DecomposedNorm {
+  Value normalized;
   int64_t axis = 0;
   float epsilon = 0.0f;
   SmallVector<Operation *> formula;
 
   bool match(ONNXNode root);
+  /// x when `normalized` is x - ReduceMean(x) over the same axes and only
+  /// the formula reads it: then the whole is a layer normalization of x.
+  /// Adds the Sub and the mean to `formula`.
+  Value matchCenteredInput(ONNXNode root);
 
 private:
   /// The node producing `v` when it is the default-domain `opType` with one
-  /// result that only the formula reads (`uses` times).
+  /// result that only the formula reads (`uses` times), and inputs.
   GenericOp getStep(Value v, StringRef opType, unsigned uses = 1);
   /// The first axis a keep-dims ReduceMean averages over, when its axes are
   /// the trailing ones from there on.
   std::optional<int64_t> getTrailingMeanAxis(GenericOp mean);
-  bool matchDeviation(Value deviation, Value centered);
-  bool isSquareOf(Value square, Value centered);
+  /// r when `inverse` is Reciprocal(r) or 1 / r.
+  Value getInverted(Value inverse);
+  /// Whether `v` divided by `root` (into `resultType`) is the formula.
+  bool matchQuotient(Value v, Value root, Type resultType);
+  /// Whether `root` is Sqrt(ReduceMean(v^2) + epsilon); sets `epsilon` and
+  /// `axis`.
+  bool matchRootMeanSquare(Value root, Value v);
+  bool isSquareOf(Value square, Value v);
+
+  Operation *square = nullptr;
 };
 } // namespace
 
-GenericOp DecomposedLayerNorm::getStep(Value v, StringRef opType,
-                                       unsigned uses) {
+GenericOp DecomposedNorm::getStep(Value v, StringRef opType, unsigned uses) {
   auto op = v.getDefiningOp<GenericOp>();
   if (!op || !op.isDefaultDomainNode(opType) || op->getNumResults() != 1 ||
-      !llvm::hasNItems(v.getUses(), uses))
+      op.getInputs().empty() || !llvm::hasNItems(v.getUses(), uses))
     return {};
   return op;
 }
 
-std::optional<int64_t>
-DecomposedLayerNorm::getTrailingMeanAxis(GenericOp mean) {
+std::optional<int64_t> DecomposedNorm::getTrailingMeanAxis(GenericOp mean) {
   ONNXNode node(mean);
   RankedTensorType type = getFloatTensor(node.getInput(0));
   FailureOr<int64_t> keepDims = node.getInt("keepdims", 1);
@@ -173,32 +237,43 @@ DecomposedLayerNorm::getTrailingMeanAxis(GenericOp mean) {
   return sorted.front();
 }
 
-/// Whether `square` is centered^2: a Pow by 2 or a product of two copies.
-bool DecomposedLayerNorm::isSquareOf(Value square, Value centered) {
+Value DecomposedNorm::getInverted(Value inverse) {
+  if (GenericOp reciprocal = getStep(inverse, "Reciprocal")) {
+    formula.push_back(reciprocal);
+    return reciprocal.getInputs()[0];
+  }
+  GenericOp div = getStep(inverse, "Div");
+  if (!div || div.getInputs().size() != 2)
+    return {};
+  std::optional<SmallVector<float>> one = getConstantFloats(div.getInputs()[0]);
+  if (!one || one->size() != 1 || one->front() != 1.0f)
+    return {};
+  formula.push_back(div);
+  return div.getInputs()[1];
+}
+
+/// Whether `square` is v^2: a Pow by 2 or a product of two copies.
+bool DecomposedNorm::isSquareOf(Value square, Value v) {
   Operation *op = square.getDefiningOp();
-  if (!op || !square.hasOneUse() || op->getNumOperands() != 2)
+  if (!op || !square.hasOneUse() || op->getNumOperands() != 2 ||
+      op->getOperand(0) != v)
     return false;
   auto generic = dyn_cast<GenericOp>(op);
   if (generic && generic.isDefaultDomainNode("Pow")) {
     std::optional<SmallVector<float>> exponent =
         getConstantFloats(op->getOperand(1));
-    if (op->getOperand(0) != centered || !exponent ||
-        exponent->size() != 1 || exponent->front() != 2.0f)
+    if (!exponent || exponent->size() != 1 || exponent->front() != 2.0f)
       return false;
-    formula.push_back(op);
-    return true;
-  }
-  if (!MultiplyOp::isBinaryForm(op) || op->getOperand(0) != centered ||
-      op->getOperand(1) != centered)
+  } else if (!MultiplyOp::isBinaryForm(op) || op->getOperand(1) != v) {
     return false;
+  }
   formula.push_back(op);
+  this->square = op;
   return true;
 }
 
-/// Whether `deviation` is Sqrt(ReduceMean(centered^2) + epsilon) with the
-/// axes of the mean that `centered` subtracts; sets `epsilon` and `axis`.
-bool DecomposedLayerNorm::matchDeviation(Value deviation, Value centered) {
-  GenericOp sqrt = getStep(deviation, "Sqrt");
+bool DecomposedNorm::matchRootMeanSquare(Value root, Value v) {
+  GenericOp sqrt = getStep(root, "Sqrt");
   if (!sqrt)
     return false;
   formula.push_back(sqrt);
@@ -207,80 +282,121 @@ bool DecomposedLayerNorm::matchDeviation(Value deviation, Value centered) {
   if (!AddOp::isBinaryForm(sum) || !shifted.hasOneUse())
     return false;
   formula.push_back(sum);
+  // Epsilon is a constant scalar on either side.
   for (int i : {0, 1}) {
     std::optional<SmallVector<float>> eps =
         getConstantFloats(sum->getOperand(1 - i));
-    if (!eps || eps->size() != 1 || !(eps->front() >= 0.0f))
+    if (!eps || eps->size() != 1 || !(eps->front() >= 0.0f) ||
+        !std::isfinite(eps->front()))
       continue;
-    GenericOp variance = getStep(sum->getOperand(i), "ReduceMean");
-    std::optional<int64_t> varianceAxis =
-        variance ? getTrailingMeanAxis(variance) : std::nullopt;
-    if (!varianceAxis || *varianceAxis != axis)
+    GenericOp mean = getStep(sum->getOperand(i), "ReduceMean");
+    std::optional<int64_t> meanAxis =
+        mean ? getTrailingMeanAxis(mean) : std::nullopt;
+    if (!meanAxis)
       return false;
-    formula.push_back(variance);
+    formula.push_back(mean);
+    axis = *meanAxis;
     epsilon = eps->front();
-    return isSquareOf(variance.getInputs()[0], centered);
+    return isSquareOf(mean.getInputs()[0], v);
   }
   return false;
 }
 
-bool DecomposedLayerNorm::match(ONNXNode root) {
-  if (root.getNumInputs() != 2)
+bool DecomposedNorm::matchQuotient(Value v, Value root, Type resultType) {
+  // No broadcast may widen the result beyond v.
+  RankedTensorType type = getFloatTensor(v);
+  if (!type || resultType != type || !matchRootMeanSquare(root, v))
     return false;
-  // The root divides the centered input by the deviation, or multiplies
-  // it by the deviation's Reciprocal.
-  Value centered = root.getInput(0), deviation = root.getInput(1);
-  if (root.getOpType() == "Mul") {
-    GenericOp reciprocal = getStep(deviation, "Reciprocal");
-    if (!reciprocal) {
-      std::swap(centered, deviation);
-      reciprocal = getStep(deviation, "Reciprocal");
-    }
-    if (!reciprocal)
-      return false;
-    formula.push_back(reciprocal);
-    deviation = reciprocal.getInputs()[0];
-  }
-  // The centered input feeds the square and the root; its mean is the
-  // ReduceMean that only the subtraction reads.
-  auto sub = centered.getDefiningOp<GenericOp>();
-  if (!sub || !sub.isDefaultDomainNode("Sub") || sub->getNumResults() != 1 ||
-      sub.getInputs().size() != 2)
-    return false;
-  x = sub.getInputs()[0];
-  GenericOp mean = getStep(sub.getInputs()[1], "ReduceMean");
-  std::optional<int64_t> meanAxis =
-      mean ? getTrailingMeanAxis(mean) : std::nullopt;
-  RankedTensorType type = getFloatTensor(x);
-  if (!meanAxis || mean.getInputs()[0] != x || !type ||
-      centered.getType() != type || root.getOp()->getResultTypes()[0] != type)
-    return false;
-  axis = *meanAxis;
-  if (!matchDeviation(deviation, centered))
-    return false;
-  // Nothing outside the formula reads the centered input.
-  Operation *square = formula.back();
-  for (Operation *user : centered.getUsers())
-    if (user != square && user != root.getOp())
-      return false;
-  formula.push_back(sub);
-  formula.push_back(mean);
+  normalized = v;
   return true;
 }
 
-static LogicalResult convertDecomposedLayerNorm(ONNXNode node,
-                                                PatternRewriter &rewriter) {
-  DecomposedLayerNorm layerNorm;
-  if (!layerNorm.match(node))
+bool DecomposedNorm::match(ONNXNode root) {
+  if (root.getNumInputs() != 2 || !root.hasInput(0) || !root.hasInput(1))
+    return false;
+  Value lhs = root.getInput(0), rhs = root.getInput(1);
+  Type resultType = root.getOp()->getResultTypes()[0];
+  if (root.getOpType() == "Div")
+    return matchQuotient(lhs, rhs, resultType);
+  // A product with the root's inverse, on either side.
+  for (auto [v, inverse] : {std::pair(lhs, rhs), std::pair(rhs, lhs)}) {
+    formula.clear();
+    Value rootValue = getInverted(inverse);
+    if (rootValue && matchQuotient(v, rootValue, resultType))
+      return true;
+  }
+  return false;
+}
+
+Value DecomposedNorm::matchCenteredInput(ONNXNode root) {
+  auto sub = normalized.getDefiningOp<GenericOp>();
+  if (!sub || !sub.isDefaultDomainNode("Sub") || sub->getNumResults() != 1 ||
+      sub.getInputs().size() != 2)
+    return {};
+  Value x = sub.getInputs()[0];
+  GenericOp mean = getStep(sub.getInputs()[1], "ReduceMean");
+  std::optional<int64_t> meanAxis =
+      mean ? getTrailingMeanAxis(mean) : std::nullopt;
+  if (!meanAxis || *meanAxis != axis || mean.getInputs()[0] != x ||
+      x.getType() != normalized.getType())
+    return {};
+  for (Operation *user : normalized.getUsers())
+    if (user != square && user != root.getOp())
+      return {};
+  formula.push_back(sub);
+  formula.push_back(mean);
+  return x;
+}
+
+/// The formula -> layer_norm when it normalizes a centered input that only
+/// it reads, rms_norm otherwise; without scale or bias (the Mul and Add of
+/// those follow it and fold in by canonicalization).
+static LogicalResult convertDecomposedNorm(ONNXNode node,
+                                           PatternRewriter &rewriter) {
+  DecomposedNorm norm;
+  if (!norm.match(node))
     return failure();
+  Value x = norm.matchCenteredInput(node);
   // The layer replaces the root, after which each step's readers are gone.
-  SmallVector<Operation *> formula = std::move(layerNorm.formula);
-  if (failed(replaceByLayerNorm(node, rewriter, layerNorm.x, Value(),
-                                Value(), layerNorm.axis, layerNorm.epsilon)))
+  SmallVector<Operation *> formula = std::move(norm.formula);
+  LogicalResult replaced =
+      x ? replaceByLayerNorm(node, rewriter, x, Value(), Value(), norm.axis,
+                             norm.epsilon)
+        : replaceByRMSNorm(node, rewriter, norm.normalized, Value(), norm.axis,
+                           norm.epsilon);
+  if (failed(replaced))
     return failure();
   for (Operation *op : formula)
     rewriter.eraseOp(op);
   return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Export
+//===----------------------------------------------------------------------===//
+
+/// A scale of ones over the dimensions of `type` from `axis` on, as ONNX's
+/// normalizations require one; null when those are dynamic.
+static Value createUnitScale(ONNXNodeBuilder &b, RankedTensorType type,
+                             int64_t axis) {
+  Type element = type.getElementType();
+  auto scaleType =
+      RankedTensorType::get(type.getShape().drop_front(axis), element);
+  if (!scaleType.hasStaticShape())
+    return {};
+  return b.createConstant(
+      DenseElementsAttr::get(scaleType, FloatAttr::get(element, 1.0)), "scale");
+}
+
+/// ReduceMean of `v` over `axes`, keeping them, into `reduced`: the axes an
+/// attribute before opset 18 and an input from it on.
+static Value createMean(ONNXNodeBuilder &b, Value v, ArrayRef<int64_t> axes,
+                        RankedTensorType reduced, StringRef suffix) {
+  if (b.getOpset() >= 18)
+    return b.create("ReduceMean", {v, b.createInt64s(axes, "axes")}, reduced,
+                    {}, suffix);
+  return b.create("ReduceMean", v, reduced, {b.getIntsAttr("axes", axes)},
+                  suffix);
 }
 
 /// LayerNormalization from opset 17; before, the formula that computes it.
@@ -292,17 +408,9 @@ static LogicalResult exportLayerNorm(LayerNormOp op, ONNXNodeBuilder &b) {
   float epsilon = op.getEpsilon().convertToFloat();
   Value scale = op.getScale(), bias = op.getBias();
   if (b.getOpset() >= 17) {
-    if (!scale) {
-      // ONNX requires a scale: ones over the normalized dimensions.
-      auto scaleType = RankedTensorType::get(
-          type.getShape().drop_front(axis), element);
-      if (!scaleType.hasStaticShape())
-        return b.emitError() << "a layer_norm without scale over dynamic "
-                                "dimensions has no ONNX LayerNormalization";
-      scale = b.createConstant(
-          DenseElementsAttr::get(scaleType, FloatAttr::get(element, 1.0)),
-          "scale");
-    }
+    if (!scale && !(scale = createUnitScale(b, type, axis)))
+      return b.emitError() << "a layer_norm without scale over dynamic "
+                              "dimensions has no ONNX LayerNormalization";
     SmallVector<Value, 3> inputs = {x, scale};
     if (bias)
       inputs.push_back(bias);
@@ -316,12 +424,10 @@ static LogicalResult exportLayerNorm(LayerNormOp op, ONNXNodeBuilder &b) {
     reducedShape[d] = 1;
   }
   auto reduced = RankedTensorType::get(reducedShape, element);
-  NamedAttribute axesAttr = b.getIntsAttr("axes", axes);
-  Value mean = b.create("ReduceMean", x, reduced, {axesAttr}, "mean");
+  Value mean = createMean(b, x, axes, reduced, "mean");
   Value centered = b.create("Sub", {x, mean}, type, {}, "centered");
   Value square = b.create("Mul", {centered, centered}, type, {}, "square");
-  Value variance =
-      b.create("ReduceMean", square, reduced, {axesAttr}, "variance");
+  Value variance = createMean(b, square, axes, reduced, "variance");
   Value shifted = b.create(
       "Add", {variance, b.createScalar(epsilon, element, "epsilon")},
       reduced, {}, "shifted");
@@ -337,17 +443,60 @@ static LogicalResult exportLayerNorm(LayerNormOp op, ONNXNodeBuilder &b) {
   return b.replaceWith("Add", {normalized, bias});
 }
 
+/// x / Sqrt(ReduceMean(x * x) + epsilon) [* scale], ONNX's own definition
+/// of RMSNormalization.
+static LogicalResult exportRMSNormFormula(RMSNormOp op, ONNXNodeBuilder &b) {
+  Value x = op.getInput(), scale = op.getScale();
+  RankedTensorType type = op.getInput().getType();
+  Type element = type.getElementType();
+  SmallVector<int64_t> axes, reducedShape(type.getShape());
+  for (int64_t d = op.getNormalizedAxis(); d < type.getRank(); ++d) {
+    axes.push_back(d);
+    reducedShape[d] = 1;
+  }
+  auto reduced = RankedTensorType::get(reducedShape, element);
+  Value square = b.create("Mul", {x, x}, type, {}, "square");
+  Value meanSquare = createMean(b, square, axes, reduced, "mean_square");
+  Value epsilon =
+      b.createScalar(op.getEpsilon().convertToDouble(), element, "epsilon");
+  Value shifted =
+      b.create("Add", {meanSquare, epsilon}, reduced, {}, "shifted");
+  Value root = b.create("Sqrt", shifted, reduced, {}, "root");
+  if (!scale)
+    return b.replaceWith("Div", {x, root});
+  Value normalized = b.create("Div", {x, root}, type, {}, "normalized");
+  return b.replaceWith("Mul", {normalized, scale});
+}
+
+/// RMSNormalization from opset 23; before, the formula, which also stands
+/// for a layer without scale over dynamic dimensions (ONNX's node needs a
+/// scale, and ones of a dynamic shape are no constant).
+static LogicalResult exportRMSNorm(RMSNormOp op, ONNXNodeBuilder &b) {
+  RankedTensorType type = op.getInput().getType();
+  int64_t axis = op.getNormalizedAxis();
+  Value scale = op.getScale();
+  if (b.getOpset() < 23 ||
+      (!scale && !(scale = createUnitScale(b, type, axis))))
+    return exportRMSNormFormula(op, b);
+  return b.replaceWith(
+      "RMSNormalization", {op.getInput(), scale},
+      {b.getIntAttr("axis", axis),
+       b.getFloatAttr("epsilon", op.getEpsilon().convertToFloat())});
+}
+
 void onnx_patterns::populateNormalizationExports(RewritePatternSet &patterns) {
   addExport<BatchNormOp, exportBatchNorm>(patterns);
   addExport<LayerNormOp, exportLayerNorm>(patterns);
+  addExport<RMSNormOp, exportRMSNorm>(patterns);
 }
 
 void onnx_patterns::populateNormalizationPatterns(
     RewritePatternSet &patterns) {
   addConversion<convertBatchNorm>(patterns, {"BatchNormalization"});
   addConversion<convertLayerNorm>(patterns, {"LayerNormalization"}, 17);
+  addConversion<convertRMSNorm>(patterns, {"RMSNormalization"}, 23);
   // Before the Mul's conversion to a multiply.
-  patterns.add(std::make_unique<FunctionPattern<convertDecomposedLayerNorm>>(
+  patterns.add(std::make_unique<FunctionPattern<convertDecomposedNorm>>(
       patterns.getContext(), ArrayRef<StringRef>{"Div", "Mul"}, 1,
       ONNXOpPattern::kNoUpperBound, /*benefit=*/2));
 }

@@ -3,9 +3,9 @@
 // Export writes a model at another opset than it was imported at when its
 // Q/DQ ops need a newer one (21 for int4 blocks) or `--onnx-opset` asks.
 // The layer and Q/DQ ops are written in the new opset's forms by their
-// patterns; the nodes kept from the model as they were (a written-out
-// RMSNorm's ReduceMean, a mask's Trilu) still follow the old opset's
-// schemas, and ONNX's version converter brings them over.
+// patterns; the nodes kept from the model as they were (a ReduceMean no
+// layer took in, a mask's Trilu) still follow the old opset's schemas, and
+// ONNX's version converter brings them over.
 //
 //===----------------------------------------------------------------------===//
 

@@ -240,6 +240,91 @@ def layer_norm_17():
                  inits, opset=17)
 
 
+def rms_norm_forms(opset=17):
+    """RMS normalization written out, as exporters write it before opset
+    23: torch.onnx's form of Llama's RMSNorm over the last axis (Pow by 2,
+    the Reciprocal of the Sqrt times x, then the weight times that); a form
+    over the last two axes with the square as a product, epsilon added on
+    the left and the reciprocal as 1 / Sqrt (torch 1.13's rsqrt), without
+    a weight; one with a Div, scaled on the right; and one whose mean
+    square a third node reads (not an RMS normalization). ReduceMean's axes
+    are an attribute before opset 18 and an input from it on; the input is
+    also read by a residual Add."""
+    inits = []
+
+    def mean_square(x, prefix, axes, square):
+        if square == "pow":
+            sq = helper.make_node("Pow", [x, "two"], [f"{prefix}_sq"],
+                                  name=f"{prefix}_pow")
+        else:
+            sq = helper.make_node("Mul", [x, x], [f"{prefix}_sq"],
+                                  name=f"{prefix}_square")
+        if opset < 18:
+            mean = helper.make_node("ReduceMean", [f"{prefix}_sq"],
+                                    [f"{prefix}_ms"], name=f"{prefix}_mean",
+                                    axes=axes, keepdims=1)
+        else:
+            inits.append(tensor(f"{prefix}_axes", np.array(axes, np.int64)))
+            mean = helper.make_node("ReduceMean",
+                                    [f"{prefix}_sq", f"{prefix}_axes"],
+                                    [f"{prefix}_ms"], name=f"{prefix}_mean",
+                                    keepdims=1)
+        return [sq, mean]
+
+    def rms(prefix, eps_first=False):
+        terms = ["eps", f"{prefix}_ms"] if eps_first else [f"{prefix}_ms",
+                                                           "eps"]
+        return [helper.make_node("Add", terms, [f"{prefix}_mse"],
+                                 name=f"{prefix}_eps"),
+                helper.make_node("Sqrt", [f"{prefix}_mse"], [f"{prefix}_rms"],
+                                 name=f"{prefix}_sqrt")]
+
+    nodes = mean_square("x", "rms", [-1], "pow") + rms("rms") + [
+        helper.make_node("Reciprocal", ["rms_rms"], ["rms_r"],
+                         name="rms_reciprocal"),
+        helper.make_node("Mul", ["x", "rms_r"], ["rms_n"], name="rms"),
+        helper.make_node("Mul", ["gamma", "rms_n"], ["a"], name="rms_scale")]
+    nodes += mean_square("a", "rms2", [1, 2], "mul") + rms("rms2", True) + [
+        helper.make_node("Div", ["one", "rms2_rms"], ["rms2_r"],
+                         name="rms2_rsqrt"),
+        helper.make_node("Mul", ["rms2_r", "a"], ["b"], name="rms2")]
+    nodes += mean_square("b", "rms3", [-1], "pow") + rms("rms3") + [
+        helper.make_node("Div", ["b", "rms3_rms"], ["rms3_n"], name="rms3"),
+        helper.make_node("Mul", ["rms3_n", "gamma3"], ["c"],
+                         name="rms3_scale")]
+    nodes += mean_square("c", "rms4", [-1], "pow") + rms("rms4") + [
+        helper.make_node("Div", ["c", "rms4_rms"], ["rms4_n"], name="rms4"),
+        helper.make_node("Add", ["rms4_n", "rms4_ms"], ["d"],
+                         name="reads_mean_square"),
+        helper.make_node("Add", ["d", "x"], ["y"], name="residual")]
+    inits += [tensor("two", np.float32(2.0)), tensor("eps", np.float32(1e-6)),
+              tensor("one", np.float32(1.0)),
+              tensor("gamma", weights(8) + 1.0),
+              tensor("gamma3", weights(8) + 1.0)]
+    return model(nodes, [value("x", [2, 3, 8])], [value("y", [2, 3, 8])],
+                 inits, opset=opset)
+
+
+def rms_norm_forms_18():
+    return rms_norm_forms(18)
+
+
+def rms_norm_23():
+    """ONNX's RMSNormalization (opset 23) over the last axis and over the
+    last two."""
+    nodes = [
+        helper.make_node("RMSNormalization", ["x", "gamma"], ["a"],
+                         name="rms", axis=-1, epsilon=1e-6),
+        helper.make_node("RMSNormalization", ["a", "gamma2"], ["y"],
+                         name="rms_axis1", axis=1)]
+    inits = [tensor("gamma", weights(8) + 1.0),
+             tensor("gamma2", weights(3, 8) + 1.0)]
+    m = model(nodes, [value("x", [2, 3, 8])], [value("y", [2, 3, 8])],
+              inits, opset=23)
+    m.ir_version = 11
+    return m
+
+
 def matmul_bias():
     """MatMul by a constant + Add of a vector folds into one dense layer;
     MatMul of two activations stays generic."""
@@ -508,6 +593,15 @@ def reduce_mean_opset18():
                  [tensor("axes", np.array([2, 3], np.int64))], opset=18)
 
 
+def reduce_mean_opset17():
+    """ReduceMean over the last axis, its axes an attribute (opset 17; 18
+    moved them to an input): a node that import keeps as it is."""
+    nodes = [helper.make_node("ReduceMean", ["x"], ["y"], name="rm",
+                              axes=[-1], keepdims=1)]
+    return model(nodes, [value("x", [2, 3, 8])], [value("y", [2, 3, 1])],
+                 opset=17)
+
+
 def rms_norm_opset17():
     """A decoder block's start as torch.onnx writes it at opset 17: RMSNorm
     written out (ReduceMean's axes an attribute, which opset 18 moved to an
@@ -739,13 +833,15 @@ def valid_bytes():
 
 MODELS = {f.__name__: f for f in [
     conv_block, activations, gelu_forms, gelu_tanh_forms, layer_norm_forms,
-    layer_norm_17, matmul_bias, shape_subgraph, dynamic_shapes, generic, qdq,
+    layer_norm_17, rms_norm_forms, rms_norm_forms_18, rms_norm_23,
+    matmul_bias, shape_subgraph, dynamic_shapes, generic, qdq,
     qdq_uint8_weight,
     metadata, cycle, undefined_input, duplicate_output, bad_initializer_size,
     huge_dimension, huge_input_dimension, overflowing_dimension, missing_attribute,
     wrong_attribute_type, extra_output, short_pads, zero_stride, no_graph,
     reduce_axis, gather_axis, transpose_conv_pads, depth_to_space_block,
-    reduce_mean_opset18, rms_norm_opset17, col2im_opset18, split_parts_opset18,
+    reduce_mean_opset17, reduce_mean_opset18, rms_norm_opset17,
+    col2im_opset18, split_parts_opset18,
     split_uneven_opset18, opset_beyond, duplicate_initializer, ir_version_zero,
     ir_version_newest, ir_version_beyond, opset_huge, conv_int32_weight,
     qdq_float_zero_point, constant_two_values, loop_omitted_condition,
