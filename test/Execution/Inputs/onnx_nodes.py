@@ -179,6 +179,17 @@ def cases():
                   [const("s", np.array([2, 3], np.int64))]))
     c.append(Case("Tile", [h.make_node("Tile", ["x", "r"], ["y"])],
                   [("x", F, [2, 3])], [("y", F)], [const("r", np.array([1, 3, 2], np.int64))]))
+    # Position builders: GatherElements along an axis (indices wrap from
+    # the end), CumSum forward and inclusive (a mask's positions), and
+    # reversed and exclusive.
+    c.append(Case("GatherElements", [h.make_node("GatherElements", ["x", "i"], ["y"], axis=2)],
+                  [("x", F, [3, 4])], [("y", F)],
+                  [const("i", RNG.randint(-4, 4, (2, 3, 2)).astype(np.int64))]))
+    c.append(Case("CumSum-int", [h.make_node("CumSum", ["x", "a"], ["y"])],
+                  [("x", I64, [6])], [("y", I64)], [const("a", np.int64(-1))]))
+    c.append(Case("CumSum-reverse-exclusive",
+                  [h.make_node("CumSum", ["x", "a"], ["y"], exclusive=1, reverse=1)],
+                  [("x", F, [5, 3])], [("y", F)], [const("a", np.array([1], np.int64))]))
     # Causal masks: the upper triangle above the diagonal; lower ones, below
     # it and with the main diagonal (k = 0 by default, on integers).
     c.append(Case("Trilu-upper", [h.make_node("Trilu", ["x", "k"], ["y"])],

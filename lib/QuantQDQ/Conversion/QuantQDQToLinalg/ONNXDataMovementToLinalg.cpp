@@ -281,6 +281,116 @@ static LogicalResult lowerGather(ONNXNode node, PatternRewriter &rewriter) {
   return success();
 }
 
+/// out[i...] = data[i... with the axis index replaced by indices[i...]]:
+/// position builders and top-k selections gather this way.
+static LogicalResult lowerGatherElements(ONNXNode node,
+                                         PatternRewriter &rewriter) {
+  GenericOp op = node.getOp();
+  Value data = node.getInput(0), indices = node.getInput(1);
+  auto dataType = cast<RankedTensorType>(data.getType());
+  RankedTensorType type = getStaticResultType(node);
+  FailureOr<int64_t> axisAttr = node.getInt("axis", 0);
+  if (failed(axisAttr))
+    return failure();
+  int64_t axis = normalizeAxis(*axisAttr, dataType.getRank());
+  int64_t rank = type.getRank();
+  AffineMap identity = rewriter.getMultiDimIdentityMap(rank);
+  auto generic = linalg::GenericOp::create(
+      rewriter, op.getLoc(), type, indices,
+      createEmpty(rewriter, op.getLoc(), type, {}),
+      SmallVector<AffineMap>{identity, identity}, parallel(rank),
+      [&](OpBuilder &b, Location l, ValueRange args) {
+        SmallVector<Value> at;
+        for (int64_t d = 0; d < rank; ++d)
+          at.push_back(d == axis ? toDimIndex(b, l, args[0],
+                                              dataType.getDimSize(axis))
+                                 : Value(linalg::IndexOp::create(b, l, d)));
+        linalg::YieldOp::create(
+            b, l, Value(tensor::ExtractOp::create(b, l, data, at)));
+      });
+  rewriter.replaceOp(op, generic.getResults());
+  return success();
+}
+
+/// CumSum as a loop along the axis carrying the running sum of one slice:
+/// each step adds the next slice and writes the sum (exclusive: writes the
+/// sum before adding; reverse: walks from the end). Attention masks become
+/// position ids this way.
+static LogicalResult lowerCumSum(ONNXNode node, PatternRewriter &rewriter) {
+  GenericOp op = node.getOp();
+  Location loc = op.getLoc();
+  Value x = node.getInput(0);
+  RankedTensorType type = getStaticResultType(node);
+  FailureOr<SmallVector<int64_t>> axes = getConstantIntInput(node, 1, "axis");
+  FailureOr<int64_t> exclusive = node.getInt("exclusive", 0);
+  FailureOr<int64_t> reverse = node.getInt("reverse", 0);
+  if (failed(axes) || failed(exclusive) || failed(reverse))
+    return failure();
+  int64_t rank = type.getRank();
+  if (axes->size() != 1 || (*axes)[0] < -rank || (*axes)[0] >= rank)
+    return node.emitError() << "its axis must be one value in [" << -rank
+                            << ", " << rank - 1 << "]";
+  int64_t axis = normalizeAxis((*axes)[0], rank);
+  Type element = type.getElementType();
+  SmallVector<int64_t> sliceShape(type.getShape());
+  sliceShape[axis] = 1;
+  auto sliceType = RankedTensorType::get(sliceShape, element);
+  SmallVector<OpFoldResult> sizes, strides(rank, rewriter.getIndexAttr(1));
+  for (int64_t d : sliceShape)
+    sizes.push_back(rewriter.getIndexAttr(d));
+  auto offsetsAt = [&](Value position) {
+    SmallVector<OpFoldResult> offsets(rank, rewriter.getIndexAttr(0));
+    offsets[axis] = position;
+    return offsets;
+  };
+
+  Value zero = createFilled(rewriter, loc, sliceType, {},
+                            cast<TypedAttr>(rewriter.getZeroAttr(element)));
+  Value out = createEmpty(rewriter, loc, type, {});
+  int64_t n = type.getDimSize(axis);
+  Value lower = arith::ConstantIndexOp::create(rewriter, loc, 0);
+  Value upper = arith::ConstantIndexOp::create(rewriter, loc, n);
+  Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+  auto loop = scf::ForOp::create(
+      rewriter, loc, lower, upper, one, ValueRange{zero, out},
+      [&](OpBuilder &b, Location l, Value k, ValueRange carried) {
+        Value position =
+            *reverse ? Value(arith::SubIOp::create(
+                           b, l, arith::ConstantIndexOp::create(b, l, n - 1),
+                           k))
+                     : k;
+        Value slice = tensor::ExtractSliceOp::create(
+            b, l, sliceType, x, offsetsAt(position), sizes, strides);
+        Value out = carried[1];
+        if (*exclusive)
+          out = tensor::InsertSliceOp::create(b, l, carried[0], out,
+                                              offsetsAt(position), sizes,
+                                              strides);
+        // The sum is accumulated in place, into the carried one (a loop
+        // yields what bufferizes onto its own iteration argument).
+        Value sum =
+            linalg::GenericOp::create(
+                b, l, sliceType, ValueRange{slice}, ValueRange{carried[0]},
+                SmallVector<AffineMap>(2, b.getMultiDimIdentityMap(rank)),
+                parallel(rank),
+                [&](OpBuilder &nb, Location nl, ValueRange v) {
+                  Value added =
+                      isa<FloatType>(element)
+                          ? Value(arith::AddFOp::create(nb, nl, v[1], v[0]))
+                          : Value(arith::AddIOp::create(nb, nl, v[1], v[0]));
+                  linalg::YieldOp::create(nb, nl, added);
+                })
+                .getResult(0);
+        if (!*exclusive)
+          out = tensor::InsertSliceOp::create(b, l, sum, out,
+                                              offsetsAt(position), sizes,
+                                              strides);
+        scf::YieldOp::create(b, l, ValueRange{sum, out});
+      });
+  rewriter.replaceOp(op, loop.getResult(1));
+  return success();
+}
+
 static LogicalResult lowerExpand(ONNXNode node, PatternRewriter &rewriter) {
   GenericOp op = node.getOp();
   rewriter.replaceOp(
@@ -736,6 +846,8 @@ void mlir::quant_qdq::addONNXDataMovementLowerings(
   lowerings.add({"Concat"}, lowerConcat);
   lowerings.add({"Slice"}, lowerSlice);
   lowerings.add({"Gather"}, lowerGather);
+  lowerings.add({"GatherElements"}, lowerGatherElements);
+  lowerings.add({"CumSum"}, lowerCumSum);
   lowerings.add({"Expand"}, lowerExpand);
   lowerings.add({"ConstantOfShape"}, lowerConstantOfShape);
   lowerings.add({"Range"}, lowerRange);
