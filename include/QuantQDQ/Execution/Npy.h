@@ -44,6 +44,10 @@ struct NpyArray {
   NpyArray slice(int64_t begin, int64_t count) const;
 };
 
+/// Maps the regular file at `path` (a device or a pipe, which would be read
+/// until memory runs out, is an error); errors name the file.
+llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> mapDataFile(StringRef path);
+
 /// Reads `path`, mapping it rather than copying it. A path that is not a
 /// regular file (a device, a pipe), malformed headers, Fortran order,
 /// big-endian or unsupported dtypes, and data sizes other than the header

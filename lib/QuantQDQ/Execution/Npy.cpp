@@ -130,8 +130,8 @@ static std::optional<StringRef> findValue(StringRef header, StringRef key) {
   return rest.ltrim();
 }
 
-llvm::Expected<NpyArray> mlir::quant_qdq::readNpy(StringRef path,
-                                                  MLIRContext *context) {
+llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>>
+mlir::quant_qdq::mapDataFile(StringRef path) {
   auto fail = [&](const Twine &why) {
     return llvm::createStringError("%s: %s", path.str().c_str(),
                                    why.str().c_str());
@@ -146,6 +146,14 @@ llvm::Expected<NpyArray> mlir::quant_qdq::readNpy(StringRef path,
                                           /*RequiresNullTerminator=*/false);
   if (!file)
     return fail("cannot read: " + file.getError().message());
+  return std::move(*file);
+}
+
+llvm::Expected<NpyArray> mlir::quant_qdq::readNpy(StringRef path,
+                                                  MLIRContext *context) {
+  auto file = mapDataFile(path);
+  if (!file)
+    return file.takeError();
   return parseNpy(std::move(*file), path, context);
 }
 

@@ -12,7 +12,6 @@
 #include "QuantQDQ/Execution/Npy.h"
 
 #include "llvm/Support/Endian.h"
-#include "llvm/Support/FileSystem.h"
 
 #include <cstring>
 #include <zlib.h>
@@ -120,15 +119,9 @@ mlir::quant_qdq::readNpz(StringRef path, MLIRContext *context) {
     return llvm::createStringError("%s: %s", path.str().c_str(),
                                    why.str().c_str());
   };
-  llvm::sys::fs::file_status status;
-  if (std::error_code ec = llvm::sys::fs::status(path, status))
-    return fail("cannot read: " + ec.message());
-  if (!llvm::sys::fs::is_regular_file(status))
-    return fail("not a regular file");
-  auto file = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
-                                          /*RequiresNullTerminator=*/false);
+  auto file = mapDataFile(path);
   if (!file)
-    return fail("cannot read: " + file.getError().message());
+    return file.takeError();
   std::shared_ptr<llvm::MemoryBuffer> archive(std::move(*file));
   ZipReader zip(archive->getBuffer());
   std::optional<Directory> dir = findDirectory(zip);

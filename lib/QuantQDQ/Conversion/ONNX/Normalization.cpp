@@ -90,6 +90,30 @@ static LogicalResult replaceByLayerNorm(ONNXNode node,
                                       operands, attrs, x.getType()));
 }
 
+/// The attributes LayerNormalization and RMSNormalization share.
+struct NormalizationAttrs {
+  int64_t axis;
+  float epsilon;
+  /// `stash_type` 1: computed in float, as the layers are.
+  bool inFloat;
+};
+
+/// Reads them off `node`, whose input is of `type`; an axis outside the
+/// rank is an error at the node.
+static FailureOr<NormalizationAttrs>
+getNormalizationAttrs(ONNXNode node, RankedTensorType type) {
+  FailureOr<int64_t> axis = node.getInt("axis", -1);
+  FailureOr<float> epsilon = node.getFloat("epsilon", 1e-5f);
+  FailureOr<int64_t> stash = node.getInt("stash_type", 1);
+  if (failed(axis) || failed(epsilon) || failed(stash))
+    return failure();
+  int64_t rank = type.getRank();
+  if (*axis < -rank || *axis >= rank)
+    return node.emitError() << "axis " << *axis << " is outside [" << -rank
+                            << ", " << rank - 1 << "]";
+  return NormalizationAttrs{*axis, *epsilon, *stash == 1};
+}
+
 /// LayerNormalization-17 whose mean and inverse deviation outputs nobody
 /// reads (ONNXOpPattern checks), in float precision (`stash_type` 1).
 static LogicalResult convertLayerNorm(ONNXNode node,
@@ -100,19 +124,11 @@ static LogicalResult convertLayerNorm(ONNXNode node,
   if (!type || !scale || !getFloatTensor(scale) ||
       (bias && !getFloatTensor(bias)))
     return failure();
-  FailureOr<int64_t> axis = node.getInt("axis", -1);
-  FailureOr<float> epsilon = node.getFloat("epsilon", 1e-5f);
-  FailureOr<int64_t> stash = node.getInt("stash_type", 1);
-  if (failed(axis) || failed(epsilon) || failed(stash))
+  FailureOr<NormalizationAttrs> attrs = getNormalizationAttrs(node, type);
+  if (failed(attrs) || !attrs->inFloat)
     return failure();
-  int64_t rank = type.getRank();
-  if (*axis < -rank || *axis >= rank)
-    return node.emitError() << "axis " << *axis << " is outside ["
-                            << -rank << ", " << rank - 1 << "]";
-  if (*stash != 1)
-    return failure();
-  return replaceByLayerNorm(node, rewriter, x, scale, bias, *axis,
-                            *epsilon);
+  return replaceByLayerNorm(node, rewriter, x, scale, bias, attrs->axis,
+                            attrs->epsilon);
 }
 
 //===----------------------------------------------------------------------===//
@@ -144,18 +160,12 @@ static LogicalResult convertRMSNorm(ONNXNode node, PatternRewriter &rewriter) {
   RankedTensorType scaleType = getFloatTensor(scale);
   if (!type || !scaleType)
     return failure();
-  FailureOr<int64_t> axis = node.getInt("axis", -1);
-  FailureOr<float> epsilon = node.getFloat("epsilon", 1e-5f);
-  FailureOr<int64_t> stash = node.getInt("stash_type", 1);
-  if (failed(axis) || failed(epsilon) || failed(stash))
+  FailureOr<NormalizationAttrs> attrs = getNormalizationAttrs(node, type);
+  if (failed(attrs) || !attrs->inFloat ||
+      !RMSNormOp::fitsNormalizedDims(type, attrs->axis, scaleType))
     return failure();
-  int64_t rank = type.getRank();
-  if (*axis < -rank || *axis >= rank)
-    return node.emitError() << "axis " << *axis << " is outside [" << -rank
-                            << ", " << rank - 1 << "]";
-  if (*stash != 1 || !RMSNormOp::fitsNormalizedDims(type, *axis, scaleType))
-    return failure();
-  return replaceByRMSNorm(node, rewriter, x, scale, *axis, *epsilon);
+  return replaceByRMSNorm(node, rewriter, x, scale, attrs->axis,
+                          attrs->epsilon);
 }
 
 //===----------------------------------------------------------------------===//

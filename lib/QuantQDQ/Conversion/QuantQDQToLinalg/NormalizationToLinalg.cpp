@@ -18,6 +18,16 @@
 using namespace mlir;
 using namespace mlir::quant_qdq;
 
+/// The reduction over the dimensions `op` normalizes (from its axis on).
+template <typename NormOp>
+static Reducer getNormalizedReducer(PatternRewriter &rewriter, NormOp op) {
+  RankedTensorType type = op.getType();
+  SmallVector<bool> reduced(type.getRank(), false);
+  for (int64_t d = op.getNormalizedAxis(); d < type.getRank(); ++d)
+    reduced[d] = true;
+  return Reducer{rewriter, op.getLoc(), type, reduced};
+}
+
 namespace {
 /// (x - mean) * rsqrt(variance + epsilon) [* scale] [+ bias].
 struct LayerNormLowering : OpRewritePattern<LayerNormOp> {
@@ -28,11 +38,7 @@ struct LayerNormLowering : OpRewritePattern<LayerNormOp> {
     RankedTensorType type = op.getType();
     if (!type.hasStaticShape())
       return rewriter.notifyMatchFailure(op, "needs a static shape");
-    int64_t rank = type.getRank();
-    SmallVector<bool> reduced(rank, false);
-    for (int64_t d = op.getNormalizedAxis(); d < rank; ++d)
-      reduced[d] = true;
-    Reducer reducer{rewriter, loc, type, reduced};
+    Reducer reducer = getNormalizedReducer(rewriter, op);
     TypedAttr zero = rewriter.getFloatAttr(type.getElementType(), 0.0);
     double count = reducer.count();
     auto meanOf = [&](Value input, Reducer::Combine combine) {
@@ -95,11 +101,7 @@ struct RMSNormLowering : OpRewritePattern<RMSNormOp> {
     RankedTensorType type = op.getType();
     if (!type.hasStaticShape())
       return rewriter.notifyMatchFailure(op, "needs a static shape");
-    int64_t rank = type.getRank();
-    SmallVector<bool> reduced(rank, false);
-    for (int64_t d = op.getNormalizedAxis(); d < rank; ++d)
-      reduced[d] = true;
-    Reducer reducer{rewriter, loc, type, reduced};
+    Reducer reducer = getNormalizedReducer(rewriter, op);
     Value sumOfSquares = reducer.reduce(
         op.getInput(), rewriter.getFloatAttr(type.getElementType(), 0.0),
         [](OpBuilder &b, Location l, Value x, Value acc) {
