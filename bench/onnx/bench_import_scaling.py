@@ -3,7 +3,7 @@
 
     bench_import_scaling.py BUILD_DIR [OTHER_BUILD_DIR]
 
-Two tables, best of three runs each, figures only:
+Three tables, best of three runs each, figures only:
 
 1. Import. Chains of MatMul -> Add -> Sigmoid -> Mul blocks (every node maps
    to a layer op or fuses: dense, bias, swish) of 10^3, 10^4 and 10^5 nodes
@@ -16,6 +16,12 @@ Two tables, best of three runs each, figures only:
    hostile inputs take (issue 18): a chain of Relu nodes up to 10^5, and a
    residual network of Conv -> Relu -> Add blocks up to 10^4 layers, against
    `onnx.load` + `onnx.save` of the same file.
+
+3. Export at another opset (issue 44): `qdq-opt model.onnx --onnx-opset=21
+   -o out.onnx` on an opset-17 chain of ReduceMean (axes an attribute, an
+   input from 18) and Sin nodes kept as they are, which ONNX's version
+   converter brings to 21, up to 10^5 nodes, against `onnx.load` +
+   `onnx.version_converter.convert_version` + `onnx.save`.
 
 With OTHER_BUILD_DIR, the same for that build's qdq-opt, side by side.
 Models are written and the Python baselines timed in child processes: the
@@ -52,6 +58,17 @@ if kind == "dense-swish":
     inits = [numpy_helper.from_array(np.ones((8, 8), np.float32), "w"),
              numpy_helper.from_array(np.ones(8, np.float32), "b")]
     shape = [1, 8]
+elif kind == "mean-sin":
+    for i in range(size):
+        if i % 2 == 0:
+            nodes.append(helper.make_node("ReduceMean", [prev], [f"t{i}"],
+                                          name=f"mean{i}", axes=[-1],
+                                          keepdims=1))
+        else:
+            nodes.append(helper.make_node("Sin", [prev], [f"t{i}"],
+                                          name=f"sin{i}"))
+        prev = f"t{i}"
+    shape = [1, 8]
 elif kind == "relu-chain":
     for i in range(size):
         nodes.append(helper.make_node("Relu", [prev], [f"t{i}"],
@@ -69,10 +86,12 @@ else:  # residual: size layers of Conv -> Relu -> Add
         prev = f"a{i}"
     inits = [numpy_helper.from_array(np.ones((4, 4, 3, 3), np.float32), "w")]
     shape = [1, 4, 4, 4]
+out_shape = [1, 1] if kind == "mean-sin" else shape
 graph = helper.make_graph(
     nodes, kind, [helper.make_tensor_value_info("x", TensorProto.FLOAT, shape)],
-    [helper.make_tensor_value_info(prev, TensorProto.FLOAT, shape)], inits)
-model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
+    [helper.make_tensor_value_info(prev, TensorProto.FLOAT, out_shape)], inits)
+opset = 17 if kind == "mean-sin" else 13
+model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
 model.ir_version = 8
 onnx.save(model, path)
 print(len(nodes))
@@ -94,19 +113,34 @@ print(best)
 """
 
 
+# The same with ONNX's version converter to opset 21 between.
+PYTHON_CONVERT = """
+import sys, time, onnx, onnx.version_converter
+best = None
+for _ in range(3):
+    start = time.perf_counter()
+    model = onnx.version_converter.convert_version(onnx.load(sys.argv[1]), 21)
+    onnx.save(model, sys.argv[2])
+    elapsed = time.perf_counter() - start
+    best = elapsed if best is None else min(best, elapsed)
+print(best)
+"""
+
+
 def python(script, *args):
     return subprocess.run([sys.executable, "-c", script, *args], check=True,
                           capture_output=True, text=True).stdout.strip()
 
 
-def table(title, graphs, tool_args, save_baseline, builds, work):
+def table(title, graphs, tool_args, save_baseline, builds, work,
+          baseline_script=PYTHON_BASELINE):
     print(title)
     print("%-22s %-7s %8s %10s %14s %8s" %
           ("graph", "build", "nodes", "us / node", "/ python", "RSS MiB"))
     path = os.path.join(work, "graph.onnx")
     for kind, size, label in graphs:
         nodes = int(python(WRITE, kind, str(size), path))
-        baseline = float(python(PYTHON_BASELINE, path,
+        baseline = float(python(baseline_script, path,
                                 *([os.path.join(work, "python.onnx")]
                                   if save_baseline else [])))
         for i, build in enumerate(builds):
@@ -137,6 +171,12 @@ def main():
           lambda w: ["--insert-qdq=resnet-v1", "-o",
                      os.path.join(w, "out.onnx")],
           True, builds, work)
+    table("--onnx-opset=21 -o out.onnx from opset 17 (/ python: load + "
+          "convert_version + save)",
+          [("mean-sin", n, "mean/sin chain %d" % n)
+           for n in (1000, 10000, 100000)],
+          lambda w: ["--onnx-opset=21", "-o", os.path.join(w, "out.onnx")],
+          True, builds, work, PYTHON_CONVERT)
 
 
 if __name__ == "__main__":
