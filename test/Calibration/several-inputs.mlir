@@ -20,7 +20,7 @@
 // RUN: qdq-run %s --input %t/x.npy --input %t/m.npy --output %t/y.npy
 // RUN: cmp %t/y.npz.npy %t/y.npy
 // RUN: not qdq-run %s --input %t/nomask.npz 2>&1 | FileCheck %s --check-prefix=RUNMISSING
-// RUNMISSING: nomask.npz: has no array for the input 'mask'
+// RUNMISSING: nomask.npz: has no array for the model's input 'mask' (its inputs: x, mask)
 
 // The data must match the model: an error names the file and the input,
 // before anything compiles.

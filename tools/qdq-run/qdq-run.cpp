@@ -259,21 +259,14 @@ int main(int argc, char **argv) {
                 " --input files were given");
   SmallVector<std::pair<std::string, NpyArray>> given;
   if (npz) {
-    auto arrays = readNpz(inputPaths[0], &context);
+    SmallVector<std::string> names;
+    for (BlockArgument arg : func.getArguments())
+      names.push_back(getTensorName(arg).str());
+    auto arrays = readNpzInputs(inputPaths[0], names, &context);
     if (!arrays)
       return fail(llvm::toString(arrays.takeError()));
-    for (BlockArgument arg : func.getArguments()) {
-      StringRef name = getTensorName(arg);
-      auto it =
-          llvm::find_if(*arrays, [&](auto &a) { return a.first == name; });
-      if (it == arrays->end())
-        return fail(inputPaths[0] + ": has no array for the input '" + name +
-                    "'");
-      given.emplace_back((inputPaths[0] + ":" + name).str(), it->second);
-    }
-    if (arrays->size() != func.getNumArguments())
-      return fail(inputPaths[0] + ": holds " + Twine(arrays->size()) +
-                  " arrays for " + Twine(func.getNumArguments()) + " inputs");
+    for (auto [name, array] : llvm::zip(names, *arrays))
+      given.emplace_back(inputPaths[0] + ":" + name, std::move(array));
   } else {
     for (const std::string &path : inputPaths) {
       auto array = readNpy(path, &context);

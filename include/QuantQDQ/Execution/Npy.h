@@ -63,6 +63,14 @@ llvm::Expected<NpyArray> readNpy(StringRef path, MLIRContext *context);
 llvm::Expected<std::vector<std::pair<std::string, NpyArray>>>
 readNpz(StringRef path, MLIRContext *context);
 
+/// The arrays of the .npz archive at `path` as a model of inputs named
+/// `inputNames` takes them: by input position, each the array of its name.
+/// An input without an array, or an array that names no input, is an
+/// error naming the file, the array or input, and the model's inputs.
+llvm::Expected<SmallVector<NpyArray, 1>>
+readNpzInputs(StringRef path, ArrayRef<std::string> inputNames,
+              MLIRContext *context);
+
 /// Reads the array in `file`, which the result keeps alive; errors name
 /// `name`.
 llvm::Expected<NpyArray> parseNpy(std::unique_ptr<llvm::MemoryBuffer> file,

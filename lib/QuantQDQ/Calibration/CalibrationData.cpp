@@ -75,25 +75,10 @@ readFeed(StringRef file, ArrayRef<std::string> inputNames, MLIRContext *context,
       return emitError(loc) << llvm::toString(array.takeError());
     return SmallVector<NpyArray, 1>{std::move(*array)};
   }
-  auto named = readNpz(file, context);
-  if (!named)
-    return emitError(loc) << llvm::toString(named.takeError());
-  SmallVector<NpyArray, 1> arrays(inputNames.size());
-  for (auto &[name, array] : *named) {
-    auto *input = llvm::find(inputNames, name);
-    if (input == inputNames.end())
-      return emitError(loc) << file << ": holds an array '" << name
-                            << "', which is no input of the model (its "
-                               "inputs: "
-                            << inputs << ")";
-    arrays[input - inputNames.begin()] = std::move(array);
-  }
-  for (auto [name, array] : llvm::zip(inputNames, arrays))
-    if (!array.elementType)
-      return emitError(loc)
-             << file << ": has no array for the model's "
-             << "input '" << name << "' (its inputs: " << inputs << ")";
-  return arrays;
+  auto arrays = readNpzInputs(file, inputNames, context);
+  if (!arrays)
+    return emitError(loc) << llvm::toString(arrays.takeError());
+  return std::move(*arrays);
 }
 
 /// Checks `array` against the model's input `type`, named `what` (the

@@ -11,6 +11,7 @@
 
 #include "QuantQDQ/Execution/Npy.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Endian.h"
 
 #include <cstring>
@@ -197,5 +198,31 @@ mlir::quant_qdq::readNpz(StringRef path, MLIRContext *context) {
     }
     arrays.emplace_back(arrayName.str(), std::move(*array));
   }
+  return arrays;
+}
+
+llvm::Expected<SmallVector<NpyArray, 1>>
+mlir::quant_qdq::readNpzInputs(StringRef path, ArrayRef<std::string> inputNames,
+                               MLIRContext *context) {
+  auto named = readNpz(path, context);
+  if (!named)
+    return named.takeError();
+  std::string inputs = llvm::join(inputNames, ", ");
+  auto fail = [&](const Twine &why) {
+    return llvm::createStringError("%s: %s (its inputs: %s)",
+                                   path.str().c_str(), why.str().c_str(),
+                                   inputs.c_str());
+  };
+  SmallVector<NpyArray, 1> arrays(inputNames.size());
+  for (auto &[name, array] : *named) {
+    const auto *input = llvm::find(inputNames, name);
+    if (input == inputNames.end())
+      return fail("holds an array '" + name +
+                  "', which is no input of the model");
+    arrays[input - inputNames.begin()] = std::move(array);
+  }
+  for (auto [name, array] : llvm::zip(inputNames, arrays))
+    if (!array.elementType)
+      return fail("has no array for the model's input '" + name + "'");
   return arrays;
 }

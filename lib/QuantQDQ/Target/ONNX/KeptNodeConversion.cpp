@@ -40,13 +40,6 @@ static void declareAsInput(onnx::GraphProto &graph,
     shape.add_dim()->set_dim_value(d);
 }
 
-static int64_t getDefaultDomainOpset(const onnx::ModelProto &model) {
-  for (const onnx::OperatorSetIdProto &id : model.opset_import())
-    if (isDefaultDomain(id.domain()))
-      return id.version();
-  return 0;
-}
-
 /// The domain under which the converter sees the kept nodes written for
 /// `opset` while another opset's are converted.
 static std::string getWaitingDomain(int64_t opset) {

@@ -223,17 +223,19 @@ private:
   /// Brings the nodes kept from the model into the model's opset.
   LogicalResult convertKeptNodes(func::FuncOp func);
 
-  LogicalResult setValueInfo(onnx::ValueInfoProto &info, Value v,
-                             ArrayAttr dimParams, Location loc) {
-    int32_t elemType = getONNXElementType(getElementTypeOrSelf(v.getType()));
+  /// Writes `type` into `info` (element type, and the shape of a ranked
+  /// tensor: dynamic dimensions named by `dimParams` where it names them);
+  /// false when the element type has no ONNX form.
+  static bool setTensorType(onnx::ValueInfoProto &info, Type type,
+                            ArrayAttr dimParams = {}) {
+    int32_t elemType = getONNXElementType(getElementTypeOrSelf(type));
     if (!elemType)
-      return emitError(loc) << "graph input or output of type " << v.getType()
-                            << " has no ONNX tensor type";
+      return false;
     auto &tensor = *info.mutable_type()->mutable_tensor_type();
     tensor.set_elem_type(elemType);
-    auto ranked = dyn_cast<RankedTensorType>(v.getType());
+    auto ranked = dyn_cast<RankedTensorType>(type);
     if (!ranked)
-      return success();
+      return true;
     auto &shape = *tensor.mutable_shape();
     for (auto [i, d] : llvm::enumerate(ranked.getShape())) {
       auto &dim = *shape.add_dim();
@@ -246,6 +248,14 @@ private:
       else if (!param.empty())
         dim.set_dim_param(param.str());
     }
+    return true;
+  }
+
+  LogicalResult setValueInfo(onnx::ValueInfoProto &info, Value v,
+                             ArrayAttr dimParams, Location loc) {
+    if (!setTensorType(info, v.getType(), dimParams))
+      return emitError(loc) << "graph input or output of type " << v.getType()
+                            << " has no ONNX tensor type";
     return success();
   }
 
@@ -273,8 +283,9 @@ LogicalResult ModelExporter::exportGeneric(GenericOp op) {
     if (auto v = opsets.getAs<IntegerAttr>(
             domain.empty() ? StringRef(kDefaultDomain) : domain))
       version = v.getInt();
-  if (auto from = op->getAttrOfType<IntegerAttr>(kKeptNodeOpset))
-    version = from.getInt();
+  auto keptFrom = op->getAttrOfType<IntegerAttr>(kKeptNodeOpset);
+  if (keptFrom)
+    version = keptFrom.getInt();
   auto omittedIn = op->getAttrOfType<DenseI64ArrayAttr>(kOmittedInputs);
   auto omittedOut = op->getAttrOfType<DenseI64ArrayAttr>(kOmittedOutputs);
   auto captures = op->getAttrOfType<ArrayAttr>(kCaptures);
@@ -329,8 +340,8 @@ LogicalResult ModelExporter::exportGeneric(GenericOp op) {
   for (auto [i, out] : llvm::enumerate(outputs))
     if (isOmitted(omittedOut, i) && op->getResult(i).use_empty())
       out.clear();
-  if (auto from = op->getAttrOfType<IntegerAttr>(kKeptNodeOpset))
-    kept.nodes.emplace_back(graph->node_size(), from.getInt());
+  if (keptFrom)
+    kept.nodes.emplace_back(graph->node_size(), keptFrom.getInt());
   onnx::NodeProto &node = addNode(op.getOpType(), nodeName, inputs, outputs);
   if (op.getDomain())
     node.set_domain(op.getDomain()->str());
@@ -511,21 +522,13 @@ LogicalResult ModelExporter::convertKeptNodes(func::FuncOp func) {
   func.walk([&](GenericOp op) {
     for (OpResult result : op->getResults()) {
       auto it = names.find(result);
-      auto type = dyn_cast<RankedTensorType>(result.getType());
-      int32_t elementType =
-          type ? getONNXElementType(type.getElementType()) : 0;
-      if (it == names.end() || it->second.empty() || !elementType)
+      if (it == names.end() || it->second.empty() ||
+          !isa<RankedTensorType>(result.getType()))
         continue;
-      onnx::ValueInfoProto &info = valueTypes.emplace_back();
+      onnx::ValueInfoProto info;
       info.set_name(it->second);
-      auto &tensor = *info.mutable_type()->mutable_tensor_type();
-      tensor.set_elem_type(elementType);
-      auto &shape = *tensor.mutable_shape();
-      for (int64_t d : type.getShape()) {
-        auto &dim = *shape.add_dim();
-        if (!ShapedType::isDynamic(d))
-          dim.set_dim_value(d);
-      }
+      if (setTensorType(info, result.getType()))
+        valueTypes.push_back(std::move(info));
     }
   });
   return onnx_io::convertKeptNodes(model, kept, elsewhere, valueTypes,

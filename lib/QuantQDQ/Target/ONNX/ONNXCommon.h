@@ -36,6 +36,14 @@ inline bool isDefaultDomain(llvm::StringRef domain) {
   return domain.empty() || domain == kDefaultDomain;
 }
 
+/// The opset `model` imports of ONNX's own domain (0: none).
+inline int64_t getDefaultDomainOpset(const onnx::ModelProto &model) {
+  for (const onnx::OperatorSetIdProto &id : model.opset_import())
+    if (isDefaultDomain(id.domain()))
+      return id.version();
+  return 0;
+}
+
 /// The newest ONNX IR version: that of the ONNX library the build links,
 /// the version of the pinned onnx Python package (requirements.txt). Files
 /// of newer versions are refused, as ONNX Runtime refuses versions it does

@@ -39,15 +39,6 @@ static std::string inferModelShapes(onnx::ModelProto &model) {
   return {};
 }
 
-/// The opset `model` imports of ONNX's own domain (0: none).
-static int64_t getDefaultDomainOpset(const onnx::ModelProto &model) {
-  int64_t opset = 0;
-  for (const onnx::OperatorSetIdProto &id : model.opset_import())
-    if (onnx_io::isDefaultDomain(id.domain()))
-      opset = id.version();
-  return opset;
-}
-
 /// ONNX's checker on `model`, except that a graph input or output of
 /// unknown rank (no shape, which ONNX Runtime accepts and a custom-domain
 /// producer leaves) passes the shape requirement. The model is left as it
@@ -123,7 +114,7 @@ static onnx::NodeProto copyForInference(const onnx::NodeProto &node) {
 /// subgraphs (If, Loop, Scan) are inferred with the types of the enclosing
 /// scope, so that a body of the wrong arity is found.
 static std::pair<int, std::string> findRejectedNode(onnx::ModelProto &model) {
-  int64_t opset = getDefaultDomainOpset(model);
+  int64_t opset = onnx_io::getDefaultDomainOpset(model);
   std::unordered_map<std::string, int> opsets;
   for (const onnx::OperatorSetIdProto &id : model.opset_import())
     opsets[id.domain() == onnx_io::kDefaultDomain ? "" : id.domain()] =
@@ -482,7 +473,7 @@ static std::string convertInProcess(const onnx::ModelProto &model,
     vc::DefaultVersionConverter converter;
     converter.registerAdapter("Split", 18, 17, splitTo17);
     onnx::ModelProto converted = converter.convert_version(
-        model, onnx::OpSetID(getDefaultDomainOpset(model)),
+        model, onnx::OpSetID(onnx_io::getDefaultDomainOpset(model)),
         onnx::OpSetID(opset));
     std::string bytes;
     if (!converted.SerializeToString(&bytes))
