@@ -476,19 +476,19 @@ static void verifyModule(ModuleHandle &module) {
 //===----------------------------------------------------------------------===//
 
 /// The qdq-quantize pipeline (QuantizePipeline.h), as qdq-opt runs it:
-/// insert-qdq, then calibration when `data` names arrays.
-static void quantize(ModuleHandle &module,
-                     const std::vector<std::string> &cases,
-                     const std::string &specPath, const std::string &specName,
-                     const std::string &mode, const std::string &reportPath,
-                     bool propagate, unsigned activationBits,
-                     unsigned weightBits, const std::string &weightFormat,
-                     const std::string &activationFormat,
-                     int64_t weightBlockSize, bool awq,
-                     int64_t attentionMaxSequence,
-                     const std::vector<std::string> &data,
-                     const std::string &method, double percentile,
-                     unsigned bins, int64_t batchSize) {
+/// insert-qdq, [SmoothQuant, AWQ, GPTQ,] then calibration when `data`
+/// names arrays.
+static void
+quantize(ModuleHandle &module, const std::vector<std::string> &cases,
+         const std::string &specPath, const std::string &specName,
+         const std::string &mode, const std::string &reportPath, bool propagate,
+         unsigned activationBits, unsigned weightBits,
+         const std::string &weightFormat, const std::string &activationFormat,
+         int64_t weightBlockSize, bool awq, bool gptq,
+         const std::string &smoothAlpha, const std::string &kvCache,
+         int64_t attentionMaxSequence, const std::vector<std::string> &data,
+         const std::string &method, double percentile, unsigned bins,
+         int64_t batchSize) {
   registerPassesOnce();
   runCaptured(module, "insert-qdq", [&](DiagnosticCapture &capture) {
     if (!specPath.empty() && !specName.empty())
@@ -505,6 +505,9 @@ static void quantize(ModuleHandle &module,
     options.activationFormat = activationFormat;
     options.weightBlockSize = weightBlockSize;
     options.awq = awq;
+    options.gptq = gptq;
+    options.smoothAlpha = smoothAlpha;
+    options.kvCache = kvCache;
     options.attentionMaxSequence = attentionMaxSequence;
     options.data = ArrayRef<std::string>(data);
     options.method = method;
@@ -857,8 +860,7 @@ PYBIND11_MODULE(_quant_qdq, m) {
            py::arg("activation_amax") = 6.0, py::arg("opset") = 0,
            "Serialized QDQ ONNX ModelProto.")
       .def("save_onnx", &saveModel, py::arg("path"),
-           py::arg("integer_weights") = true,
-           py::arg("activation_amax") = 6.0,
+           py::arg("integer_weights") = true, py::arg("activation_amax") = 6.0,
            py::arg("external_data") = "auto", py::arg("opset") = 0,
            "Writes QDQ ONNX to `path` (and `path`.data, with external data).")
       .def("quantize", &quantize, py::arg("cases"), py::arg("spec_path"),
@@ -866,9 +868,10 @@ PYBIND11_MODULE(_quant_qdq, m) {
            py::arg("propagate"), py::arg("activation_bits"),
            py::arg("weight_bits"), py::arg("weight_format"),
            py::arg("activation_format"), py::arg("weight_block_size"),
-           py::arg("awq"), py::arg("attention_max_sequence"), py::arg("data"),
-           py::arg("method"),
-           py::arg("percentile"), py::arg("bins"), py::arg("batch_size"))
+           py::arg("awq"), py::arg("gptq"), py::arg("smooth_alpha"),
+           py::arg("kv_cache"), py::arg("attention_max_sequence"),
+           py::arg("data"), py::arg("method"), py::arg("percentile"),
+           py::arg("bins"), py::arg("batch_size"))
       .def("layers", &describeLayers)
       .def("record_case_spec", &recordCaseSpec, py::arg("case_name"),
            py::arg("spec_json"))

@@ -93,7 +93,8 @@ def place_qdq(module: Module, quantization_mode: str = "full",
               batch_size: Optional[int] = None, weight_bits: int = 8,
               activation_bits: int = 8, weight_format: str = "",
               activation_format: str = "", block_size: int = 0,
-              awq: bool = False) -> str:
+              awq: bool = False, gptq: bool = False,
+              smooth_alpha=None, kv_cache: Optional[str] = None) -> str:
     """Places Q/DQ pairs in `module`, in place, with every setting
     quantize_model has for it, and, given `calibration_data`, calibrates;
     returns insert-qdq's report."""
@@ -136,6 +137,9 @@ def place_qdq(module: Module, quantization_mode: str = "full",
             weight_bits=int(weight_bits), weight_format=str(weight_format),
             activation_format=str(activation_format),
             weight_block_size=int(block_size), awq=bool(awq),
+            gptq=bool(gptq),
+            smooth_alpha="" if smooth_alpha is None else str(smooth_alpha),
+            kv_cache=kv_cache or "",
             attention_max_sequence=_attention_max_sequence(custom_qdq_cases),
             data=data, method=calibration_method,
             percentile=float(percentile), bins=_BINS,

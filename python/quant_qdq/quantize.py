@@ -35,6 +35,8 @@ def quantize_model(model, quantization_mode: str = "full",
                    weight_format: Optional[str] = None,
                    activation_format: Optional[str] = None,
                    block_size: int = 0, awq: bool = False,
+                   gptq: bool = False, smooth_alpha=None,
+                   kv_cache: Optional[str] = None,
                    qat: bool = False, range_tracking: str = "last_value"):
     """Inserts Q/DQ nodes in `model` and returns an onnx.ModelProto, or,
     with `output`, writes it to that file and returns the path. With
@@ -90,6 +92,18 @@ def quantize_model(model, quantization_mode: str = "full",
       awq: scale the weights of weight-only dense layers by their inputs'
         magnitudes on `calibration_data` first (AWQ-lite: docs/
         Calibration.md), which the model then divides back with a Mul.
+      smooth_alpha: SmoothQuant for layers whose input and weight are
+        both quantized (W8A8): divide their inputs' outlier channels by
+        s = max|x|^alpha / max|w|^(1 - alpha), folded into the preceding
+        normalization where it can, and multiply the weights by s; alpha
+        in [0, 1] or "auto" (chosen per layer group), None: off. Needs
+        `calibration_data` (docs/Calibration.md).
+      kv_cache: "int8" or "fp8" quantizes a decoder's key/value cache
+        (its present_* outputs, per tensor, calibrated on
+        `calibration_data`); None keeps it in float.
+      gptq: round the quantized weights of dense layers (int4 or int8, per
+        channel or in blocks) so that their outputs on `calibration_data`
+        change least (GPTQ: docs/Calibration.md), after awq's scales.
       qat: return a Keras model for quantization-aware training; its
         ranges start at the maximum seen on `calibration_data` when given.
       range_tracking: with `qat`, how activation ranges follow training:
@@ -99,11 +113,12 @@ def quantize_model(model, quantization_mode: str = "full",
         raise ValueError("batch_size must be positive (or None to let "
                          "calibration choose), got %r" % (batch_size,))
     if qat:
-        if weight_format or activation_format or block_size or awq:
+        if (weight_format or activation_format or block_size or awq or gptq
+                or smooth_alpha is not None or kv_cache):
             raise ValueError("with qat=True, give widths as weight_bits and "
                              "activation_bits; weight_format, "
-                             "activation_format, block_size and awq are "
-                             "for export")
+                             "activation_format, block_size, awq, gptq, "
+                             "smooth_alpha and kv_cache are for export")
         if calibration_method != "max" or calibration_table is not None:
             raise ValueError("with qat=True, calibration_data sets the "
                              "starting ranges by their maximum; "
@@ -131,9 +146,11 @@ def quantize_model(model, quantization_mode: str = "full",
     if calibration_data is not None and calibration_table is not None:
         raise ValueError("give calibration_data or calibration_table, "
                          "not both")
-    if awq and calibration_data is None:
-        raise ValueError("awq=True measures the layers' inputs: give "
-                         "calibration_data")
+    for name, asked in (("awq=True", awq), ("gptq=True", gptq),
+                        ("smooth_alpha", smooth_alpha is not None)):
+        if asked and calibration_data is None:
+            raise ValueError("%s measures the layers' inputs: give "
+                             "calibration_data" % name)
     module = load_module(model, example_input=example_input,
                          opset_version=opset_version)
     # Folded first, so that cases see the layers that will run.
@@ -148,7 +165,8 @@ def quantize_model(model, quantization_mode: str = "full",
                      activation_bits=activation_bits,
                      weight_format=weight_format or "",
                      activation_format=activation_format or "",
-                     block_size=block_size, awq=awq)
+                     block_size=block_size, awq=awq, gptq=gptq,
+                     smooth_alpha=smooth_alpha, kv_cache=kv_cache)
     if report is not None:
         with open(report, "w") as f:
             f.write(text)

@@ -331,6 +331,44 @@ def test_awq():
         quantize_model(model, weight_format="int4", awq=True)
 
 
+def test_gptq_and_smoothquant():
+    # GPTQ's integers differ from plain rounding's; SmoothQuant puts a Mul
+    # before each W8A8 layer whose input no normalization produces.
+    import onnxruntime as ort
+    from onnx import numpy_helper
+    model, x = _salient_mlp()
+    formats = dict(weight_format="int4", activation_format="none",
+                   block_size=16)
+    with pytest.warns(QuantQDQWarning, match="opset from 17 to 21"):
+        rounded = quantize_model(model, **formats)
+    with pytest.warns(QuantQDQWarning, match="opset from 17 to 21"):
+        gptq = quantize_model(model, gptq=True, calibration_data=x, **formats)
+    ints = lambda m: [numpy_helper.to_array(i).astype(np.int8)
+                      for i in m.graph.initializer if i.dims == [64, 32]]
+    assert len(ints(gptq)) == 1 and not np.array_equal(ints(gptq)[0],
+                                                       ints(rounded)[0])
+    smooth = quantize_model(model, smooth_alpha=0.5, calibration_data=x)
+    assert [n.name for n in smooth.graph.node if n.op_type == "Mul"] == [
+        "fc1_smooth_scale", "fc2_smooth_scale"]
+    session = ort.InferenceSession(smooth.SerializeToString(),
+                                   providers=["CPUExecutionProvider"])
+    assert np.isfinite(session.run(None, {"x": x})[0]).all()
+    for option in (dict(gptq=True), dict(smooth_alpha=0.5)):
+        with pytest.raises(ValueError, match="give calibration_data"):
+            quantize_model(model, **option)
+    with pytest.raises(QuantQDQError, match="alpha must be in"):
+        quantize_model(model, smooth_alpha=2, calibration_data=x)
+
+
+def test_kv_cache_needs_a_cache():
+    # A model without one: a warning, and nothing quantized for it.
+    model, x = _salient_mlp()
+    with pytest.warns(QuantQDQWarning, match="found no key/value cache"):
+        quantize_model(model, kv_cache="int8", calibration_data=x)
+    with pytest.raises(QuantQDQError, match="unknown kv-cache-format 'int4'"):
+        quantize_model(model, kv_cache="int4")
+
+
 def test_format_errors(block_model):
     with pytest.raises(QuantQDQError, match="unknown weight-format 'int3'"):
         quantize_model(block_model, weight_format="int3")

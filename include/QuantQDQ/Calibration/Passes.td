@@ -115,4 +115,111 @@ def ActivationAwareScales : Pass<"qdq-awq", "::mlir::ModuleOp"> {
   ];
 }
 
+def SmoothActivations : Pass<"qdq-smooth", "::mlir::ModuleOp"> {
+  let summary = "Activation outliers migrated into the weights of W8A8 "
+                "dense layers (SmoothQuant)";
+  let description = [{
+    For the dense layers (MatMul, Gemm) whose input and weight are both
+    quantized (W8A8), grouped by the float tensor they read (q, k and v
+    read one), runs the float network on the calibration data and
+    measures each input channel's largest magnitude `max|X_k|`. A few
+    channels of a transformer's activations are far larger than the rest,
+    and a per-tensor activation scale spends its grid on them. With
+    `s_k = max|X_k|^alpha / max|W_k|^(1 - alpha)` (`W_k` the weights of
+    input channel `k` in every layer of the group), the input becomes
+    `X / s` and each weight `diag(s) W`: the product is unchanged in
+    float, and the activation's range flattens at the weights' expense.
+
+    `1 / s` is folded into the scale (and bias) of the `layer_norm` or
+    `rms_norm` that produces the tensor when the group's quantizers are
+    its only readers; otherwise a `multiply` by `1 / s` (ONNX `Mul`,
+    `<layer>_smooth_scale`) comes before the input's quantizer. `alpha`
+    (0.5) is the migration strength; `alpha=auto` chooses it per group
+    from 0 to 1 by `alpha-step`, or no smoothing, by the group's output
+    error with both quantizers simulated (per-tensor `max` activation
+    range, per-channel weights) on up to `rows` calibration rows. The
+    input's quantizers must not be calibrated yet: calibration comes after
+    (the `qdq-quantize` pipeline's order). `report=` lists each group.
+
+    `--qdq-smooth=data.npy` is short for `--qdq-smooth="data=data.npy"`.
+  }];
+  let options = [
+    ListOption<"data", "data", "std::string",
+               "Calibration data: .npy or .npz files, or folders of them">,
+    Option<"alpha", "alpha", "std::string", /*default=*/"\"0.5\"",
+           "Migration strength in [0, 1], or auto (per group)">,
+    Option<"alphaStep", "alpha-step", "double", /*default=*/"0.05",
+           "Step of alpha=auto's search over [0, 1]">,
+    Option<"rows", "rows", "int64_t", /*default=*/"512",
+           "Input rows per group kept to measure alpha=auto's error">,
+    Option<"batchSize", "batch-size", "int64_t", /*default=*/"0",
+           "Samples per run when the model's batch is dynamic (0: one per "
+           "thread, 4 to 32)">,
+    Option<"entry", "entry", "std::string", /*default=*/"",
+           "Function to run (default: the only public one)">,
+    Option<"reportPath", "report", "std::string", /*default=*/"",
+           "Write each group's alpha, output errors and where 1 / s went "
+           "('-': stdout)">,
+  ];
+  let statistics = [
+    Statistic<"numSmoothed", "smoothed-groups",
+              "Groups of dense layers whose input was smoothed">,
+    Statistic<"numFolded", "folded-groups",
+              "Smoothed groups whose 1 / s went into a normalization">,
+  ];
+}
+
+def GPTQWeights : Pass<"qdq-gptq", "::mlir::ModuleOp"> {
+  let summary = "Quantized weights that compensate their rounding error on "
+                "calibration data (GPTQ)";
+  let description = [{
+    For each dense layer (MatMul, Gemm) whose weight has a symmetric signed
+    integer quantizer (int4 or int8; per tensor, per channel or in blocks;
+    weight-only or with a quantized input), runs the float network on the
+    calibration data and accumulates the Gram matrix `H = X^T X` of the
+    layer's input rows (once per tensor that several layers read, as q, k
+    and v do). GPTQ then quantizes the weight one input channel at a time
+    and spreads each channel's rounding error over the channels not yet
+    quantized, through the Cholesky factor of `(H + damp * mean(diag H) *
+    I)^-1`, so that `X W` changes least: `block` channels at a time with a
+    lazy update of the rest. A scale group (a block of `weight-block-size`
+    input channels, an output channel, or the tensor) takes
+    `max|w| / qmax` of its values, as updated so far, when its first
+    channel is reached (the lazy updates do not change the result).
+    `act-order` quantizes the channels with the
+    largest inputs first; groups keep their channels, so the export's
+    blocks stay contiguous.
+
+    The weight becomes the dequantized result and its quantizer ops take
+    the scales GPTQ chose, so the export writes GPTQ's integers exactly.
+    A layer whose GPTQ output error `tr(D H D^T)` on the calibration rows
+    is not below plain rounding's keeps rounding; `report=` lists both per
+    layer. `H` takes `k^2` doubles per distinct input of `k` channels.
+
+    `--qdq-gptq=data.npy` is short for `--qdq-gptq="data=data.npy"`.
+  }];
+  let options = [
+    ListOption<"data", "data", "std::string",
+               "Calibration data: .npy or .npz files, or folders of them">,
+    Option<"batchSize", "batch-size", "int64_t", /*default=*/"0",
+           "Samples per run when the model's batch is dynamic (0: one per "
+           "thread, 4 to 32)">,
+    Option<"block", "block", "int64_t", /*default=*/"128",
+           "Input channels quantized before the lazy update of the rest">,
+    Option<"damp", "damp", "double", /*default=*/"0.01",
+           "Dampening added to diag(H), as a fraction of its mean">,
+    Option<"actOrder", "act-order", "bool", /*default=*/"false",
+           "Quantize input channels in decreasing order of diag(H)">,
+    Option<"entry", "entry", "std::string", /*default=*/"",
+           "Function to run (default: the only public one)">,
+    Option<"reportPath", "report", "std::string", /*default=*/"",
+           "Write each layer's output error with rounding and with GPTQ "
+           "('-': stdout)">,
+  ];
+  let statistics = [
+    Statistic<"numChanged", "gptq-layers",
+              "Dense layers whose weight GPTQ rewrote">,
+  ];
+}
+
 #endif // QUANTQDQ_CALIBRATION_PASSES_TD

@@ -2,7 +2,9 @@
 //
 // What a user means by "quantize this model" (the seed toolkit's
 // quantize_model): optionally fold batch normalization, place Q/DQ,
-// optionally scale weight-only layers by their activations (AWQ), and
+// optionally smooth W8A8 layers' inputs (SmoothQuant), scale weight-only
+// layers by their activations (AWQ) and round weights to compensate their
+// error (GPTQ), and
 // calibrate when data or a table is given. qdq-opt registers it as the
 // pipeline `qdq-quantize`; Python's quantize_model builds the same
 // pipeline through buildQuantizePipeline, so both run the same passes with
@@ -54,10 +56,23 @@ struct QuantizePipelineOptions
   Option<std::string> activationFormat{
       *this, "activation-format",
       llvm::cl::desc("Activation format: int8, int16 or none")};
+  Option<std::string> kvCache{
+      *this, "kv-cache",
+      llvm::cl::desc("Quantize a decoder's key/value cache: int8 or fp8")};
   Option<bool> awq{
       *this, "awq",
       llvm::cl::desc("Activation-aware weight scales (qdq-awq) on `data` "
                      "for weight-only dense layers"),
+      llvm::cl::init(false)};
+  Option<std::string> smoothAlpha{
+      *this, "smooth-alpha",
+      llvm::cl::desc("SmoothQuant (qdq-smooth) on `data` for W8A8 dense "
+                     "layers with this migration strength, or auto "
+                     "(empty: none)")};
+  Option<bool> gptq{
+      *this, "gptq",
+      llvm::cl::desc("Weights that compensate their rounding error on `data` "
+                     "(qdq-gptq), after AWQ's scales"),
       llvm::cl::init(false)};
   Option<int64_t> weightBlockSize{
       *this, "weight-block-size",

@@ -43,7 +43,11 @@ def InsertQDQ : Pass<"insert-qdq", "::mlir::ModuleOp"> {
     `weight-block-size=N` gives each block of N input channels of a weight
     its own scale (opset-21 blocked `DequantizeLinear`; TensorRT's int4
     weight-only format takes 64 or 128), where it would have one per output
-    channel.
+    channel. `kv-cache=int8` (or `fp8`) quantizes a decoder's key/value
+    cache: each returned tensor that a concatenation builds from a past
+    input (or, without past inputs, each graph output named `present*`)
+    gets a per-tensor pair that every reader takes, so the cache holds
+    values of the grid and attention reads the dequantized cache.
 
     The pass reads nothing but its options. qdq-opt's `--qdq-spec`,
     `--qdq-mode` and `--qdq-report` are shorthand for `spec=`, `mode=` and
@@ -82,6 +86,9 @@ def InsertQDQ : Pass<"insert-qdq", "::mlir::ModuleOp"> {
            /*default=*/"512",
            "attention-matmul quantizes attention matmuls whose sequence "
            "length is at most this (TensorRT's INT8 fused attention: 512)">,
+    Option<"kvCache", "kv-cache", "std::string", /*default=*/"\"\"",
+           "Quantize a decoder's key/value cache (present_* outputs): int8 "
+           "or fp8 (empty: keep it in float)">,
   ];
   let statistics = [
     Statistic<"numLayers", "layers", "Layers decided">,
@@ -98,6 +105,8 @@ def InsertQDQ : Pass<"insert-qdq", "::mlir::ModuleOp"> {
     Statistic<"numAlreadyQuantized", "uses-already-quantized",
               "Uses asked for that an existing dequantize already feeds "
               "(an imported QDQ model, a second run)">,
+    Statistic<"numKVCacheTensors", "kv-cache-tensors",
+              "Key/value cache tensors quantized (kv-cache=)">,
   ];
   let dependentDialects = ["::mlir::quant_qdq::QuantQDQDialect",
                            "::mlir::pdl::PDLDialect",

@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "CalibrationData.h"
+#include "DenseWeights.h"
 #include "QuantQDQ/Calibration/Calibration.h"
 #include "QuantQDQ/Calibration/Passes.h"
 #include "QuantQDQ/IR/QuantQDQOps.h"
@@ -37,18 +38,9 @@ using namespace mlir;
 using namespace mlir::quant_qdq;
 
 namespace {
-/// A dense layer whose weight is quantized and input is not, with what the
-/// search learns about its input.
+/// A weight-only dense layer, with what the search learns about its input.
 struct Target {
-  DenseOp dense;
-  arith::ConstantOp weight;
-  /// The ops that quantize the weight (quantize and its dequantizes, or a
-  /// fake_quant), which take the new weight's scales.
-  SmallVector<Operation *> quantOps;
-  QuantizerAttr quantizer;
-  /// The weight is stored [k x n], or [n x k] when transposed.
-  int64_t k = 0, n = 0;
-  bool transposed = false;
+  QuantizedDenseWeight layer;
   /// Sum of |x_k| over the rows seen, and their count.
   std::vector<double> absSum;
   int64_t rowsSeen = 0;
@@ -63,114 +55,27 @@ struct Choice {
 };
 } // namespace
 
-/// The quantizer ops of a symmetric integer weight quantizer on `weight`,
-/// or none. The quantized weight must be this layer's alone: scaling one
-/// that another layer also reads (shared layers, ALBERT) would change that
-/// layer too. (A float constant others read stays: the scaled weight is a
-/// new constant.)
-static SmallVector<Operation *> getWeightQuantOps(Value weight,
-                                                  QuantizerAttr &quantizer) {
-  SmallVector<Operation *> ops;
-  if (!weight.hasOneUse())
-    return ops;
-  if (auto fake = weight.getDefiningOp<FakeQuantOp>()) {
-    quantizer = fake.getQuantizer();
-    ops.push_back(fake);
-  } else if (auto dq = weight.getDefiningOp<DequantizeOp>()) {
-    auto q = dq.getInput().getDefiningOp<QuantizeOp>();
-    if (!q || !q->hasOneUse())
-      return {};
-    quantizer = q.getQuantizer();
-    ops.push_back(q);
-    llvm::append_range(ops, q->getUsers());
-  }
-  if (ops.empty() || quantizer.isFloatStorage() || !quantizer.getSymmetric() ||
-      !quantizer.getIsSigned())
-    return {};
-  return ops;
-}
-
-/// Dense layers AWQ can scale, in program order.
+/// Dense layers AWQ can scale, in program order. Layers whose input is
+/// quantized keep their Q/DQ next to the product (a multiply between them
+/// would split TensorRT's fusion).
 static SmallVector<Target> collectTargets(func::FuncOp func) {
   SmallVector<Target> targets;
   func.walk([&](DenseOp dense) {
-    Target t;
-    t.dense = dense;
-    t.quantOps = getWeightQuantOps(dense.getWeight(), t.quantizer);
-    if (t.quantOps.empty())
+    std::optional<QuantizedDenseWeight> layer =
+        matchQuantizedDenseWeight(dense);
+    if (!layer || layer->hasQuantizedInput())
       return;
-    t.weight =
-        t.quantOps.front()->getOperand(0).getDefiningOp<arith::ConstantOp>();
-    auto inputType = dense.getInput().getType();
-    Operation *producer = dense.getInput().getDefiningOp();
-    // Layers whose input is quantized keep their Q/DQ next to the product
-    // (a multiply between them would split TensorRT's fusion).
-    if (!t.weight || isa_and_nonnull<DequantizeOp, FakeQuantOp>(producer) ||
-        !inputType.getElementType().isF32() ||
-        ShapedType::isDynamic(inputType.getShape().back()))
-      return;
-    auto weightType = cast<RankedTensorType>(t.weight.getType());
-    t.k = inputType.getShape().back();
-    t.transposed = dense.getTransposeWeight();
-    t.n = weightType.getDimSize(t.transposed ? 0 : 1);
-    t.absSum.assign(t.k, 0.0);
+    Target t{std::move(*layer), {}, 0, {}};
+    t.absSum.assign(t.layer.k, 0.0);
     targets.push_back(std::move(t));
   });
   return targets;
 }
 
-/// Fake-quantizes `weight` (the stored layout) in place with `q` and the
-/// scales the export will give it (computeWeightScales).
-static void fakeQuantize(MutableArrayRef<float> weight, ArrayRef<int64_t> shape,
-                         QuantizerAttr q) {
-  SmallVector<float> scales = computeWeightScales(weight, shape, q);
-  float qmin = float(q.getQMin()), qmax = float(q.getQMax());
-  for (const ScaleRun &run : getScaleRuns(q, shape))
-    for (int64_t i = 0; i < run.length; ++i) {
-      float scale = scales[run.scale + i * run.scaleStride];
-      float &w = weight[run.begin + i];
-      w = std::clamp(std::nearbyint(w / scale), qmin, qmax) * scale;
-    }
-}
-
-/// The input channel (row of W) of element `e` of the stored weight:
-/// [k x n], or [n x k] when the layer transposes it.
-static int64_t getInputChannel(const Target &t, size_t e) {
-  return t.transposed ? int64_t(e) % t.k : int64_t(e) / t.n;
-}
-
-/// rows . w ([rows x n]) for `w` in the stored layout, with contiguous
-/// inner loops either way.
-static std::vector<float> multiplyRows(const Target &t, ArrayRef<float> w,
-                                       MLIRContext *context) {
-  int64_t rows = int64_t(t.rows.size()) / t.k;
-  std::vector<float> y(rows * t.n, 0.0f);
-  parallelFor(context, 0, rows, [&](size_t r) {
-    const float *x = &t.rows[r * t.k];
-    float *out = &y[r * t.n];
-    if (t.transposed) {
-      for (int64_t j = 0; j < t.n; ++j) {
-        const float *column = &w[j * t.k];
-        float sum = 0;
-        for (int64_t i = 0; i < t.k; ++i)
-          sum += x[i] * column[i];
-        out[j] = sum;
-      }
-      return;
-    }
-    for (int64_t i = 0; i < t.k; ++i) {
-      const float *row = &w[i * t.n];
-      for (int64_t j = 0; j < t.n; ++j)
-        out[j] += x[i] * row[j];
-    }
-  });
-  return y;
-}
-
 /// Mean squared difference between rows . w and `reference`.
 static double outputError(const Target &t, ArrayRef<float> w,
                           ArrayRef<float> reference, MLIRContext *context) {
-  std::vector<float> y = multiplyRows(t, w, context);
+  std::vector<float> y = multiplyRows(t.layer, t.rows, w, context);
   double total = 0;
   for (auto [got, want] : llvm::zip(y, reference))
     total += double(got - want) * double(got - want);
@@ -178,16 +83,17 @@ static double outputError(const Target &t, ArrayRef<float> w,
 }
 
 /// Searches alpha for `t` over the weight `w` (stored layout).
-static Choice search(Target &t, ArrayRef<float> w, double alphaStep,
+static Choice search(Target &target, ArrayRef<float> w, double alphaStep,
                      MLIRContext *context) {
-  auto shape = cast<RankedTensorType>(t.weight.getType()).getShape();
+  const QuantizedDenseWeight &t = target.layer;
   // The float output the quantized layer should reproduce.
-  std::vector<float> reference = multiplyRows(t, w, context);
+  std::vector<float> reference = multiplyRows(t, target.rows, w, context);
   // Mean magnitudes, floored so that a silent channel gets a finite scale.
   std::vector<double> magnitude(t.k);
   double largest = 0;
   for (int64_t i = 0; i < t.k; ++i) {
-    magnitude[i] = t.absSum[i] / double(std::max<int64_t>(1, t.rowsSeen));
+    magnitude[i] =
+        target.absSum[i] / double(std::max<int64_t>(1, target.rowsSeen));
     largest = std::max(largest, magnitude[i]);
   }
   for (double &m : magnitude)
@@ -210,11 +116,11 @@ static Choice search(Target &t, ArrayRef<float> w, double alphaStep,
       s /= norm;
     // Rows of input channel i scaled by s_i, quantized, scaled back.
     for (size_t e = 0; e < w.size(); ++e)
-      scaled[e] = w[e] * scales[getInputChannel(t, e)];
-    fakeQuantize(scaled, shape, t.quantizer);
+      scaled[e] = w[e] * scales[t.getInputChannel(e)];
+    fakeQuantizeWeight(t, scaled);
     for (size_t e = 0; e < w.size(); ++e)
-      scaled[e] /= scales[getInputChannel(t, e)];
-    double error = outputError(t, scaled, reference, context);
+      scaled[e] /= scales[t.getInputChannel(e)];
+    double error = outputError(target, scaled, reference, context);
     if (step == 0)
       best.roundingError = error;
     if (step == 0 || error < best.error) {
@@ -227,40 +133,18 @@ static Choice search(Target &t, ArrayRef<float> w, double alphaStep,
 }
 
 /// Gives `t` the weight diag(s) W and a multiply by 1 / s on its input.
-static void apply(Target &t, ArrayRef<float> w, const Choice &choice) {
-  auto type = cast<RankedTensorType>(t.weight.getType());
-  MLIRContext *context = t.dense.getContext();
-  std::string name = getLocationName(t.weight.getLoc()).str();
-  if (name.empty())
-    name = (t.dense.getLayerName() + "_weight").str();
-  name += "_awq";
-  AsmResourceBlob blob =
-      HeapAsmResourceBlob::allocate(w.size() * sizeof(float), alignof(float));
-  MutableArrayRef<char> bytes = blob.getMutableData();
-  MutableArrayRef<float> scaled(reinterpret_cast<float *>(bytes.data()),
-                                w.size());
+static void apply(QuantizedDenseWeight &t, ArrayRef<float> w,
+                  const Choice &choice) {
+  std::vector<float> scaled(w.size());
   for (size_t e = 0; e < w.size(); ++e)
-    scaled[e] = w[e] * choice.scales[getInputChannel(t, e)];
-  OpBuilder b(t.weight);
-  auto weight = arith::ConstantOp::create(
-      b, NameLoc::get(StringAttr::get(context, name), t.weight.getLoc()),
-      DenseResourceElementsAttr::get(type, name, std::move(blob)));
-  Operation *first = t.quantOps.front();
-  first->setOperand(0, weight);
-  // Scales follow the new weight; an uncalibrated pair stays uncalibrated.
-  FailureOr<SmallVector<float>> scales =
-      computeWeightScales(cast<ElementsAttr>(weight.getValue()), t.quantizer);
-  for (Operation *op : t.quantOps)
-    if (op->hasAttr("scale") && succeeded(scales))
-      op->setAttr("scale", b.getDenseF32ArrayAttr(*scales));
-  if (t.weight->use_empty())
-    t.weight->erase();
+    scaled[e] = w[e] * choice.scales[t.getInputChannel(e)];
+  replaceWeight(t, scaled, "_awq");
 
   // The input divided by s, along its last dimension.
   SmallVector<float> inverse;
   for (float s : choice.scales)
     inverse.push_back(1.0f / s);
-  b.setInsertionPoint(t.dense);
+  OpBuilder b(t.dense);
   Location loc = t.dense.getLoc();
   auto divisor = arith::ConstantOp::create(
       b, loc,
@@ -298,51 +182,32 @@ private:
 };
 } // namespace
 
-LogicalResult ActivationAwareScalesPass::observe(
-    ModuleOp module, func::FuncOp function, MutableArrayRef<Target> targets) {
-  Location loc = module.getLoc();
-  SmallVector<std::string> paths(data.begin(), data.end());
-  FailureOr<CalibrationData> samples =
-      CalibrationData::load(paths, function, loc);
-  if (failed(samples))
-    return failure();
+LogicalResult
+ActivationAwareScalesPass::observe(ModuleOp module, func::FuncOp function,
+                                   MutableArrayRef<Target> targets) {
   // The targets' inputs, found again in each clone by their position in
-  // program order.
-  ExecutorsByShape executors([&](ModuleOp copy) {
-    auto func = copy.lookupSymbol<func::FuncOp>(function.getName());
-    SmallVector<Value> inputs;
-    for (Target &t : collectTargets(func))
-      inputs.push_back(t.dense.getInput());
-    makeObservingFunction(func, inputs, /*rangesOnly=*/false);
-  });
-  unsigned numResults = function.getNumResults();
-  // Copies of samples would weigh them twice in the mean |x|: short
-  // batches run as they are.
-  return samples->forEachBatch(
-      batchSize, loc,
-      [&](MutableArrayRef<NpyArray> inputs, int64_t) -> LogicalResult {
-        JITExecutor *executor =
-            executors.get(module, function.getName(), inputs);
-        if (!executor)
-          return failure();
-        SmallVector<const NpyArray *> inputRefs;
-        for (const NpyArray &input : inputs)
-          inputRefs.push_back(&input);
-        SmallVector<NpyArray> outputs;
-        if (llvm::Error error = executor->run(inputRefs, outputs))
-          return emitError(loc) << llvm::toString(std::move(error));
-        for (auto [i, t] : llvm::enumerate(targets)) {
-          const NpyArray &x = outputs[numResults + i];
-          ArrayRef<float> values(reinterpret_cast<const float *>(x.bytes),
-                                 x.getNumElements());
-          for (size_t e = 0; e < values.size(); ++e)
-            t.absSum[e % t.k] += std::fabs(values[e]);
-          t.rowsSeen += int64_t(values.size()) / t.k;
-          size_t room = size_t(rows) * t.k - t.rows.size();
-          t.rows.insert(t.rows.end(), values.begin(),
-                        values.begin() + std::min(room, values.size()));
-        }
-        return success();
+  // program order. Copies of samples would weigh them twice in the mean
+  // |x|: short batches run as they are.
+  SmallVector<std::string> paths(data.begin(), data.end());
+  return observeTensors(
+      module, function, paths, batchSize,
+      [](func::FuncOp func) {
+        SmallVector<Value> inputs;
+        for (Target &t : collectTargets(func))
+          inputs.push_back(t.layer.dense.getInput());
+        return inputs;
+      },
+      [&](size_t i, const NpyArray &x) {
+        Target &t = targets[i];
+        int64_t k = t.layer.k;
+        ArrayRef<float> values(reinterpret_cast<const float *>(x.bytes),
+                               x.getNumElements());
+        for (size_t e = 0; e < values.size(); ++e)
+          t.absSum[e % k] += std::fabs(values[e]);
+        t.rowsSeen += int64_t(values.size()) / k;
+        size_t room = size_t(rows) * k - t.rows.size();
+        t.rows.insert(t.rows.end(), values.begin(),
+                      values.begin() + std::min(room, values.size()));
       });
 }
 
@@ -383,7 +248,8 @@ void ActivationAwareScalesPass::runOnOperation() {
   std::string text;
   llvm::raw_string_ostream report(text);
   report << "layer alpha rounding-mse awq-mse\n";
-  for (Target &t : targets) {
+  for (Target &target : targets) {
+    QuantizedDenseWeight &t = target.layer;
     std::vector<float> w;
     if (failed(readFloatConstant(cast<ElementsAttr>(t.weight.getValue()),
                                  [&](ArrayRef<float> v) {
@@ -392,7 +258,7 @@ void ActivationAwareScalesPass::runOnOperation() {
       t.dense.emitError("qdq-awq: the weight is not a float constant");
       return signalPassFailure();
     }
-    Choice choice = search(t, w, alphaStep, &getContext());
+    Choice choice = search(target, w, alphaStep, &getContext());
     bool better = choice.alpha > 0 && choice.error < choice.roundingError;
     report << llvm::formatv("{0} {1:F2} {2:E3} {3:E3}\n",
                             t.dense.getLayerName(), better ? choice.alpha : 0.0,

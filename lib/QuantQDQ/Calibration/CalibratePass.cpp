@@ -102,4 +102,6 @@ struct CalibratePass
 void mlir::quant_qdq::registerCalibrationPasses() {
   registerPass([] { return createCalibrate(); });
   registerPass([] { return createActivationAwareScales(); });
+  registerPass([] { return createGPTQWeights(); });
+  registerPass([] { return createSmoothActivations(); });
 }

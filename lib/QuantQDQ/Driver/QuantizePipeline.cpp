@@ -28,8 +28,18 @@ void mlir::quant_qdq::buildQuantizePipeline(
   insert.activationFormat = options.activationFormat;
   insert.weightBlockSize = options.weightBlockSize;
   insert.attentionMaxSequence = options.attentionMaxSequence;
+  insert.kvCache = options.kvCache;
   pm.addPass(createInsertQDQ(std::move(insert)));
 
+  // SmoothQuant changes the ranges of W8A8 layers' inputs: before their
+  // calibration.
+  if (!options.smoothAlpha.empty()) {
+    SmoothActivationsOptions smooth;
+    smooth.data.assign(options.data.begin(), options.data.end());
+    smooth.alpha = options.smoothAlpha;
+    smooth.batchSize = options.batchSize;
+    pm.addPass(createSmoothActivations(std::move(smooth)));
+  }
   // Activation-aware weight scales need the data, and come before the
   // activation ranges (which they do not change: they scale weight-only
   // layers).
@@ -38,6 +48,13 @@ void mlir::quant_qdq::buildQuantizePipeline(
     awq.data.assign(options.data.begin(), options.data.end());
     awq.batchSize = options.batchSize;
     pm.addPass(createActivationAwareScales(std::move(awq)));
+  }
+  // GPTQ rounds the weights as AWQ left them, on the inputs AWQ scaled.
+  if (options.gptq) {
+    GPTQWeightsOptions gptq;
+    gptq.data.assign(options.data.begin(), options.data.end());
+    gptq.batchSize = options.batchSize;
+    pm.addPass(createGPTQWeights(std::move(gptq)));
   }
 
   if (options.data.empty() && options.load.empty())

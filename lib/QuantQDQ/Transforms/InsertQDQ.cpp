@@ -13,6 +13,7 @@
 
 #include "QuantQDQ/IR/QuantQDQOps.h"
 #include "QuantQDQ/Transforms/InsertionCases.h"
+#include "QuantQDQ/Transforms/KVCache.h"
 #include "QuantQDQ/Transforms/Passes.h"
 #include "QuantQDQ/Transforms/QuantizationSpec.h"
 
@@ -91,7 +92,11 @@ private:
   LogicalResult resolveFormats(ModuleOp module);
   /// The default quantizers the format options describe.
   QuantizerAttr activationDefault, weightDefault;
+  /// The key/value cache's quantizer, null when it stays in float.
+  QuantizerAttr kvCacheQuantizer;
   bool weightOnly = false;
+  /// Quantizes every function's key/value cache with kvCacheQuantizer.
+  void quantizeKVCaches(ModuleOp module);
   /// Places the pairs.
   void insert(ArrayRef<LayerDecision> decisions, InsertionCounts &counts);
   LogicalResult writeReport(StringRef path, ArrayRef<LayerDecision> decisions,
@@ -495,7 +500,29 @@ LogicalResult InsertQDQPass::resolveFormats(ModuleOp module) {
            << int64_t(weightBlockSize);
   activationDefault = *activation;
   weightDefault = *weight;
+  if (!kvCache.empty()) {
+    FailureOr<QuantizerAttr> cache =
+        resolveFormat(module, "kv-cache", kvCache, {"int8", "fp8"}, 8);
+    if (failed(cache))
+      return failure();
+    kvCacheQuantizer = *cache;
+  }
   return success();
+}
+
+void InsertQDQPass::quantizeKVCaches(ModuleOp module) {
+  unsigned found = 0;
+  module.walk([&](func::FuncOp func) {
+    SmallVector<Value> cache = findKVCacheTensors(func);
+    quantizeKVCache(cache, kvCacheQuantizer);
+    found += cache.size();
+  });
+  numKVCacheTensors = found;
+  if (!found)
+    emitWarning(module.getLoc())
+        << "kv-cache=" << kvCache
+        << " found no key/value cache: no returned tensor extends a past "
+           "input, and none is named present*";
 }
 
 void InsertQDQPass::runOnOperation() {
@@ -548,6 +575,9 @@ void InsertQDQPass::runOnOperation() {
       if (!usedEntries.contains(&entry))
         warnUnmatched(entry, decisions);
 
+  // The cache first: the layers that read it then find it dequantized.
+  if (kvCacheQuantizer)
+    quantizeKVCaches(module);
   insert(decisions, counts);
   recordStatistics(counts);
   if (!report.empty() && failed(writeReport(report, decisions, counts)))

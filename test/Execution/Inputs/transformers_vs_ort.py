@@ -127,6 +127,14 @@ def main():
         written = next(o.version for o in __import__("onnx").load(str(path)).opset_import
                        if o.domain in ("", "ai.onnx"))
         print(f"{name}: written at opset {written}")
+        graph = __import__("onnx").load(str(path)).graph
+        producers = {out: n.op_type for n in graph.node for out in n.output}
+        present = [o.name for o in graph.output if o.name.startswith("present")]
+        if present:
+            dequantized = sum(producers.get(o) == "DequantizeLinear"
+                              for o in present)
+            print(f"{name}: present outputs from DequantizeLinear: "
+                  f"{dequantized}/{len(present)}")
     # The largest difference over the outputs, each relative to its range.
     worst = max(float(np.abs(o - r).max()) / float(np.abs(r).max())
                 for o, r in zip(ours, references))
