@@ -97,6 +97,12 @@ static cl::opt<std::string> compareWith(
              "(tensors matched by name); --compare alone: this model with "
              "its Q/DQ and number formats removed"),
     cl::value_desc("reference model"), cl::cat(runnerCategory));
+static cl::opt<std::string> tokensInput(
+    "tokens",
+    cl::desc("With --compare: the model input holding token ids [batch, "
+             "sequence]; logits [batch, sequence, vocabulary] then report "
+             "both models' next-token perplexity on them"),
+    cl::value_desc("input name"), cl::cat(runnerCategory));
 static cl::opt<unsigned> compareLayers(
     "compare-layers",
     cl::desc("With --compare: how many of the worst layers to list (0: "
@@ -293,6 +299,9 @@ int main(int argc, char **argv) {
   if (splitBatchBytes.getNumOccurrences() && splitBatchBytes < 0)
     return fail("--split-batch-bytes must be 0 or more");
   options.splitBatchBytes = splitBatchBytes;
+  if (!tokensInput.empty() && !compareWith.getNumOccurrences())
+    return fail("--tokens measures perplexity in a comparison: give "
+                "--compare");
   if (compareWith.getNumOccurrences()) {
     if (!outputPaths.empty() || repeat.getNumOccurrences())
       return fail("--compare prints a comparison: it takes no --output or "
@@ -303,6 +312,21 @@ int main(int argc, char **argv) {
       return 1;
     ComparisonOptions compareOptions;
     compareOptions.entry = *entry;
+    if (!tokensInput.empty()) {
+      auto names = llvm::map_range(func.getArguments(), [](BlockArgument a) {
+        return getTensorName(a);
+      });
+      auto it = llvm::find(names, StringRef(tokensInput));
+      if (it == names.end())
+        return fail("--tokens=" + tokensInput + " names no input of '" +
+                    *entry + "': its inputs are " + llvm::join(names, ", "));
+      const NpyArray &tokens = inputs[std::distance(names.begin(), it)];
+      if (!tokens.elementType.isInteger(64) &&
+          !tokens.elementType.isInteger(32))
+        return fail("--tokens=" + tokensInput +
+                    ": token ids must be int64 or int32");
+      compareOptions.tokens = &tokens;
+    }
     compareOptions.layers = compareLayers != 0;
     compareOptions.executor = options;
     FailureOr<ComparisonResult> result = compareNetworks(

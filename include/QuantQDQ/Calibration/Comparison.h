@@ -3,7 +3,9 @@
 // Runs a quantized network and a float reference on the same inputs and
 // measures the difference: per output, the signal-to-quantization-noise
 // ratio (SQNR), the largest error and, for a classifier's [N, classes]
-// output, how often the top-1 class agrees; per layer, the SQNR at its
+// output or a language model's [batch, sequence, vocabulary] logits, how
+// often the top-1 class agrees (per position), and given the token ids,
+// both networks' perplexity; per layer, the SQNR at its
 // output and the SQNR of the error the layer adds itself, so that the
 // layers that cost accuracy stand out. The reference is another model
 // (tensors matched by name) or the quantized one with its Q/DQ removed.
@@ -39,10 +41,14 @@ struct TensorComparison {
   double ownSqnr = 0;
   double maxError = 0;
   double referenceMin = 0, referenceMax = 0;
-  /// For an output of shape [N, C], C > 1: rows whose largest value is at
-  /// the same class in both.
+  /// For an output of shape [N, C] or [B, S, C], C > 1: rows (positions)
+  /// whose largest value is at the same class in both.
   std::optional<int64_t> top1Agreeing;
   int64_t rows = 0;
+  /// For logits [B, S, V] and token ids [B, S]: exp of the mean next-token
+  /// cross-entropy over positions 0..S-2, of the reference and of the
+  /// quantized network.
+  std::optional<double> referencePerplexity, perplexity;
 };
 
 struct ComparisonOptions {
@@ -50,6 +56,9 @@ struct ComparisonOptions {
   std::string entry;
   /// Also compare every layer's output (both networks return them all).
   bool layers = true;
+  /// Token ids [B, S] (int64 or int32) the outputs' perplexity is measured
+  /// on, or null.
+  const NpyArray *tokens = nullptr;
   ExecutorOptions executor;
 };
 

@@ -90,9 +90,43 @@ static void returnNamed(func::FuncOp func, ArrayRef<std::string> names) {
                                  ret.getOperandTypes()));
 }
 
-/// Compares two f32 arrays of the same shape into `row`.
+/// The token id at `i` of `tokens` (int64 or int32).
+static int64_t getToken(const NpyArray &tokens, int64_t i) {
+  if (tokens.elementBytes == 8)
+    return reinterpret_cast<const int64_t *>(tokens.bytes)[i];
+  return reinterpret_cast<const int32_t *>(tokens.bytes)[i];
+}
+
+/// exp of the mean next-token cross-entropy of `logits` [B, S, V] on
+/// `tokens` [B, S]: position t predicts token t + 1. Nothing when a token
+/// is outside the vocabulary or the sequences are shorter than 2.
+static std::optional<double> getPerplexity(ArrayRef<float> logits,
+                                           ArrayRef<int64_t> shape,
+                                           const NpyArray &tokens) {
+  int64_t batch = shape[0], length = shape[1], vocabulary = shape[2];
+  if (length < 2)
+    return std::nullopt;
+  double loss = 0;
+  for (int64_t b = 0; b < batch; ++b)
+    for (int64_t t = 0; t + 1 < length; ++t) {
+      int64_t next = getToken(tokens, b * length + t + 1);
+      if (next < 0 || next >= vocabulary)
+        return std::nullopt;
+      ArrayRef<float> row =
+          logits.slice((b * length + t) * vocabulary, vocabulary);
+      double top = *std::max_element(row.begin(), row.end()), sum = 0;
+      for (float v : row)
+        sum += std::exp(double(v) - top);
+      loss += top + std::log(sum) - double(row[next]);
+    }
+  return std::exp(loss / double(batch * (length - 1)));
+}
+
+/// Compares two f32 arrays of the same shape into `row`; `tokens`, when
+/// given, are the ids logits of shape [B, S, V] predict.
 static void compareArrays(const NpyArray &reference, const NpyArray &actual,
-                          TensorComparison &row) {
+                          TensorComparison &row,
+                          const NpyArray *tokens = nullptr) {
   ArrayRef<float> ref(reinterpret_cast<const float *>(reference.bytes),
                       reference.getNumElements());
   ArrayRef<float> got(reinterpret_cast<const float *>(actual.bytes),
@@ -112,9 +146,10 @@ static void compareArrays(const NpyArray &reference, const NpyArray &actual,
   row.referenceMax = ref.empty() ? 0 : hi;
   row.sqnr = noise == 0 ? std::numeric_limits<double>::infinity()
                         : 10 * std::log10(signal / noise);
-  if (reference.shape.size() == 2 && reference.shape[1] > 1) {
-    int64_t classes = reference.shape[1];
-    row.rows = reference.shape[0];
+  ArrayRef<int64_t> shape = reference.shape;
+  if ((shape.size() == 2 || shape.size() == 3) && shape.back() > 1) {
+    int64_t classes = shape.back();
+    row.rows = reference.getNumElements() / classes;
     int64_t agreeing = 0;
     for (int64_t i = 0; i < row.rows; ++i) {
       auto argmax = [&](ArrayRef<float> values) {
@@ -124,6 +159,11 @@ static void compareArrays(const NpyArray &reference, const NpyArray &actual,
       agreeing += argmax(ref) == argmax(got);
     }
     row.top1Agreeing = agreeing;
+  }
+  if (tokens && shape.size() == 3 && tokens->shape.size() == 2 &&
+      tokens->shape[0] == shape[0] && tokens->shape[1] == shape[1]) {
+    row.referencePerplexity = getPerplexity(ref, shape, *tokens);
+    row.perplexity = getPerplexity(got, shape, *tokens);
   }
 }
 
@@ -232,7 +272,7 @@ mlir::quant_qdq::compareNetworks(OwningOpRef<ModuleOp> quantized,
     }
     TensorComparison &row = result.outputs.emplace_back();
     row.name = outputNames[i];
-    compareArrays(rOut[i], qOut[i], row);
+    compareArrays(rOut[i], qOut[i], row, options.tokens);
   }
   // A layer's own noise: what its output carries beyond its noisiest input.
   SmallVector<double> noise;
@@ -290,6 +330,13 @@ void mlir::quant_qdq::printComparison(llvm::raw_ostream &os,
       os << llvm::formatv(", top-1 agreement {0}/{1} ({2:F1}%)",
                           *out.top1Agreeing, out.rows,
                           100.0 * *out.top1Agreeing / out.rows);
+    if (out.perplexity && out.referencePerplexity) {
+      double change =
+          100.0 * (*out.perplexity / *out.referencePerplexity - 1.0);
+      os << llvm::formatv(", perplexity {0:F4} (reference {1:F4}, {2}{3:F2}%)",
+                          *out.perplexity, *out.referencePerplexity,
+                          change >= 0 ? "+" : "", change);
+    }
     os << "\n";
   }
   for (const std::string &name : result.skippedOutputs)
