@@ -1,0 +1,2 @@
+"""A byte-level Llama-shaped language model trained in-tree on real text
+(lm.py, train.py), for measuring quantization's effect on perplexity."""
