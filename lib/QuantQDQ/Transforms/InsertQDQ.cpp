@@ -49,7 +49,7 @@ struct LayerDecision {
 /// What the pass did, for the report and the pass statistics.
 struct InsertionCounts {
   unsigned layers = 0, bySpec = 0, byCase = 0, byDefault = 0;
-  unsigned withInputs = 0, weights = 0, perChannel = 0;
+  unsigned withInputs = 0, weights = 0, perChannel = 0, inBlocks = 0;
   unsigned pairs = 0;
   /// Uses a decision asked for that an existing dequantize already fed.
   unsigned alreadyQuantized = 0;
@@ -220,8 +220,10 @@ InsertQDQPass::decide(ModuleOp module, const QuantizationSpec *spec,
     counts.byDefault += !entry && !record && !partial;
     counts.withInputs += !decision.inputs.empty();
     counts.weights += decision.weight;
+    bool blocked = decision.weight && decision.weightQuantizer.isBlocked();
+    counts.inBlocks += blocked;
     counts.perChannel +=
-        decision.weight && decision.weightQuantizer.isPerAxis();
+        decision.weight && decision.weightQuantizer.isPerAxis() && !blocked;
     decisions.push_back(std::move(decision));
     return WalkResult::advance();
   });
@@ -431,12 +433,16 @@ InsertQDQPass::writeReport(StringRef path, ArrayRef<LayerDecision> decisions,
          d.rule);
   os << llvm::formatv("# {0} layers ({1} by spec, {2} by case, {3} by default "
                       "table): {4} with quantized inputs, {5} quantized "
-                      "weights ({6} per channel); {7} Q/DQ pairs inserted, "
-                      "{8} uses already quantized\n",
+                      "weights ({6} per channel{7}); {8} Q/DQ pairs "
+                      "inserted, {9} uses already quantized\n",
                       counts.layers, counts.bySpec, counts.byCase,
                       counts.byDefault, counts.withInputs, counts.weights,
-                      counts.perChannel, counts.pairs,
-                      counts.alreadyQuantized);
+                      counts.perChannel,
+                      counts.inBlocks
+                          ? llvm::formatv(", {0} in blocks", counts.inBlocks)
+                                .str()
+                          : std::string(),
+                      counts.pairs, counts.alreadyQuantized);
   file->keep();
   return success();
 }

@@ -48,6 +48,7 @@
 
 // REPORT: fc1 {{.*}} default table; weight-only
 // REPORT: fc2 {{.*}} default table; weight-only
+// REPORT: 2 quantized weights (0 per channel, 2 in blocks)
 
 // CONFLICT: error: weight-format=int4 stores 4 bits but weight-bits=6: give one
 // UNKNOWN: error: unknown weight-format 'fp4': expected one of int8, int4, fp8
