@@ -398,13 +398,15 @@ static py::bytes moduleToBytecode(ModuleHandle &module) {
 }
 
 static py::bytes exportModel(ModuleHandle &module, bool integerWeights,
-                             double activationAmax, int64_t opset) {
+                             double activationAmax, int64_t opset,
+                             bool matmulNBits) {
   std::string bytes;
   runCaptured(module, "ONNX export", [&](DiagnosticCapture &) {
     ONNXExportOptions options;
     options.integerWeights = integerWeights;
     options.activationAmax = activationAmax;
     options.opset = opset;
+    options.matmulNBits = matmulNBits;
     llvm::raw_string_ostream os(bytes);
     return exportONNX(module.get(), os, options);
   });
@@ -413,12 +415,14 @@ static py::bytes exportModel(ModuleHandle &module, bool integerWeights,
 
 static void saveModel(ModuleHandle &module, const std::string &path,
                       bool integerWeights, double activationAmax,
-                      const std::string &externalData, int64_t opset) {
+                      const std::string &externalData, int64_t opset,
+                      bool matmulNBits) {
   runCaptured(module, "ONNX export", [&](DiagnosticCapture &) {
     ONNXExportOptions options;
     options.integerWeights = integerWeights;
     options.activationAmax = activationAmax;
     options.opset = opset;
+    options.matmulNBits = matmulNBits;
     options.externalData =
         llvm::StringSwitch<ONNXExternalData>(externalData)
             .Case("always", ONNXExternalData::Always)
@@ -858,10 +862,11 @@ PYBIND11_MODULE(_quant_qdq, m) {
            "Runs a textual pass pipeline in place.")
       .def("export_onnx", &exportModel, py::arg("integer_weights") = true,
            py::arg("activation_amax") = 6.0, py::arg("opset") = 0,
-           "Serialized QDQ ONNX ModelProto.")
+           py::arg("matmul_nbits") = false, "Serialized QDQ ONNX ModelProto.")
       .def("save_onnx", &saveModel, py::arg("path"),
            py::arg("integer_weights") = true, py::arg("activation_amax") = 6.0,
            py::arg("external_data") = "auto", py::arg("opset") = 0,
+           py::arg("matmul_nbits") = false,
            "Writes QDQ ONNX to `path` (and `path`.data, with external data).")
       .def("quantize", &quantize, py::arg("cases"), py::arg("spec_path"),
            py::arg("spec_name"), py::arg("mode"), py::arg("report_path"),

@@ -61,7 +61,8 @@ def import_onnx(model) -> Module:
 
 
 def export_onnx(module: Module, *, integer_weights: bool = True,
-                activation_amax: float = 6.0, opset: int = 0):
+                activation_amax: float = 6.0, opset: int = 0,
+                matmul_nbits: bool = False):
     """Exports `module` as an onnx.ModelProto with QuantizeLinear and
     DequantizeLinear nodes. Weights without scales get per-channel
     ``max|w| / 127``; uncalibrated activations assume `activation_amax`
@@ -70,11 +71,13 @@ def export_onnx(module: Module, *, integer_weights: bool = True,
     float initializer, QuantizeLinear, DequantizeLinear (TensorRT's QAT
     export form). `opset` is the default-domain opset to write (0: the
     model's, raised to what its Q/DQ nodes need); the nodes kept from the
-    model are converted to it."""
+    model are converted to it. `matmul_nbits` writes dense layers with int4
+    weights in blocks along their input channels as ONNX Runtime's
+    com.microsoft MatMulNBits (onnxruntime-genai's int4 form)."""
     import onnx
     return onnx.load_from_string(
         module.export_onnx(integer_weights, float(activation_amax),
-                           int(opset)))
+                           int(opset), bool(matmul_nbits)))
 
 
 _EXTERNAL_DATA = ("auto", "always", "never")
@@ -82,7 +85,7 @@ _EXTERNAL_DATA = ("auto", "always", "never")
 
 def save_onnx(module: Module, path, *, integer_weights: bool = True,
               activation_amax: float = 6.0, external_data: str = "auto",
-              opset: int = 0):
+              opset: int = 0, matmul_nbits: bool = False):
     """Exports `module` as export_onnx does, to the file `path`.
     `external_data` keeps tensors of 1 KiB or more in ``<path>.data``:
     "auto" (default) when the imported model kept external data or the
@@ -92,7 +95,7 @@ def save_onnx(module: Module, path, *, integer_weights: bool = True,
                          % (", ".join(_EXTERNAL_DATA), external_data))
     path = os.fspath(path)
     module.save_onnx(path, integer_weights, float(activation_amax),
-                     external_data, int(opset))
+                     external_data, int(opset), bool(matmul_nbits))
     return path
 
 

@@ -30,7 +30,7 @@ def quantize_model(model, quantization_mode: str = "full",
                    report: Optional[str] = None,
                    output: Optional[str] = None,
                    external_data: str = "auto",
-                   output_opset: int = 0,
+                   output_opset: int = 0, matmul_nbits: bool = False,
                    weight_bits: int = 8, activation_bits: int = 8,
                    weight_format: Optional[str] = None,
                    activation_format: Optional[str] = None,
@@ -81,6 +81,9 @@ def quantize_model(model, quantization_mode: str = "full",
         input's, raised to what its Q/DQ nodes need: 13, 19 for FP8, 21 for
         int4 and blocks); the nodes kept from the input are converted to it
         by ONNX's version converter.
+      matmul_nbits: write dense layers with int4 weights in blocks
+        (weight_format="int4", block_size 16, 32, ...) as ONNX Runtime's
+        com.microsoft MatMulNBits, the form onnxruntime-genai runs.
       weight_bits, activation_bits: quantizer widths (8: TensorRT's INT8).
       weight_format: "int8", "int4" (sets weight_bits) or "fp8" (E4M3FN).
       activation_format: "int8", "int16" (sets activation_bits), "fp8" or
@@ -175,6 +178,8 @@ def quantize_model(model, quantization_mode: str = "full",
     if output is not None:
         return save_onnx(module, output, integer_weights=integer_weights,
                          activation_amax=activation_amax,
-                         external_data=external_data, opset=output_opset)
+                         external_data=external_data, opset=output_opset,
+                         matmul_nbits=matmul_nbits)
     return export_onnx(module, integer_weights=integer_weights,
-                       activation_amax=activation_amax, opset=output_opset)
+                       activation_amax=activation_amax, opset=output_opset,
+                       matmul_nbits=matmul_nbits)

@@ -360,6 +360,18 @@ def test_gptq_and_smoothquant():
         quantize_model(model, smooth_alpha=2, calibration_data=x)
 
 
+def test_matmul_nbits():
+    # int4 blocks as ONNX Runtime's MatMulNBits, at the model's own opset.
+    model, x = _salient_mlp()
+    qdq = quantize_model(model, weight_format="int4",
+                         activation_format="none", block_size=16,
+                         matmul_nbits=True)
+    assert [n.op_type for n in qdq.graph.node] == [
+        "MatMulNBits", "Relu", "MatMulNBits"]
+    assert {o.domain: o.version for o in qdq.opset_import} == {
+        "": 17, "com.microsoft": 1}
+
+
 def test_kv_cache_needs_a_cache():
     # A model without one: a warning, and nothing quantized for it.
     model, x = _salient_mlp()

@@ -53,11 +53,22 @@ def ConvertQuantQDQToONNX : Pass<"convert-quant-qdq-to-onnx",
     written for, and the writer converts them with ONNX's version
     converter. An op with no ONNX form (an `arith` op, an NHWC layer, a
     2-bit quantizer, a quantizer without scales) is an error at that op.
+
+    With `matmul-nbits`, a dense layer whose weight is signed int4 stored
+    quantized in power-of-two blocks (16 and up) along its input channels
+    becomes ONNX Runtime's `com.microsoft` `MatMulNBits` instead (the
+    weight repacked, codes `q + 8` two a byte, scales `[N, blocks]`; a
+    bias follows as an Add): what onnxruntime-genai runs for int4
+    decoders.
   }];
   let options = [
     Option<"opset", "opset", "int64_t", /*default=*/"0",
            "The default-domain opset to write (0: the module's, raised to "
            "what its Q/DQ ops need)">,
+    Option<"matmulNBits", "matmul-nbits", "bool", /*default=*/"false",
+           "Write dense layers with int4 weights stored in blocks along "
+           "their input channels as ONNX Runtime's com.microsoft "
+           "MatMulNBits">,
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }

@@ -92,9 +92,11 @@ void populateQuantQDQToONNXPatterns(RewritePatternSet &patterns);
 /// drops constants left unread and refreshes function types. An op that no
 /// pattern converts is an error ('...' has no ONNX form), as is any error a
 /// pattern reports.
+/// With `matmulNBits`, int4 dense layers in blocks become MatMulNBits first.
 LogicalResult convertQuantQDQToONNX(ModuleOp module,
                                     const FrozenRewritePatternSet &patterns,
-                                    int64_t opset = 0);
+                                    int64_t opset = 0,
+                                    bool matmulNBits = false);
 
 } // namespace mlir::quant_qdq
 

@@ -75,6 +75,10 @@ struct ONNXExportOptions {
   /// Q/DQ nodes need: 13, 19 for FP8, 21 for 4 and 16 bits and blocks).
   /// Nodes kept from the model are converted to it.
   int64_t opset = 0;
+  /// Write int4 dense layers stored in blocks along their input channels as
+  /// ONNX Runtime's com.microsoft MatMulNBits (onnxruntime-genai's form)
+  /// rather than DequantizeLinear + MatMul.
+  bool matmulNBits = false;
 };
 
 /// Writes the function `@main` of `module` (or its only function) as a

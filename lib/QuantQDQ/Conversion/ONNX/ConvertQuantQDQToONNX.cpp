@@ -126,10 +126,14 @@ static void shareQuantizationParameters(func::FuncOp func) {
   }
 }
 
-LogicalResult mlir::quant_qdq::convertQuantQDQToONNX(
-    ModuleOp module, const FrozenRewritePatternSet &patterns,
-    int64_t opset) {
+LogicalResult
+mlir::quant_qdq::convertQuantQDQToONNX(ModuleOp module,
+                                       const FrozenRewritePatternSet &patterns,
+                                       int64_t opset, bool matmulNBits) {
   MLIRContext *context = module.getContext();
+  // Before the opset is chosen: Q/DQ ops it removes need no newer one.
+  if (matmulNBits && failed(writeDenseAsMatMulNBits(module)))
+    return failure();
   if (failed(chooseExportOpset(module, opset)))
     return failure();
 
@@ -185,7 +189,8 @@ struct ConvertQuantQDQToONNXPass
   }
 
   void runOnOperation() override {
-    if (failed(convertQuantQDQToONNX(getOperation(), patterns, opset)))
+    if (failed(convertQuantQDQToONNX(getOperation(), patterns, opset,
+                                     matmulNBits)))
       signalPassFailure();
   }
 

@@ -36,6 +36,12 @@ void populateNormalizationExports(RewritePatternSet &patterns);
 void populateShapeLayerExports(RewritePatternSet &patterns);
 void populateQuantizeLinearExports(RewritePatternSet &patterns);
 
+/// Rewrites each dense layer of `module` whose weight is signed int4,
+/// stored quantized in power-of-two blocks (16 and up) along its input
+/// channels, into ONNX Runtime's com.microsoft MatMulNBits (MatMulNBits.cpp),
+/// and adds that domain to the module's opsets. Warns when there is none.
+LogicalResult writeDenseAsMatMulNBits(ModuleOp module);
+
 /// The default-domain opset the module of `op` (or `op`, a module) imports;
 /// kDefaultOpsetVersion when it says none.
 int64_t getDefaultDomainOpset(Operation *op);

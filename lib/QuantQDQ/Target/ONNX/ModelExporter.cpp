@@ -677,7 +677,7 @@ prepareExport(ModuleOp module, const ONNXExportOptions &options) {
   pm.addPass(createWeightScales(WeightScalesOptions{options.activationAmax}));
   if (options.integerWeights)
     pm.addPass(createQuantizeWeights());
-  pm.addPass(createConvertQuantQDQToONNX({options.opset}));
+  pm.addPass(createConvertQuantQDQToONNX({options.opset, options.matmulNBits}));
   if (failed(pm.run(*prepared.copy)))
     return failure();
 

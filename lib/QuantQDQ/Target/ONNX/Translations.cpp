@@ -53,6 +53,12 @@ struct ExportCLOptions {
                      "kept from the model converted to it (default: the "
                      "model's, raised to what its Q/DQ nodes need)"),
       llvm::cl::init(0)};
+  llvm::cl::opt<bool> matmulNBits{
+      "onnx-matmul-nbits",
+      llvm::cl::desc("Write int4 dense layers stored in blocks along their "
+                     "input channels as ONNX Runtime's com.microsoft "
+                     "MatMulNBits (onnxruntime-genai's int4 form)"),
+      llvm::cl::init(false)};
 };
 } // namespace
 
@@ -69,6 +75,7 @@ ONNXExportOptions mlir::quant_qdq::getONNXExportOptionsFromCL() {
   options.activationAmax = getCLOptions().activationAmax;
   options.externalData = getCLOptions().externalData;
   options.opset = getCLOptions().opset;
+  options.matmulNBits = getCLOptions().matmulNBits;
   return options;
 }
 

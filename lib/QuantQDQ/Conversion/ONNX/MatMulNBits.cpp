@@ -1,0 +1,196 @@
+//===- MatMulNBits.cpp - int4 dense layers as ONNX Runtime's MatMulNBits --===//
+//
+// ONNX Runtime's com.microsoft MatMulNBits multiplies by a weight stored in
+// 4-bit blocks along the reduction axis, in its own packing: what
+// onnxruntime-genai runs for int4 decoders, with kernels that read the
+// packed weight directly. A dense layer whose weight is a signed int4
+// constant dequantized in blocks along its input channels (weight-only
+// int4, stored quantized) is exactly that product: this rewrite repacks it.
+//
+//   B       uint8 [N, blocks, block_size / 2]: code q + 8 (the default zero
+//           point 8 of 4 bits stands for our symmetric grid), two codes a
+//           byte, the lower input channel in the low nibble; the tail of
+//           the last block holds code 8 (zero)
+//   scales  f32 [N, blocks]
+//
+//===----------------------------------------------------------------------===//
+
+#include "PatternUtils.h"
+#include "QuantQDQ/Target/ONNX/ONNXAttrNames.h"
+#include "QuantQDQ/Utils/TensorNames.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
+#include "mlir/IR/Matchers.h"
+
+using namespace mlir;
+using namespace mlir::quant_qdq;
+using namespace mlir::quant_qdq::onnx_io;
+
+/// ONNX Runtime's contrib domain, and the version of it MatMulNBits is in.
+static constexpr StringLiteral kMicrosoftDomain = "com.microsoft";
+static constexpr int64_t kMicrosoftDomainVersion = 1;
+
+namespace {
+/// A dense layer's weight as MatMulNBits needs it.
+struct BlockedInt4Weight {
+  DequantizeOp dequantize;
+  ElementsAttr codes;
+  int64_t k, n, blockSize;
+  bool transposed;
+};
+} // namespace
+
+/// The int4 weight of `dense` in blocks along its input channels, stored
+/// quantized and symmetric, or nothing.
+static std::optional<BlockedInt4Weight> matchBlockedInt4(DenseOp dense) {
+  auto dq = dense.getWeight().getDefiningOp<DequantizeOp>();
+  if (!dq || !dq.getScale())
+    return std::nullopt;
+  QuantizerAttr q = dq.getQuantizer();
+  ElementsAttr codes;
+  if (!matchPattern(dq.getInput(), m_Constant(&codes)))
+    return std::nullopt;
+  auto type = cast<RankedTensorType>(codes.getType());
+  bool transposed = dense.getTransposeWeight();
+  std::optional<int64_t> blockSize = q.getBlockSize();
+  // ONNX Runtime's kernels take power-of-two blocks from 16 up.
+  if (q.getBits() != 4 || !q.getIsSigned() || !q.getSymmetric() ||
+      q.isFloatStorage() || !blockSize || *blockSize < 16 ||
+      !llvm::isPowerOf2_64(*blockSize) || type.getRank() != 2 ||
+      !type.hasStaticShape() || q.getAxis() != (transposed ? 1 : 0) ||
+      llvm::any_of(
+          dq.getZeroPoint().value_or(ArrayRef<int32_t>()),
+          [](int32_t z) { return z != 0; }))
+    return std::nullopt;
+  int64_t k = type.getDimSize(transposed ? 1 : 0);
+  int64_t n = type.getDimSize(transposed ? 0 : 1);
+  return BlockedInt4Weight{dq, codes, k, n, *blockSize, transposed};
+}
+
+/// The stored codes of `codes` (one signed value a byte in a resource, or
+/// dense integers), row-major.
+static std::vector<int8_t> readCodes(ElementsAttr codes) {
+  std::vector<int8_t> values;
+  if (auto resource = dyn_cast<DenseResourceElementsAttr>(codes)) {
+    if (AsmResourceBlob *blob = resource.getRawHandle().getBlob()) {
+      ArrayRef<char> data = blob->getData();
+      values.assign(data.begin(), data.end());
+    }
+    return values;
+  }
+  for (APInt v : codes.getValues<APInt>())
+    values.push_back(int8_t(v.getSExtValue()));
+  return values;
+}
+
+/// Replaces `dense` by MatMulNBits (and an add of its bias).
+static void rewriteAsMatMulNBits(DenseOp dense, const BlockedInt4Weight &w,
+                                 OpBuilder &b) {
+  MLIRContext *context = dense.getContext();
+  int64_t blocks = llvm::divideCeil(w.k, w.blockSize);
+  int64_t blob = w.blockSize / 2;
+  std::vector<int8_t> codes = readCodes(w.codes);
+  DequantizeOp dq = w.dequantize; // (accessors are not const)
+  ArrayRef<float> scales = *dq.getScale();
+
+  // Code 8 is zero: the tail of a short last block.
+  std::vector<uint8_t> packed(w.n * blocks * blob, 0x88);
+  std::vector<float> blockScales(w.n * blocks);
+  for (int64_t j = 0; j < w.n; ++j) {
+    for (int64_t i = 0; i < w.k; ++i) {
+      int8_t q = codes[w.transposed ? j * w.k + i : i * w.n + j];
+      uint8_t code = uint8_t(q + 8) & 0xF;
+      uint8_t &byte =
+          packed[(j * blocks + i / w.blockSize) * blob + (i % w.blockSize) / 2];
+      byte = i % 2 ? (byte & 0x0F) | (code << 4) : (byte & 0xF0) | code;
+    }
+    // The quantizer's scales are [blocks, N], or [N, blocks] transposed.
+    for (int64_t block = 0; block < blocks; ++block)
+      blockScales[j * blocks + block] =
+          scales[w.transposed ? j * blocks + block : block * w.n + j];
+  }
+
+  std::string name = dense.getLayerName().str();
+  if (name.empty())
+    name = getLocationName(dense.getLoc()).str();
+  auto u8 = IntegerType::get(context, 8, IntegerType::Unsigned);
+  auto packedType = RankedTensorType::get({w.n, blocks, blob}, u8);
+  auto scalesType = RankedTensorType::get({w.n, blocks}, b.getF32Type());
+  auto constant = [&](Attribute value, StringRef suffix) {
+    return arith::ConstantOp::create(
+        b, NameLoc::get(b.getStringAttr(name + suffix), dense.getLoc()),
+        cast<TypedAttr>(value));
+  };
+  Value packedWeight =
+      constant(DenseResourceElementsAttr::get(
+                   packedType, name + "_Q4",
+                   HeapAsmResourceBlob::allocateAndCopyInferAlign(
+                       ArrayRef<uint8_t>(packed))),
+               "_Q4");
+  Value scalesValue =
+      constant(DenseElementsAttr::get(scalesType, ArrayRef<float>(blockScales)),
+               "_scales");
+
+  NamedAttribute attrs[] = {
+      b.getNamedAttr("K", b.getI64IntegerAttr(w.k)),
+      b.getNamedAttr("N", b.getI64IntegerAttr(w.n)),
+      b.getNamedAttr("bits", b.getI64IntegerAttr(4)),
+      b.getNamedAttr("block_size", b.getI64IntegerAttr(w.blockSize))};
+  Value bias = dense.getBias();
+  // Without a bias the node is the layer's own, with its name and tensor.
+  auto node = GenericOp::create(
+      b,
+      bias ? NameLoc::get(b.getStringAttr(name + "_matmul"), dense.getLoc())
+           : dense.getLoc(),
+      TypeRange{dense.getType()},
+      ValueRange{dense.getInput(), packedWeight, scalesValue},
+      b.getStringAttr("MatMulNBits"),
+      bias ? StringAttr() : b.getStringAttr(name),
+      b.getStringAttr(kMicrosoftDomain), b.getDictionaryAttr(attrs));
+  Value result = node.getResult(0);
+  if (bias)
+    result = AddOp::create(b, dense.getLoc(), dense.getType(),
+                           ValueRange{result, bias}, b.getStringAttr(name))
+                 .getResult();
+  if (auto names = dense->getAttrOfType<ArrayAttr>(kResultNamesAttr))
+    result.getDefiningOp()->setAttr(kResultNamesAttr, names);
+  dense.getResult().replaceAllUsesWith(result);
+  dense.erase();
+}
+
+LogicalResult
+mlir::quant_qdq::onnx_patterns::writeDenseAsMatMulNBits(ModuleOp module) {
+  SmallVector<std::pair<DenseOp, BlockedInt4Weight>> targets;
+  module.walk([&](DenseOp dense) {
+    if (std::optional<BlockedInt4Weight> w = matchBlockedInt4(dense))
+      targets.emplace_back(dense, *w);
+  });
+  if (targets.empty()) {
+    emitWarning(module.getLoc())
+        << "matmul-nbits: no dense layer has an int4 weight stored in "
+           "blocks along its input channels (weight-format=int4 "
+           "weight-block-size=16, 32, ...); nothing is written as "
+           "MatMulNBits";
+    return success();
+  }
+  for (auto &[dense, weight] : targets) {
+    OpBuilder b(dense);
+    DequantizeOp dq = weight.dequantize;
+    rewriteAsMatMulNBits(dense, weight, b);
+    if (dq->use_empty()) {
+      Operation *codes = dq.getInput().getDefiningOp();
+      dq.erase();
+      if (codes->use_empty())
+        codes->erase();
+    }
+  }
+  auto opsets = module->getAttrOfType<DictionaryAttr>(kOpsetImport);
+  NamedAttrList entries(opsets);
+  entries.set(kMicrosoftDomain,
+              IntegerAttr::get(IntegerType::get(module.getContext(), 64),
+                               kMicrosoftDomainVersion));
+  module->setAttr(kOpsetImport, entries.getDictionary(module.getContext()));
+  return success();
+}
