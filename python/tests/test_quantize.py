@@ -377,7 +377,7 @@ def test_kv_cache_needs_a_cache():
     model, x = _salient_mlp()
     with pytest.warns(QuantQDQWarning, match="found no key/value cache"):
         quantize_model(model, kv_cache="int8", calibration_data=x)
-    with pytest.raises(QuantQDQError, match="unknown kv-cache-format 'int4'"):
+    with pytest.raises(QuantQDQError, match="unknown kv-cache 'int4'"):
         quantize_model(model, kv_cache="int4")
 
 

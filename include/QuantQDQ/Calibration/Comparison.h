@@ -41,8 +41,9 @@ struct TensorComparison {
   double ownSqnr = 0;
   double maxError = 0;
   double referenceMin = 0, referenceMax = 0;
-  /// For an output of shape [N, C] or [B, S, C], C > 1: rows (positions)
-  /// whose largest value is at the same class in both.
+  /// For a classifier's output [N, C], C > 1, or a language model's logits
+  /// [B, S, V] (named `logits`, or scored on the token ids): rows
+  /// (positions) whose largest value is at the same class in both.
   std::optional<int64_t> top1Agreeing;
   int64_t rows = 0;
   /// For logits [B, S, V] and token ids [B, S]: exp of the mean next-token
@@ -56,8 +57,8 @@ struct ComparisonOptions {
   std::string entry;
   /// Also compare every layer's output (both networks return them all).
   bool layers = true;
-  /// Token ids [B, S] (int64 or int32) the outputs' perplexity is measured
-  /// on, or null.
+  /// Token ids [B, S] (int64 or int32) the perplexity of logits [B, S, V]
+  /// (V above every id) is measured on, or null.
   const NpyArray *tokens = nullptr;
   ExecutorOptions executor;
 };
@@ -68,6 +69,8 @@ struct ComparisonResult {
   SmallVector<TensorComparison> layers;
   /// Outputs of other than f32 elements, not compared.
   SmallVector<std::string> skippedOutputs;
+  /// Why no output got a perplexity although token ids were given.
+  std::string perplexityNote;
 };
 
 /// Compiles and runs `quantized` and `reference` (when null: `quantized`

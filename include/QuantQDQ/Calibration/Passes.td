@@ -194,7 +194,9 @@ def GPTQWeights : Pass<"qdq-gptq", "::mlir::ModuleOp"> {
     the scales GPTQ chose, so the export writes GPTQ's integers exactly.
     A layer whose GPTQ output error `tr(D H D^T)` on the calibration rows
     is not below plain rounding's keeps rounding; `report=` lists both per
-    layer. `H` takes `k^2` doubles per distinct input of `k` channels.
+    layer. `H` takes `k^2` doubles per distinct input of `k` channels for
+    the whole run, and solving a layer up to four more `k^2` at once.
+    Calibration data holding NaN or infinite values is an error.
 
     `--qdq-gptq=data.npy` is short for `--qdq-gptq="data=data.npy"`.
   }];

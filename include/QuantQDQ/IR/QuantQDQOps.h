@@ -15,4 +15,14 @@
 #define GET_OP_CLASSES
 #include "QuantQDQ/IR/QuantQDQOps.h.inc"
 
+namespace mlir::quant_qdq {
+/// An uncalibrated quantize/dequantize pair of `quantizer` on `value`,
+/// right after its definition so that it dominates every use. Its location
+/// is `value`'s fused with `tag` (the pass placing it), not a name: export
+/// names its tensors after `value` (x_quantized), not as a node of
+/// `value`'s name. Returns the dequantize; no use of `value` changes.
+DequantizeOp createQDQPair(OpBuilder &builder, Value value,
+                           QuantizerAttr quantizer, StringRef tag);
+} // namespace mlir::quant_qdq
+
 #endif // QUANTQDQ_IR_QUANTQDQOPS_H

@@ -1,5 +1,4 @@
-//===- KVCache.h - the key/value cache of a decoder ---------------*- C++
-//-*-===//
+//===- KVCache.h - the key/value cache of a decoder -------------*- C++ -*-===//
 //
 // A decoder exported with a key/value cache returns the keys and values of
 // every position so far (`present_*`), which the runtime stores and feeds
@@ -17,12 +16,15 @@
 
 namespace mlir::quant_qdq {
 
-/// The tensors of `func`'s key/value cache: each returned tensor that a
-/// concatenation builds from one of the function's arguments (the decode
-/// step: past keys or values joined with the new ones), or, where the
-/// function takes no past, each returned tensor whose graph output name
-/// starts with `present` (the prefill form).
-SmallVector<Value> findKVCacheTensors(func::FuncOp func);
+/// The key/value cache of `func`: its float results that are a cache
+/// tensor, each once. A result is one when its graph output name starts
+/// with `present`, or when a concatenation builds it from a function
+/// argument whose name starts with `past` (exporters' names for the cache:
+/// Optimum's `past_key_values.0.key`, torch's `past_key_0`). Results
+/// already dequantized (a second run, a QDQ model) are counted in
+/// `alreadyQuantized` instead.
+SmallVector<Value> findKVCacheTensors(func::FuncOp func,
+                                      unsigned &alreadyQuantized);
 
 /// Quantizes each of `tensors` with a Q/DQ pair of `quantizer` that every
 /// reader takes, the function's return included: the cache holds values of

@@ -44,10 +44,10 @@ def InsertQDQ : Pass<"insert-qdq", "::mlir::ModuleOp"> {
     its own scale (opset-21 blocked `DequantizeLinear`; TensorRT's int4
     weight-only format takes 64 or 128), where it would have one per output
     channel. `kv-cache=int8` (or `fp8`) quantizes a decoder's key/value
-    cache: each returned tensor that a concatenation builds from a past
-    input (or, without past inputs, each graph output named `present*`)
-    gets a per-tensor pair that every reader takes, so the cache holds
-    values of the grid and attention reads the dequantized cache.
+    cache: each float graph output named `present*`, or built by a
+    concatenation from an input named `past*`, gets a per-tensor pair that
+    every reader takes, so the cache holds values of the grid and
+    attention reads the dequantized cache.
 
     The pass reads nothing but its options. qdq-opt's `--qdq-spec`,
     `--qdq-mode` and `--qdq-report` are shorthand for `spec=`, `mode=` and

@@ -23,9 +23,7 @@
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/Threading.h"
-#include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/FormatVariadic.h"
-#include "llvm/Support/ToolOutputFile.h"
 
 #include <cmath>
 
@@ -102,9 +100,7 @@ static Choice search(Target &target, ArrayRef<float> w, double alphaStep,
   Choice best;
   std::vector<float> scaled(w.size());
   std::vector<float> scales(t.k);
-  int steps = int(std::lround(1.0 / alphaStep));
-  for (int step = 0; step <= steps; ++step) {
-    double alpha = std::min(1.0, step * alphaStep);
+  for (auto [step, alpha] : llvm::enumerate(getAlphaGrid(alphaStep))) {
     double lo = INFINITY, hi = 0;
     for (int64_t i = 0; i < t.k; ++i) {
       scales[i] = float(std::pow(magnitude[i], alpha));
@@ -139,22 +135,10 @@ static void apply(QuantizedDenseWeight &t, ArrayRef<float> w,
   for (size_t e = 0; e < w.size(); ++e)
     scaled[e] = w[e] * choice.scales[t.getInputChannel(e)];
   replaceWeight(t, scaled, "_awq");
-
-  // The input divided by s, along its last dimension.
-  SmallVector<float> inverse;
-  for (float s : choice.scales)
-    inverse.push_back(1.0f / s);
   OpBuilder b(t.dense);
-  Location loc = t.dense.getLoc();
-  auto divisor = arith::ConstantOp::create(
-      b, loc,
-      DenseElementsAttr::get(RankedTensorType::get({t.k}, b.getF32Type()),
-                             ArrayRef<float>(inverse)));
-  Value input = t.dense.getInput();
-  auto multiply = MultiplyOp::create(
-      b, loc, input.getType(), ValueRange{input, divisor},
-      b.getStringAttr((t.dense.getLayerName() + "_awq_scale").str()));
-  t.dense.getInputMutable().assign(multiply.getResult());
+  t.dense.getInputMutable().assign(
+      divideInput(b, t.dense, t.dense.getInput(), choice.scales,
+                  (t.dense.getLayerName() + "_awq_scale").str()));
 }
 
 namespace {
@@ -218,8 +202,8 @@ void ActivationAwareScalesPass::runOnOperation() {
     emitError(loc) << "qdq-awq needs calibration data: data=<.npy files>";
     return signalPassFailure();
   }
-  if (!(alphaStep > 0 && alphaStep <= 1) || rows < 1) {
-    emitError(loc) << "qdq-awq: alpha-step must be in (0, 1] and rows "
+  if (!(alphaStep >= kSmallestAlphaStep && alphaStep <= 1) || rows < 1) {
+    emitError(loc) << "qdq-awq: alpha-step must be in [0.001, 1] and rows "
                       "positive";
     return signalPassFailure();
   }
@@ -269,15 +253,6 @@ void ActivationAwareScalesPass::runOnOperation() {
     apply(t, w, choice);
     ++numScaled;
   }
-  if (reportPath.empty())
-    return;
-  std::string error;
-  std::unique_ptr<llvm::ToolOutputFile> file =
-      openOutputFile(reportPath, &error);
-  if (!file) {
-    emitError(loc) << "cannot write the AWQ report: " << error;
-    return signalPassFailure();
-  }
-  file->os() << text;
-  file->keep();
+  if (!reportPath.empty() && failed(writeReport(reportPath, text, loc, "AWQ")))
+    signalPassFailure();
 }

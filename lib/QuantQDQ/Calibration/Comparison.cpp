@@ -90,6 +90,12 @@ static void returnNamed(func::FuncOp func, ArrayRef<std::string> names) {
                                  ret.getOperandTypes()));
 }
 
+/// `shape` as 2x3x4.
+static std::string formatShape(ArrayRef<int64_t> shape) {
+  return llvm::join(
+      llvm::map_range(shape, [](int64_t d) { return std::to_string(d); }), "x");
+}
+
 /// The token id at `i` of `tokens` (int64 or int32).
 static int64_t getToken(const NpyArray &tokens, int64_t i) {
   if (tokens.elementBytes == 8)
@@ -97,21 +103,30 @@ static int64_t getToken(const NpyArray &tokens, int64_t i) {
   return reinterpret_cast<const int32_t *>(tokens.bytes)[i];
 }
 
+/// Whether `shape` is that of logits [B, S, V] for the token ids `tokens`
+/// [B, S]: a vocabulary above every id, and sequences of two or more.
+static bool isLogitsFor(ArrayRef<int64_t> shape, const NpyArray &tokens) {
+  if (shape.size() != 3 || tokens.shape.size() != 2 ||
+      tokens.shape[0] != shape[0] || tokens.shape[1] != shape[1] ||
+      shape[1] < 2)
+    return false;
+  for (int64_t i = 0, e = tokens.getNumElements(); i < e; ++i) {
+    int64_t id = getToken(tokens, i);
+    if (id < 0 || id >= shape[2])
+      return false;
+  }
+  return true;
+}
+
 /// exp of the mean next-token cross-entropy of `logits` [B, S, V] on
-/// `tokens` [B, S]: position t predicts token t + 1. Nothing when a token
-/// is outside the vocabulary or the sequences are shorter than 2.
-static std::optional<double> getPerplexity(ArrayRef<float> logits,
-                                           ArrayRef<int64_t> shape,
-                                           const NpyArray &tokens) {
+/// `tokens` [B, S] (isLogitsFor): position t predicts token t + 1.
+static double getPerplexity(ArrayRef<float> logits, ArrayRef<int64_t> shape,
+                            const NpyArray &tokens) {
   int64_t batch = shape[0], length = shape[1], vocabulary = shape[2];
-  if (length < 2)
-    return std::nullopt;
   double loss = 0;
   for (int64_t b = 0; b < batch; ++b)
     for (int64_t t = 0; t + 1 < length; ++t) {
       int64_t next = getToken(tokens, b * length + t + 1);
-      if (next < 0 || next >= vocabulary)
-        return std::nullopt;
       ArrayRef<float> row =
           logits.slice((b * length + t) * vocabulary, vocabulary);
       double top = *std::max_element(row.begin(), row.end()), sum = 0;
@@ -122,8 +137,8 @@ static std::optional<double> getPerplexity(ArrayRef<float> logits,
   return std::exp(loss / double(batch * (length - 1)));
 }
 
-/// Compares two f32 arrays of the same shape into `row`; `tokens`, when
-/// given, are the ids logits of shape [B, S, V] predict.
+/// Compares two f32 arrays of the same shape into `row`, named already;
+/// `tokens`, when given, are the ids logits of shape [B, S, V] predict.
 static void compareArrays(const NpyArray &reference, const NpyArray &actual,
                           TensorComparison &row,
                           const NpyArray *tokens = nullptr) {
@@ -147,7 +162,11 @@ static void compareArrays(const NpyArray &reference, const NpyArray &actual,
   row.sqnr = noise == 0 ? std::numeric_limits<double>::infinity()
                         : 10 * std::log10(signal / noise);
   ArrayRef<int64_t> shape = reference.shape;
-  if ((shape.size() == 2 || shape.size() == 3) && shape.back() > 1) {
+  // Logits over a sequence: scored on the ids, or known by their name (a
+  // hidden state [B, S, H] has no top-1 to agree on).
+  bool logits = tokens ? isLogitsFor(shape, *tokens)
+                       : shape.size() == 3 && row.name == "logits";
+  if ((shape.size() == 2 || logits) && shape.back() > 1) {
     int64_t classes = shape.back();
     row.rows = reference.getNumElements() / classes;
     int64_t agreeing = 0;
@@ -160,8 +179,7 @@ static void compareArrays(const NpyArray &reference, const NpyArray &actual,
     }
     row.top1Agreeing = agreeing;
   }
-  if (tokens && shape.size() == 3 && tokens->shape.size() == 2 &&
-      tokens->shape[0] == shape[0] && tokens->shape[1] == shape[1]) {
+  if (tokens && logits) {
     row.referencePerplexity = getPerplexity(ref, shape, *tokens);
     row.perplexity = getPerplexity(got, shape, *tokens);
   }
@@ -274,6 +292,14 @@ mlir::quant_qdq::compareNetworks(OwningOpRef<ModuleOp> quantized,
     row.name = outputNames[i];
     compareArrays(rOut[i], qOut[i], row, options.tokens);
   }
+  if (options.tokens &&
+      llvm::none_of(result.outputs, [](const TensorComparison &row) {
+        return row.perplexity.has_value();
+      }))
+    result.perplexityNote =
+        "no output is logits [B, S, V] for the token ids [" +
+        formatShape(options.tokens->shape) +
+        "] (sequences of 2 or more, every id below V)";
   // A layer's own noise: what its output carries beyond its noisiest input.
   SmallVector<double> noise;
   for (auto [k, layer] : llvm::enumerate(layers)) {
@@ -309,12 +335,6 @@ static std::string formatDecibels(double db) {
   return llvm::formatv("{0:F2}", db).str();
 }
 
-static std::string formatShape(ArrayRef<int64_t> shape) {
-  return llvm::join(llvm::map_range(
-                        shape, [](int64_t d) { return std::to_string(d); }),
-                    "x");
-}
-
 void mlir::quant_qdq::printComparison(llvm::raw_ostream &os,
                                       const ComparisonResult &result,
                                       unsigned worstLayers) {
@@ -342,6 +362,8 @@ void mlir::quant_qdq::printComparison(llvm::raw_ostream &os,
   for (const std::string &name : result.skippedOutputs)
     os << "output '" << name << "': not compared (not f32, or shapes "
        << "differ)\n";
+  if (!result.perplexityNote.empty())
+    os << "perplexity: " << result.perplexityNote << "\n";
   if (result.layers.empty() || worstLayers == 0)
     return;
 

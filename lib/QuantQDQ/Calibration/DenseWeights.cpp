@@ -7,6 +7,8 @@
 
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/Threading.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/Support/ToolOutputFile.h"
 
 #include <cmath>
 
@@ -20,15 +22,21 @@ bool QuantizedDenseWeight::hasQuantizedInput() const {
       op.getInput().getDefiningOp());
 }
 
-Value QuantizedDenseWeight::getFloatInput() const {
+Operation *QuantizedDenseWeight::getInputQuantizer() const {
   DenseOp op = dense;
   Value input = op.getInput();
   if (auto fake = input.getDefiningOp<FakeQuantOp>())
-    return fake.getInput();
+    return fake;
   if (auto dq = input.getDefiningOp<DequantizeOp>())
-    if (auto q = dq.getInput().getDefiningOp<QuantizeOp>())
-      return q.getInput();
-  return input;
+    return dq.getInput().getDefiningOp<QuantizeOp>();
+  return nullptr;
+}
+
+Value QuantizedDenseWeight::getFloatInput() const {
+  if (Operation *quantizer = getInputQuantizer())
+    return quantizer->getOperand(0);
+  DenseOp op = dense;
+  return op.getInput();
 }
 
 /// The quantizer ops of a symmetric integer weight quantizer on `weight`,
@@ -120,6 +128,47 @@ mlir::quant_qdq::multiplyRows(const QuantizedDenseWeight &layer,
     }
   });
   return y;
+}
+
+Value mlir::quant_qdq::divideInput(OpBuilder &builder, Operation *before,
+                                   Value input, ArrayRef<float> scales,
+                                   StringRef name) {
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPoint(before);
+  SmallVector<float> inverse;
+  for (float s : scales)
+    inverse.push_back(1.0f / s);
+  MLIRContext *context = builder.getContext();
+  Location loc = before->getLoc();
+  auto divisor = arith::ConstantOp::create(
+      builder, NameLoc::get(StringAttr::get(context, name + "_divisor"), loc),
+      DenseElementsAttr::get(RankedTensorType::get({int64_t(inverse.size())},
+                                                   builder.getF32Type()),
+                             ArrayRef<float>(inverse)));
+  return MultiplyOp::create(builder, loc, input.getType(),
+                            ValueRange{input, divisor},
+                            builder.getStringAttr(name))
+      .getResult();
+}
+
+SmallVector<double> mlir::quant_qdq::getAlphaGrid(double step) {
+  SmallVector<double> grid;
+  for (int64_t i = 0; double(i) * step < 1.0 - 1e-9; ++i)
+    grid.push_back(double(i) * step);
+  grid.push_back(1.0);
+  return grid;
+}
+
+LogicalResult mlir::quant_qdq::writeReport(StringRef path, StringRef text,
+                                           Location loc, StringRef what) {
+  std::string error;
+  std::unique_ptr<llvm::ToolOutputFile> file = openOutputFile(path, &error);
+  if (!file)
+    return emitError(loc) << "cannot write the " << what
+                          << " report: " << error;
+  file->os() << text;
+  file->keep();
+  return success();
 }
 
 LogicalResult mlir::quant_qdq::observeTensors(

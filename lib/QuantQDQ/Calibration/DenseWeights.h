@@ -1,10 +1,11 @@
 //===- DenseWeights.h - dense layers whose weight a pass rewrites -*- C++
 //-*-===//
 //
-// What the passes that rewrite quantized weights from calibration data
-// (qdq-awq, qdq-gptq) share: the dense layers they may change, a run of the
-// float network that hands them the layers' inputs, and the new weight
-// constant with the scales its quantizer ops take.
+// What the passes that rewrite quantized dense layers from calibration data
+// (qdq-awq, qdq-gptq, qdq-smooth) share: the layers they may change, a run
+// of the float network that hands them the layers' inputs, the new weight
+// constant with the scales its quantizer ops take, the multiply that
+// divides an input by per-channel scales, and their reports.
 //
 //===----------------------------------------------------------------------===//
 
@@ -45,8 +46,19 @@ struct QuantizedDenseWeight {
   int64_t getInputChannel(size_t e) const {
     return transposed ? int64_t(e) % k : int64_t(e) / n;
   }
+  /// The output channel (column of W) of element `e` of the stored weight.
+  int64_t getOutputChannel(size_t e) const {
+    return transposed ? int64_t(e) / k : int64_t(e) % n;
+  }
+  /// The stored element of input channel `i`, output channel `j`.
+  size_t getElement(int64_t i, int64_t j) const {
+    return transposed ? size_t(j * k + i) : size_t(i * n + j);
+  }
   /// Whether the layer's input is quantized (W8A8 rather than weight-only).
   bool hasQuantizedInput() const;
+  /// The quantize or fake_quant op that quantizes the layer's input, or
+  /// null.
+  Operation *getInputQuantizer() const;
   /// The layer's input before its quantization, if any: what the float
   /// network computes there.
   Value getFloatInput() const;
@@ -70,6 +82,21 @@ void fakeQuantizeWeight(const QuantizedDenseWeight &layer,
 std::vector<float> multiplyRows(const QuantizedDenseWeight &layer,
                                 ArrayRef<float> rows, ArrayRef<float> w,
                                 MLIRContext *context);
+
+/// `input` times 1 / scales along its last dimension: a multiply (ONNX
+/// Mul) named `name` before `before`, of a constant named `name`_divisor.
+Value divideInput(OpBuilder &builder, Operation *before, Value input,
+                  ArrayRef<float> scales, StringRef name);
+
+/// The migration strengths a search tries: 0, step, 2 step, ... and 1.
+SmallVector<double> getAlphaGrid(double step);
+/// The smallest alpha step a search takes (a thousand and one tries).
+inline constexpr double kSmallestAlphaStep = 1e-3; // (Messages say 0.001.)
+
+/// Writes a pass's report `text` to `path` ('-': stdout); errors at `loc`
+/// name the `what`.
+LogicalResult writeReport(StringRef path, StringRef text, Location loc,
+                          StringRef what);
 
 /// Runs the float version of `function` on the calibration files `data`
 /// (CalibrationData's batches; short batches run as they are, so that no

@@ -20,9 +20,7 @@
 #include "QuantQDQ/Utils/TensorNames.h"
 
 #include "mlir/IR/Threading.h"
-#include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/FormatVariadic.h"
-#include "llvm/Support/ToolOutputFile.h"
 
 #include <cmath>
 #include <numeric>
@@ -160,9 +158,8 @@ static WorkingWeight getWorkingWeight(const QuantizedDenseWeight &layer,
   for (int64_t p = 0; p < k; ++p)
     ww.position[ww.order[p]] = p;
   auto at = [&](size_t e) {
-    int64_t c = layer.getInputChannel(e);
-    int64_t j = layer.transposed ? int64_t(e) / k : int64_t(e) % n;
-    return j * k + ww.position[c];
+    return layer.getOutputChannel(e) * k +
+           ww.position[layer.getInputChannel(e)];
   };
   ww.w.resize(n * k);
   ww.group.resize(n * k);
@@ -296,7 +293,7 @@ static double outputError(const QuantizedDenseWeight &layer,
   parallelFor(context, 0, n, [&](size_t j) {
     std::vector<double> d(k), hd(k, 0.0);
     for (int64_t c = 0; c < k; ++c) {
-      size_t e = layer.transposed ? j * k + c : c * n + j;
+      size_t e = layer.getElement(c, j);
       d[c] = double(quantized[e]) - double(original[e]);
     }
     double sum = 0;
@@ -324,21 +321,26 @@ struct Solution {
 };
 } // namespace
 
-/// GPTQ on `layer`'s weight `w` (stored layout) with its input's Gram
-/// matrix; fails when the damped Hessian is not positive definite.
-static FailureOr<Solution> solve(const QuantizedDenseWeight &layer,
-                                 ArrayRef<float> w, const Gram &gram,
-                                 const Settings &settings,
-                                 MLIRContext *context) {
-  int64_t k = layer.k;
+/// The order GPTQ quantizes `k` input channels in: as they come, or with
+/// `actOrder` by decreasing diag(H).
+static std::vector<int64_t> getOrder(const Gram &gram, bool actOrder) {
+  int64_t k = gram.k;
   std::vector<int64_t> order(k);
   std::iota(order.begin(), order.end(), 0);
-  if (settings.actOrder)
+  if (actOrder)
     std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
       return gram.h[a * k + a] > gram.h[b * k + b];
     });
-  // H in quantization order; a channel never seen (all zeros) gets a unit
-  // diagonal, which leaves it to plain rounding.
+  return order;
+}
+
+/// H in quantization order with `damp` times its mean diagonal added; a
+/// channel never seen (all zeros) gets a unit diagonal, which leaves it to
+/// plain rounding.
+static std::vector<double> getDampedHessian(const Gram &gram,
+                                            ArrayRef<int64_t> order,
+                                            double damp, MLIRContext *context) {
+  int64_t k = gram.k;
   std::vector<double> h(k * k);
   double meanDiagonal = 0;
   for (int64_t p = 0; p < k; ++p)
@@ -352,25 +354,35 @@ static FailureOr<Solution> solve(const QuantizedDenseWeight &layer,
     double &d = h[p * k + p];
     if (d == 0)
       d = 1;
-    d += settings.damp * (meanDiagonal > 0 ? meanDiagonal : 1.0);
+    d += damp * (meanDiagonal > 0 ? meanDiagonal : 1.0);
   }
-  if (failed(choleskyLower(h, k, context)))
+  return h;
+}
+
+/// GPTQ on `layer`'s weight `w` (stored layout) with its input's Gram
+/// matrix; fails when the damped Hessian is not positive definite.
+static FailureOr<Solution> solve(const QuantizedDenseWeight &layer,
+                                 ArrayRef<float> w, const Gram &gram,
+                                 const Settings &settings,
+                                 MLIRContext *context) {
+  std::vector<int64_t> order = getOrder(gram, settings.actOrder);
+  std::vector<double> h = getDampedHessian(gram, order, settings.damp, context);
+  if (failed(choleskyLower(h, layer.k, context)))
     return failure();
-  FailureOr<std::vector<double>> u = getInverseUpperFactor(h, k, context);
+  FailureOr<std::vector<double>> u = getInverseUpperFactor(h, layer.k, context);
   if (failed(u))
     return failure();
+  h = {}; // The factor is all that is needed from here.
 
   WorkingWeight ww = getWorkingWeight(layer, w, std::move(order));
   Solution solution;
-  solution.scales =
-      quantizeColumns(ww, *u, layer.quantizer, settings.block, context);
+  // A block past the last channel changes nothing.
+  solution.scales = quantizeColumns(ww, *u, layer.quantizer,
+                                    std::min(settings.block, layer.k), context);
   solution.weight.resize(w.size());
-  int64_t n = layer.n;
-  for (size_t e = 0; e < w.size(); ++e) {
-    int64_t c = layer.getInputChannel(e);
-    int64_t j = layer.transposed ? int64_t(e) / k : int64_t(e) % n;
-    solution.weight[e] = float(ww.w[j * k + ww.position[c]]);
-  }
+  for (size_t e = 0; e < w.size(); ++e)
+    solution.weight[e] = float(ww.w[layer.getOutputChannel(e) * layer.k +
+                                    ww.position[layer.getInputChannel(e)]]);
   return solution;
 }
 
@@ -454,11 +466,11 @@ void GPTQWeightsPass::runOnOperation() {
 
   SmallVector<Value> inputs = getDistinctInputs(layers);
   std::vector<Gram> grams(inputs.size());
-  for (const QuantizedDenseWeight &layer : layers) {
-    Gram &gram =
-        grams[llvm::find(inputs, layer.getFloatInput()) - inputs.begin()];
-    gram.k = layer.k;
-  }
+  llvm::DenseMap<Value, size_t> gramOf;
+  for (auto [i, input] : llvm::enumerate(inputs))
+    gramOf[input] = i;
+  for (const QuantizedDenseWeight &layer : layers)
+    grams[gramOf[layer.getFloatInput()]].k = layer.k;
   for (Gram &gram : grams)
     gram.h.assign(gram.k * gram.k, 0.0);
   SmallVector<std::string> paths(data.begin(), data.end());
@@ -480,8 +492,12 @@ void GPTQWeightsPass::runOnOperation() {
   llvm::raw_string_ostream report(text);
   report << "layer rows rounding-mse gptq-mse\n";
   for (QuantizedDenseWeight &layer : layers) {
-    const Gram &gram =
-        grams[llvm::find(inputs, layer.getFloatInput()) - inputs.begin()];
+    const Gram &gram = grams[gramOf[layer.getFloatInput()]];
+    if (!llvm::all_of(gram.h, [](double v) { return std::isfinite(v); })) {
+      layer.dense.emitError("qdq-gptq: this layer's inputs on the "
+                            "calibration data hold NaN or infinite values");
+      return signalPassFailure();
+    }
     std::vector<float> w;
     if (failed(readFloatConstant(
             cast<ElementsAttr>(layer.weight.getValue()),
@@ -511,19 +527,6 @@ void GPTQWeightsPass::runOnOperation() {
                   ArrayRef<float>(solution->scales));
     ++numChanged;
   }
-  if (reportPath.empty())
-    return;
-  if (reportPath == "-") {
-    llvm::outs() << text;
-    return;
-  }
-  std::string error;
-  std::unique_ptr<llvm::ToolOutputFile> file =
-      openOutputFile(reportPath, &error);
-  if (!file) {
-    emitError(loc) << "cannot write the GPTQ report: " << error;
-    return signalPassFailure();
-  }
-  file->os() << text;
-  file->keep();
+  if (!reportPath.empty() && failed(writeReport(reportPath, text, loc, "GPTQ")))
+    signalPassFailure();
 }

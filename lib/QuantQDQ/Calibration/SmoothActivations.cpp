@@ -19,9 +19,7 @@
 #include "QuantQDQ/Utils/TensorNames.h"
 
 #include "mlir/IR/Matchers.h"
-#include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/FormatVariadic.h"
-#include "llvm/Support/ToolOutputFile.h"
 
 #include <cmath>
 
@@ -57,16 +55,6 @@ struct Choice {
 };
 } // namespace
 
-/// The quantize or fake_quant op that quantizes `dense`'s input.
-static Operation *getInputQuantizer(DenseOp dense) {
-  Value input = dense.getInput();
-  if (auto fake = input.getDefiningOp<FakeQuantOp>())
-    return fake;
-  if (auto dq = input.getDefiningOp<DequantizeOp>())
-    return dq.getInput().getDefiningOp<QuantizeOp>();
-  return nullptr;
-}
-
 /// Whether everything `quantizer` produces reaches only dense layers in
 /// `layers`: changing its input changes nothing else.
 static bool feedsOnly(Operation *quantizer, ArrayRef<DenseOp> layers) {
@@ -90,7 +78,7 @@ static std::vector<Group> collectGroups(func::FuncOp func) {
   func.walk([&](DenseOp dense) {
     std::optional<QuantizedDenseWeight> layer =
         matchQuantizedDenseWeight(dense);
-    if (!layer || !layer->hasQuantizedInput() || !getInputQuantizer(dense))
+    if (!layer || !layer->getInputQuantizer())
       return;
     Value input = layer->getFloatInput();
     auto [it, inserted] = index.try_emplace(input, groups.size());
@@ -105,14 +93,13 @@ static std::vector<Group> collectGroups(func::FuncOp func) {
   std::vector<Group> valid;
   for (Group &group : groups) {
     SmallVector<DenseOp> denses;
-    for (QuantizedDenseWeight &layer : group.layers)
+    for (QuantizedDenseWeight &layer : group.layers) {
       denses.push_back(layer.dense);
-    bool ok = true;
-    for (DenseOp dense : denses) {
-      Operation *quantizer = getInputQuantizer(dense);
+      Operation *quantizer = layer.getInputQuantizer();
       if (!llvm::is_contained(group.inputQuantizers, quantizer))
         group.inputQuantizers.push_back(quantizer);
     }
+    bool ok = true;
     for (Operation *quantizer : group.inputQuantizers) {
       auto q = quantizer->getAttrOfType<QuantizerAttr>("quantizer");
       ok = ok && feedsOnly(quantizer, denses) && !quantizer->hasAttr("scale") &&
@@ -222,9 +209,7 @@ static Choice choose(const Group &group, ArrayRef<std::vector<float>> weights,
   if (alpha)
     candidates.push_back(*alpha);
   else
-    for (int step = 0, steps = int(std::lround(1.0 / alphaStep)); step <= steps;
-         ++step)
-      candidates.push_back(std::min(1.0, step * alphaStep));
+    candidates = getAlphaGrid(alphaStep);
   for (double candidate : candidates) {
     std::vector<float> scales = getSmoothingScales(group, weightMax, candidate);
     double error = getQuantizedError(group, weights, reference,
@@ -239,34 +224,45 @@ static Choice choose(const Group &group, ArrayRef<std::vector<float>> weights,
   return best;
 }
 
-/// `value` (a constant of k elements, or none: ones) divided by `scales`,
-/// as a new constant of `value`'s type (or [k]).
-static Value divideConstant(OpBuilder &b, Location loc, Value value,
-                            ArrayRef<float> scales) {
-  int64_t k = int64_t(scales.size());
-  std::vector<float> values(k, 1.0f);
-  RankedTensorType type = RankedTensorType::get({k}, b.getF32Type());
-  if (value) {
-    type = cast<RankedTensorType>(value.getType());
-    ElementsAttr attr;
-    matchPattern(value, m_Constant(&attr));
-    (void)readFloatConstant(
-        attr, [&](ArrayRef<float> v) { values.assign(v.begin(), v.end()); });
-  }
-  for (int64_t i = 0; i < k; ++i)
-    values[i] /= scales[i];
-  return arith::ConstantOp::create(
-      b, loc, DenseElementsAttr::get(type, ArrayRef<float>(values)));
-}
-
-/// Whether `value` is absent or a float constant of `k` elements.
-static bool isFoldableConstant(Value value, int64_t k) {
+/// The values of `value`, a constant of `k` f32 elements, or ones when it
+/// is absent; nothing when it is neither.
+static std::optional<std::vector<float>> readFactor(Value value, int64_t k) {
   if (!value)
-    return true;
+    return std::vector<float>(k, 1.0f);
   ElementsAttr attr;
   auto type = dyn_cast<RankedTensorType>(value.getType());
-  return matchPattern(value, m_Constant(&attr)) && type &&
-         type.getElementType().isF32() && type.getNumElements() == k;
+  if (!type || !type.getElementType().isF32() || type.getNumElements() != k ||
+      !matchPattern(value, m_Constant(&attr)))
+    return std::nullopt;
+  std::vector<float> values;
+  if (failed(readFloatConstant(
+          attr, [&](ArrayRef<float> v) { values.assign(v.begin(), v.end()); })))
+    return std::nullopt;
+  return values;
+}
+
+/// `factor` divided by `scales`, as a new constant of `like`'s type ([k]
+/// when absent) named `name`.
+static Value createDividedConstant(OpBuilder &b, Location loc,
+                                   std::vector<float> factor,
+                                   ArrayRef<float> scales, Value like,
+                                   const std::string &name) {
+  for (size_t i = 0; i < factor.size(); ++i)
+    factor[i] /= scales[i];
+  auto type =
+      like ? cast<RankedTensorType>(like.getType())
+           : RankedTensorType::get({int64_t(factor.size())}, b.getF32Type());
+  return arith::ConstantOp::create(
+      b, NameLoc::get(b.getStringAttr(name), loc),
+      DenseElementsAttr::get(type, ArrayRef<float>(factor)));
+}
+
+/// The name of a normalization's new `role` constant (scale or bias):
+/// after the one it replaces, else after the normalization.
+static std::string getSmoothedName(Value old, StringRef layer, StringRef role) {
+  StringRef base = old ? getLocationName(old.getLoc()) : StringRef();
+  return base.empty() ? (layer + "_" + role + "_smooth").str()
+                      : (base + "_smooth").str();
 }
 
 /// Folds 1 / s into the normalization producing the group's input, when
@@ -279,29 +275,39 @@ foldIntoNormalization(Group &group, ArrayRef<float> scales) {
         return llvm::is_contained(group.inputQuantizers, u);
       }))
     return std::nullopt;
-  auto rank = cast<RankedTensorType>(group.input.getType()).getRank();
+  int64_t rank = cast<RankedTensorType>(group.input.getType()).getRank();
   OpBuilder b(producer);
+  Location loc = producer->getLoc();
   if (auto norm = dyn_cast<RMSNormOp>(producer)) {
-    if (norm.getNormalizedAxis() != rank - 1 ||
-        !isFoldableConstant(norm.getScale(), group.k))
+    std::optional<std::vector<float>> scale =
+        readFactor(norm.getScale(), group.k);
+    if (norm.getNormalizedAxis() != rank - 1 || !scale)
       return std::nullopt;
+    std::string name = norm.getLayerName().str();
     norm.getScaleMutable().assign(
-        divideConstant(b, norm.getLoc(), norm.getScale(), scales));
-    return norm.getLayerName().str();
+        createDividedConstant(b, loc, *scale, scales, norm.getScale(),
+                              getSmoothedName(norm.getScale(), name, "scale")));
+    return name;
   }
   if (auto norm = dyn_cast<LayerNormOp>(producer)) {
-    if (norm.getNormalizedAxis() != rank - 1 ||
-        !isFoldableConstant(norm.getScale(), group.k) ||
-        !isFoldableConstant(norm.getBias(), group.k))
+    std::optional<std::vector<float>> scale =
+        readFactor(norm.getScale(), group.k);
+    std::optional<std::vector<float>> bias =
+        norm.getBias() ? readFactor(norm.getBias(), group.k)
+                       : std::optional<std::vector<float>>();
+    if (norm.getNormalizedAxis() != rank - 1 || !scale ||
+        (norm.getBias() && !bias))
       return std::nullopt;
-    Value scale = divideConstant(b, norm.getLoc(), norm.getScale(), scales);
-    Value bias = norm.getBias()
-                     ? divideConstant(b, norm.getLoc(), norm.getBias(), scales)
-                     : Value();
-    norm.getScaleMutable().assign(scale);
+    std::string name = norm.getLayerName().str();
+    Value newScale =
+        createDividedConstant(b, loc, *scale, scales, norm.getScale(),
+                              getSmoothedName(norm.getScale(), name, "scale"));
     if (bias)
-      norm.getBiasMutable().assign(bias);
-    return norm.getLayerName().str();
+      norm.getBiasMutable().assign(
+          createDividedConstant(b, loc, *bias, scales, norm.getBias(),
+                                getSmoothedName(norm.getBias(), name, "bias")));
+    norm.getScaleMutable().assign(newScale);
+    return name;
   }
   return std::nullopt;
 }
@@ -324,20 +330,10 @@ static std::string apply(Group &group, ArrayRef<std::vector<float>> weights,
     if (quantizer->isBeforeInBlock(earliest))
       earliest = quantizer;
   OpBuilder b(earliest);
-  Location loc = first.getLoc();
-  SmallVector<float> inverse;
-  for (float s : scales)
-    inverse.push_back(1.0f / s);
-  auto divisor = arith::ConstantOp::create(
-      b, loc,
-      DenseElementsAttr::get(RankedTensorType::get({group.k}, b.getF32Type()),
-                             ArrayRef<float>(inverse)));
-  std::string name = (first.getLayerName() + "_smooth_scale").str();
-  auto multiply = MultiplyOp::create(b, loc, group.input.getType(),
-                                     ValueRange{group.input, divisor},
-                                     b.getStringAttr(name));
+  Value divided = divideInput(b, earliest, group.input, scales,
+                              (first.getLayerName() + "_smooth_scale").str());
   for (Operation *quantizer : group.inputQuantizers)
-    quantizer->setOperand(0, multiply.getResult());
+    quantizer->setOperand(0, divided);
   return "multiply";
 }
 
@@ -380,8 +376,8 @@ void SmoothActivationsPass::runOnOperation() {
     }
     fixedAlpha = value;
   }
-  if (!(alphaStep > 0 && alphaStep <= 1) || rows < 1) {
-    emitError(loc) << "qdq-smooth: alpha-step must be in (0, 1] and rows "
+  if (!(alphaStep >= kSmallestAlphaStep && alphaStep <= 1) || rows < 1) {
+    emitError(loc) << "qdq-smooth: alpha-step must be in [0.001, 1] and rows "
                       "positive";
     return signalPassFailure();
   }
@@ -465,19 +461,7 @@ void SmoothActivationsPass::runOnOperation() {
                                 : std::string("-"),
                             choice.unsmoothedError, choice.error, where);
   }
-  if (reportPath.empty())
-    return;
-  if (reportPath == "-") {
-    llvm::outs() << text;
-    return;
-  }
-  std::string error;
-  std::unique_ptr<llvm::ToolOutputFile> file =
-      openOutputFile(reportPath, &error);
-  if (!file) {
-    emitError(loc) << "cannot write the SmoothQuant report: " << error;
-    return signalPassFailure();
-  }
-  file->os() << text;
-  file->keep();
+  if (!reportPath.empty() &&
+      failed(writeReport(reportPath, text, loc, "SmoothQuant")))
+    signalPassFailure();
 }

@@ -177,3 +177,18 @@ OpFoldResult FakeQuantOp::fold(FoldAdaptor) {
     return {};
   return getInput();
 }
+
+DequantizeOp mlir::quant_qdq::createQDQPair(OpBuilder &builder, Value value,
+                                            QuantizerAttr quantizer,
+                                            StringRef tag) {
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPointAfterValue(value);
+  auto type = cast<RankedTensorType>(value.getType());
+  Location loc = FusedLoc::get(builder.getContext(), {value.getLoc()},
+                               builder.getStringAttr(tag));
+  auto quantize =
+      QuantizeOp::create(builder, loc, type.clone(quantizer.getStorageType()),
+                         value, quantizer, nullptr, nullptr);
+  return DequantizeOp::create(builder, loc, type, quantize, quantizer, nullptr,
+                              nullptr);
+}

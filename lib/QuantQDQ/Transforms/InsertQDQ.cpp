@@ -96,7 +96,7 @@ private:
   QuantizerAttr kvCacheQuantizer;
   bool weightOnly = false;
   /// Quantizes every function's key/value cache with kvCacheQuantizer.
-  void quantizeKVCaches(ModuleOp module);
+  void quantizeKVCaches(ModuleOp module, InsertionCounts &counts);
   /// Places the pairs.
   void insert(ArrayRef<LayerDecision> decisions, InsertionCounts &counts);
   LogicalResult writeReport(StringRef path, ArrayRef<LayerDecision> decisions,
@@ -362,18 +362,7 @@ void InsertQDQPass::insert(ArrayRef<LayerDecision> decisions,
     for (const Request &r : uses) {
       Value &dequantized = pairs[r.quantizer];
       if (!dequantized) {
-        builder.setInsertionPointAfterValue(value);
-        auto type = cast<RankedTensorType>(value.getType());
-        auto storage = type.clone(r.quantizer.getStorageType());
-        // At the tensor, but not named like it: a name location would make
-        // the pair a node of that name to export, where its tensors should
-        // be named after the one they quantize (x_quantized).
-        Location loc = FusedLoc::get(&getContext(), {value.getLoc()},
-                                     builder.getStringAttr("insert-qdq"));
-        auto quantize = QuantizeOp::create(builder, loc, storage, value,
-                                           r.quantizer, nullptr, nullptr);
-        dequantized = DequantizeOp::create(builder, loc, type, quantize,
-                                           r.quantizer, nullptr, nullptr);
+        dequantized = createQDQPair(builder, value, r.quantizer, "insert-qdq");
         ++counts.pairs;
       }
       r.use->set(dequantized);
@@ -463,11 +452,15 @@ void InsertQDQPass::recordStatistics(const InsertionCounts &counts) {
 
 /// The default quantizer a format names (8-bit, symmetric, per tensor),
 /// with the option that gives widths directly: both may be given only
-/// when they agree. `accepted` are the format names this side takes.
+/// when they agree. `accepted` are the format names this side takes;
+/// `option` is the format's option (`<what>-format`, unless given).
 static FailureOr<QuantizerAttr> resolveFormat(ModuleOp module, StringRef what,
                                               StringRef format,
                                               ArrayRef<StringRef> accepted,
-                                              unsigned bits) {
+                                              unsigned bits,
+                                              StringRef option = {}) {
+  std::string formatOption =
+      option.empty() ? (what + "-format").str() : option.str();
   MLIRContext *context = module.getContext();
   if (bits < 2 || bits > 16)
     return emitError(module.getLoc(),
@@ -478,11 +471,11 @@ static FailureOr<QuantizerAttr> resolveFormat(ModuleOp module, StringRef what,
   std::optional<QuantizerFormat> known = lookupQuantizerFormat(format);
   if (!known || !llvm::is_contained(accepted, format))
     return emitError(module.getLoc(), "unknown ")
-           << what << "-format '" << format << "': expected one of "
+           << formatOption << " '" << format << "': expected one of "
            << llvm::join(accepted, ", ");
   if (bits != 8 && bits != known->bits)
     return emitError(module.getLoc(), "")
-           << what << "-format=" << format << " stores " << known->bits
+           << formatOption << "=" << format << " stores " << known->bits
            << " bits but " << what << "-bits=" << bits << ": give one";
   return QuantizerAttr::get(
       context, known->bits, /*is_signed=*/true, /*narrow_range=*/true,
@@ -508,7 +501,8 @@ LogicalResult InsertQDQPass::resolveFormats(ModuleOp module) {
   weightDefault = *weight;
   if (!kvCache.empty()) {
     FailureOr<QuantizerAttr> cache =
-        resolveFormat(module, "kv-cache", kvCache, {"int8", "fp8"}, 8);
+        resolveFormat(module, "kv-cache", kvCache, {"int8", "fp8"}, 8,
+                      /*option=*/"kv-cache");
     if (failed(cache))
       return failure();
     kvCacheQuantizer = *cache;
@@ -516,19 +510,21 @@ LogicalResult InsertQDQPass::resolveFormats(ModuleOp module) {
   return success();
 }
 
-void InsertQDQPass::quantizeKVCaches(ModuleOp module) {
-  unsigned found = 0;
+void InsertQDQPass::quantizeKVCaches(ModuleOp module, InsertionCounts &counts) {
+  unsigned found = 0, alreadyQuantized = 0;
   module.walk([&](func::FuncOp func) {
-    SmallVector<Value> cache = findKVCacheTensors(func);
+    SmallVector<Value> cache = findKVCacheTensors(func, alreadyQuantized);
     quantizeKVCache(cache, kvCacheQuantizer);
     found += cache.size();
   });
   numKVCacheTensors = found;
-  if (!found)
+  counts.pairs += found;
+  counts.alreadyQuantized += alreadyQuantized;
+  if (!found && !alreadyQuantized)
     emitWarning(module.getLoc())
         << "kv-cache=" << kvCache
-        << " found no key/value cache: no returned tensor extends a past "
-           "input, and none is named present*";
+        << " found no key/value cache: no float output is named present*, "
+           "and none concatenates a past* input";
 }
 
 void InsertQDQPass::runOnOperation() {
@@ -583,7 +579,7 @@ void InsertQDQPass::runOnOperation() {
 
   // The cache first: the layers that read it then find it dequantized.
   if (kvCacheQuantizer)
-    quantizeKVCaches(module);
+    quantizeKVCaches(module, counts);
   insert(decisions, counts);
   recordStatistics(counts);
   if (!report.empty() && failed(writeReport(report, decisions, counts)))

@@ -1,5 +1,4 @@
-//===- KVCache.cpp - the key/value cache of a decoder
-//----------------------===//
+//===- KVCache.cpp - the key/value cache of a decoder ---------------------===//
 
 #include "QuantQDQ/Transforms/KVCache.h"
 #include "QuantQDQ/IR/QuantQDQOps.h"
@@ -10,37 +9,45 @@
 using namespace mlir;
 using namespace mlir::quant_qdq;
 
-/// Whether `value` is a concatenation with one of `func`'s arguments among
-/// its inputs.
-static bool extendsArgument(Value value, func::FuncOp func) {
+/// Whether `value` is a concatenation with a past-cache argument of `func`
+/// among its inputs.
+static bool extendsPastCache(Value value, func::FuncOp func) {
   Operation *op = value.getDefiningOp();
-  if (!op)
-    return false;
-  auto generic = dyn_cast<GenericOp>(op);
-  if (!isa<ConcatOp>(op) && !(generic && generic.getOpType() == "Concat"))
+  auto generic = dyn_cast_or_null<GenericOp>(op);
+  if (!isa_and_nonnull<ConcatOp>(op) &&
+      !(generic && generic.isInDefaultDomain() &&
+        generic.getOpType() == "Concat"))
     return false;
   return llvm::any_of(op->getOperands(), [&](Value input) {
     auto argument = dyn_cast<BlockArgument>(input);
-    return argument && argument.getOwner() == &func.getBody().front();
+    if (!argument || argument.getOwner() != &func.getBody().front())
+      return false;
+    auto name = func.getArgAttrOfType<StringAttr>(argument.getArgNumber(),
+                                                  kTensorNameAttr);
+    return name && name.getValue().starts_with("past");
   });
 }
 
-SmallVector<Value> mlir::quant_qdq::findKVCacheTensors(func::FuncOp func) {
-  if (func.isExternal())
-    return {};
-  auto ret = cast<func::ReturnOp>(func.getBody().front().getTerminator());
+SmallVector<Value>
+mlir::quant_qdq::findKVCacheTensors(func::FuncOp func,
+                                    unsigned &alreadyQuantized) {
   SmallVector<Value> cache;
-  for (Value value : ret.getOperands())
-    if (extendsArgument(value, func) && !llvm::is_contained(cache, value))
-      cache.push_back(value);
-  if (!cache.empty())
+  if (func.isExternal())
     return cache;
+  auto ret = cast<func::ReturnOp>(func.getBody().front().getTerminator());
   for (auto [i, value] : llvm::enumerate(ret.getOperands())) {
-    auto name = func.getResultAttrOfType<StringAttr>(i, kTensorNameAttr);
     auto type = dyn_cast<RankedTensorType>(value.getType());
-    if (name && name.getValue().starts_with("present") && type &&
-        isa<FloatType>(type.getElementType()) &&
-        !llvm::is_contained(cache, value))
+    if (!type || !isa<FloatType>(type.getElementType()) ||
+        llvm::is_contained(cache, value))
+      continue;
+    auto name = func.getResultAttrOfType<StringAttr>(i, kTensorNameAttr);
+    bool isPresent = name && name.getValue().starts_with("present");
+    if (value.getDefiningOp<DequantizeOp>() ||
+        value.getDefiningOp<FakeQuantOp>()) {
+      alreadyQuantized += isPresent;
+      continue;
+    }
+    if (isPresent || extendsPastCache(value, func))
       cache.push_back(value);
   }
   return cache;
@@ -50,16 +57,9 @@ void mlir::quant_qdq::quantizeKVCache(ArrayRef<Value> tensors,
                                       QuantizerAttr quantizer) {
   for (Value value : tensors) {
     OpBuilder builder(value.getContext());
-    builder.setInsertionPointAfterValue(value);
-    auto type = cast<RankedTensorType>(value.getType());
-    // Named after the tensor, as insert-qdq's pairs are (x_quantized).
-    Location loc = FusedLoc::get(value.getContext(), {value.getLoc()},
-                                 builder.getStringAttr("insert-qdq"));
-    auto quantize =
-        QuantizeOp::create(builder, loc, type.clone(quantizer.getStorageType()),
-                           value, quantizer, nullptr, nullptr);
-    auto dequantize = DequantizeOp::create(builder, loc, type, quantize,
-                                           quantizer, nullptr, nullptr);
-    value.replaceAllUsesExcept(dequantize.getResult(), quantize);
+    DequantizeOp dequantize =
+        createQDQPair(builder, value, quantizer, "insert-qdq");
+    value.replaceAllUsesExcept(dequantize.getResult(),
+                               dequantize.getInput().getDefiningOp());
   }
 }
