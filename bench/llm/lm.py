@@ -23,6 +23,11 @@ Expand/Reshape/Transpose, Trilu, Softmax, Sigmoid and Add.
 Evaluation runs the exported model in ONNX Runtime with its graph rewrites
 off (common/ort.py): `perplexity` is exp of the mean next-token
 cross-entropy over every position but the last of each sequence.
+
+`export_cached` writes the same weights as a decode step with a key/value
+cache (past_key_i/past_value_i in, present_key_i/present_value_i out, as
+Optimum exports decoders); `decode_logits` runs it token by token from an
+empty cache, as generation would.
 """
 import ast
 import hashlib
@@ -141,9 +146,10 @@ def unigram_bits(train, evaluation):
 
 # --- model --------------------------------------------------------------
 
-def make_model(config):
-    """The Decoder of `config`, its classes defined here so that this module
-    imports without torch for evaluation alone."""
+def make_model(config, cached=False):
+    """The Decoder of `config` (its CachedDecoder, the decode step with a
+    key/value cache, when `cached`), its classes defined here so that this
+    module imports without torch for evaluation alone."""
     import torch
     import torch.nn as nn
 
@@ -195,7 +201,10 @@ def make_model(config):
             self.up = Linear(c.hidden, c.mlp, bias=False)
             self.down = Linear(c.mlp, c.hidden, bias=False)
 
-        def forward(self, x, cos, sin, mask):
+        def forward(self, x, cos, sin, mask, past=None):
+            """The block's output; with `past` (the keys and values of
+            the earlier positions, [batch, kv_heads, past, head_dim] each),
+            also the keys and values with this call's positions appended."""
             b, s, _ = x.shape
             heads, kv_heads, d = self.heads, self.kv_heads, self.head_dim
             h = self.attention_norm(x)
@@ -204,18 +213,27 @@ def make_model(config):
             v = self.v(h).view(b, s, kv_heads, d).transpose(1, 2)
             q = q * cos + rotate_half(q) * sin
             k = k * cos + rotate_half(k) * sin
+            # The positions attended to: `s` without a cache, so that the
+            # prefill export stays the graph (and the bytes) it was.
+            t = s
+            if past is not None:
+                k = torch.cat((past[0], k), dim=2)
+                v = torch.cat((past[1], v), dim=2)
+                t = k.shape[2]
+            present = (k, v)
             # Key/value heads repeated for the query heads that share them.
             repeat = heads // kv_heads
-            k = k[:, :, None].expand(b, kv_heads, repeat, s, d)
-            k = k.reshape(b, heads, s, d)
-            v = v[:, :, None].expand(b, kv_heads, repeat, s, d)
-            v = v.reshape(b, heads, s, d)
+            k = k[:, :, None].expand(b, kv_heads, repeat, t, d)
+            k = k.reshape(b, heads, t, d)
+            v = v[:, :, None].expand(b, kv_heads, repeat, t, d)
+            v = v.reshape(b, heads, t, d)
             scores = q @ k.transpose(2, 3) / math.sqrt(d) + mask
             attention = torch.softmax(scores, dim=-1) @ v
             attention = attention.transpose(1, 2).reshape(b, s, -1)
             x = x + self.o(attention)
             h = self.mlp_norm(x)
-            return x + self.down(nn.functional.silu(self.gate(h)) * self.up(h))
+            x = x + self.down(nn.functional.silu(self.gate(h)) * self.up(h))
+            return x if past is None else (x, *present)
 
     class Decoder(nn.Module):
         """Token ids [batch, sequence] in, next-token logits [batch,
@@ -253,7 +271,35 @@ def make_model(config):
                 x = block(x, cos, sin, mask)
             return self.head(self.norm(x))
 
-    return Decoder(config)
+    class CachedDecoder(Decoder):
+        """The decode step with a key/value cache, as Optimum and
+        onnxruntime-genai export decoders (and python/tests/
+        transformer_models.py's CachedDecoder): token ids of the new
+        positions [batch, new] and, per block i, the keys and values of
+        the `past` earlier ones (past_key_i, past_value_i: [batch,
+        kv_heads, past, head_dim], rotary embedding applied) in; the logits
+        of the new positions and the keys and values with theirs appended
+        (present_key_i, present_value_i: [batch, kv_heads, past + new,
+        head_dim]) out. Its parameters are the Decoder's, so the trained
+        state dict loads into it."""
+
+        def forward(self, ids, *past):
+            s, p = ids.shape[1], past[0].shape[2]
+            positions = torch.arange(p, p + s).float()
+            freqs = positions[:, None] * self.inv_freq[None, :]
+            angles = torch.cat((freqs, freqs), dim=-1)
+            cos, sin = angles.cos(), angles.sin()
+            lowest = torch.finfo(torch.float32).min
+            mask = torch.triu(torch.full((s, p + s), lowest), diagonal=p + 1)
+            x = self.tokens(ids)
+            presents = []
+            for i, block in enumerate(self.blocks):
+                x, k, v = block(x, cos, sin, mask,
+                                (past[2 * i], past[2 * i + 1]))
+                presents += [k, v]
+            return (self.head(self.norm(x)), *presents)
+
+    return (CachedDecoder if cached else Decoder)(config)
 
 
 def export(model, path, config, opset=17):
@@ -266,6 +312,41 @@ def export(model, path, config, opset=17):
                       str(path), opset_version=opset,
                       input_names=["input_ids"], output_names=["logits"],
                       dynamic_axes={"input_ids": axes, "logits": axes})
+
+
+def cache_names(config, prefix):
+    """past_key_0, past_value_0, past_key_1, ... (`prefix` "past" or
+    "present"): the cache's inputs or outputs, a key and a value per block,
+    in the order the decode step takes and returns them."""
+    return [f"{prefix}_{kind}_{i}" for i in range(config.layers)
+            for kind in ("key", "value")]
+
+
+def export_cached(state_dict, path, config, opset=17):
+    """The decode step (make_model's CachedDecoder) with the weights of
+    `state_dict` (train.py's model.pt) to ONNX: input_ids int64 [batch,
+    new] and past_key_i/past_value_i float [batch, kv_heads, past,
+    head_dim] in; logits [batch, new, vocab] and present_key_i/
+    present_value_i [batch, kv_heads, past + new, head_dim] out; batch,
+    new and past dynamic."""
+    import torch
+    model = make_model(config, cached=True)
+    model.load_state_dict(state_dict)
+    model.eval()
+    head_dim = config.hidden // config.heads
+    past = [torch.zeros(1, config.kv_heads, 3, head_dim)
+            for _ in range(2 * config.layers)]
+    cache = {0: "batch", 2: "past"}
+    axes = {"input_ids": {0: "batch", 1: "new"},
+            "logits": {0: "batch", 1: "new"}}
+    axes.update({n: cache for n in cache_names(config, "past")})
+    axes.update({n: {0: "batch", 2: "total"}
+                 for n in cache_names(config, "present")})
+    torch.onnx.export(model, (torch.zeros(1, 2, dtype=torch.int64), *past),
+                      str(path), opset_version=opset,
+                      input_names=["input_ids"] + cache_names(config, "past"),
+                      output_names=["logits"] + cache_names(config, "present"),
+                      dynamic_axes=axes)
 
 
 # --- evaluation ---------------------------------------------------------
@@ -297,6 +378,27 @@ def perplexity(onnx_path, tokens, batch=16, threads=1):
     its graph rewrites off."""
     return math.exp(next_token_nll(logits(onnx_path, tokens, batch, threads),
                                    tokens))
+
+
+def decode_logits(onnx_path, tokens, threads=1):
+    """The logits [n, s, vocab] of a decode step (export_cached's
+    interface) fed tokens [n, s] one position at a time, all n sequences
+    in one batch: the first step from an empty cache (past length 0), each
+    next one from the present_* the last returned; in ONNX Runtime with
+    its graph rewrites off."""
+    session = ort.session(onnx_path, optimize=False, threads=threads)
+    inputs = session.get_inputs()
+    past = {i.name: np.zeros((len(tokens), i.shape[1], 0, i.shape[3]),
+                             np.float32) for i in inputs[1:]}
+    outputs = [o.name for o in session.get_outputs()]
+    steps = []
+    for t in range(tokens.shape[1]):
+        logits, *present = session.run(
+            outputs, {inputs[0].name: tokens[:, t:t + 1], **past})
+        steps.append(logits)
+        past = {name.replace("present", "past", 1): value
+                for name, value in zip(outputs[1:], present)}
+    return np.concatenate(steps, axis=1)
 
 
 def bits_per_byte(perplexity_value):
