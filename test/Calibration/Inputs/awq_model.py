@@ -14,8 +14,8 @@ from pathlib import Path
 
 import numpy as np
 import onnx
-import onnxruntime as ort
-from onnx import TensorProto, helper, numpy_helper
+
+from perceptrons import run, save_mlp, sqnr
 
 K, N = 128, 64
 
@@ -30,50 +30,22 @@ def make(work):
     rng = np.random.default_rng(0)
     w1 = (rng.standard_normal((K, N)) * 0.1).astype(np.float32)
     w2 = (rng.standard_normal((N, 16)) * 0.1).astype(np.float32)
-    nodes = [helper.make_node("MatMul", ["x", "w1"], ["h"], name="fc1"),
-             helper.make_node("Relu", ["h"], ["r"], name="relu"),
-             helper.make_node("MatMul", ["r", "w2"], ["y"], name="fc2")]
-    graph = helper.make_graph(
-        nodes, "mlp",
-        [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["n", K])],
-        [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["n", 16])],
-        [numpy_helper.from_array(w1, "w1"), numpy_helper.from_array(w2, "w2")])
-    onnx.save(helper.make_model(graph, ir_version=8,
-                                opset_imports=[helper.make_opsetid("", 17)]),
-              work / "m.onnx")
-    shared = helper.make_graph(
-        [helper.make_node("MatMul", ["x", "w"], ["h"], name="fc1"),
-         helper.make_node("Relu", ["h"], ["r"], name="relu"),
-         helper.make_node("MatMul", ["r", "w"], ["y"], name="fc2")], "shared",
-        [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["n", K])],
-        [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["n", K])],
-        [numpy_helper.from_array(
-            (rng.standard_normal((K, K)) * 0.1).astype(np.float32), "w")])
-    onnx.save(helper.make_model(shared, ir_version=8,
-                                opset_imports=[helper.make_opsetid("", 17)]),
-              work / "shared.onnx")
+    save_mlp(work / "m.onnx", w1, w2)
+    w = (rng.standard_normal((K, K)) * 0.1).astype(np.float32)
+    save_mlp(work / "shared.onnx", w, w, weight_names=("w", "w"))
     np.save(work / "calib.npy", data(256, 1))
     np.save(work / "test.npy", data(512, 2))
 
 
 def evaluate(work):
     x = np.load(work / "test.npy")
-
-    def run(name):
-        session = ort.InferenceSession(str(work / name),
-                                       providers=["CPUExecutionProvider"])
-        return session.run(None, {"x": x})[0]
-
-    reference = run("m.onnx")
-    sqnr = {}
-    for name in ("rtn", "awq"):
-        y = run(name + ".onnx")
-        sqnr[name] = 10 * np.log10((reference ** 2).sum()
-                                   / ((y - reference) ** 2).sum())
+    reference = run(work / "m.onnx", x)
+    score = {name: sqnr(reference, run(work / (name + ".onnx"), x))
+             for name in ("rtn", "awq")}
     model = onnx.load(work / "awq.onnx")
     print("awq nodes:", " ".join(n.op_type for n in model.graph.node))
-    print(f"held-out SQNR: round to nearest {sqnr['rtn']:.1f} dB, "
-          f"awq {sqnr['awq']:.1f} dB, better: {sqnr['awq'] > sqnr['rtn']}")
+    print(f"held-out SQNR: round to nearest {score['rtn']:.1f} dB, "
+          f"awq {score['awq']:.1f} dB, better: {score['awq'] > score['rtn']}")
 
 
 if __name__ == "__main__":

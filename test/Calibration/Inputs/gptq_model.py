@@ -17,8 +17,9 @@ from pathlib import Path
 
 import numpy as np
 import onnx
-import onnxruntime as ort
-from onnx import TensorProto, helper, numpy_helper
+from onnx import numpy_helper
+
+from perceptrons import run, save_mlp, sqnr
 
 K, N, FACTORS = 128, 64, 16
 
@@ -35,31 +36,9 @@ def make(work):
     rng = np.random.default_rng(0)
     w1 = (rng.standard_normal((K, N)) * 0.1).astype(np.float32)
     w2 = (rng.standard_normal((N, 16)) * 0.1).astype(np.float32)
-    nodes = [helper.make_node("MatMul", ["x", "w1"], ["h"], name="fc1"),
-             helper.make_node("Relu", ["h"], ["r"], name="relu"),
-             helper.make_node("MatMul", ["r", "w2"], ["y"], name="fc2")]
-    graph = helper.make_graph(
-        nodes, "mlp",
-        [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["n", K])],
-        [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["n", 16])],
-        [numpy_helper.from_array(w1, "w1"), numpy_helper.from_array(w2, "w2")])
-    onnx.save(helper.make_model(graph, ir_version=8,
-                                opset_imports=[helper.make_opsetid("", 17)]),
-              work / "m.onnx")
+    save_mlp(work / "m.onnx", w1, w2)
     np.save(work / "calib.npy", data(512, 1))
     np.save(work / "test.npy", data(512, 2))
-
-
-def run(path, x):
-    options = ort.SessionOptions()
-    options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
-    session = ort.InferenceSession(str(path), options,
-                                   providers=["CPUExecutionProvider"])
-    return session.run(None, {"x": x})[0]
-
-
-def sqnr(reference, got):
-    return 10 * np.log10(np.sum(reference ** 2) / np.sum((reference - got) ** 2))
 
 
 def evaluate(work):

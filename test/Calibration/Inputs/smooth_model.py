@@ -14,8 +14,9 @@ from pathlib import Path
 
 import numpy as np
 import onnx
-import onnxruntime as ort
 from onnx import TensorProto, helper, numpy_helper
+
+from perceptrons import run, sqnr
 
 K = 64
 
@@ -59,18 +60,6 @@ def make(work):
               work / "m.onnx")
     np.save(work / "calib.npy", data(64, 1))
     np.save(work / "test.npy", data(64, 2))
-
-
-def run(path, x):
-    options = ort.SessionOptions()
-    options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
-    session = ort.InferenceSession(str(path), options,
-                                   providers=["CPUExecutionProvider"])
-    return session.run(None, {"x": x})[0]
-
-
-def sqnr(reference, got):
-    return 10 * np.log10(np.sum(reference ** 2) / np.sum((reference - got) ** 2))
 
 
 def evaluate(work):
