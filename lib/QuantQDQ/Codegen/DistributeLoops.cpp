@@ -18,12 +18,44 @@
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
+#include <numeric>
+
 namespace mlir::quant_qdq {
 #define GEN_PASS_DEF_DISTRIBUTELOOPS
 #include "QuantQDQ/Codegen/Passes.h.inc"
 } // namespace mlir::quant_qdq
 
 using namespace mlir;
+
+/// The multiple of which a tile of loop `dim` of `op` must be for the tiled
+/// op to stay correct. Tiling keeps the indexing maps and offsets each
+/// operand by the map of the tile's offset, which is only right where the
+/// map is affine in the offset: an operand read at `d floordiv c` (a
+/// blocked scale, `c` rows per block) or `d mod c` needs tiles starting at
+/// multiples of `c`.
+static int64_t getTileAlignment(linalg::LinalgOp op, unsigned dim) {
+  int64_t alignment = 1;
+  for (AffineMap map : op.getIndexingMapsArray())
+    for (AffineExpr result : map.getResults())
+      result.walk([&](AffineExpr expr) {
+        auto binary = dyn_cast<AffineBinaryOpExpr>(expr);
+        if (!binary || !binary.getLHS().isFunctionOfDim(dim))
+          return;
+        auto divisor = dyn_cast<AffineConstantExpr>(binary.getRHS());
+        if (!divisor || divisor.getValue() <= 0)
+          return;
+        switch (binary.getKind()) {
+        case AffineExprKind::FloorDiv:
+        case AffineExprKind::CeilDiv:
+        case AffineExprKind::Mod:
+          alignment = std::lcm(alignment, divisor.getValue());
+          break;
+        default:
+          break;
+        }
+      });
+  return alignment;
+}
 
 namespace {
 struct DistributeLoopsPass
@@ -59,8 +91,13 @@ struct DistributeLoopsPass
       if (!dim)
         continue;
       SmallVector<int64_t> sizes(bounds.size(), 0);
-      sizes[*dim] = llvm::divideCeil(bounds[*dim],
-                                     std::min<int64_t>(chunks, bounds[*dim]));
+      int64_t alignment = getTileAlignment(op, *dim);
+      sizes[*dim] = llvm::alignTo(
+          llvm::divideCeil(bounds[*dim],
+                           std::min<int64_t>(chunks, bounds[*dim])),
+          alignment);
+      if (sizes[*dim] >= bounds[*dim])
+        continue; // one tile: nothing to share
       scf::SCFTilingOptions options;
       options.setTileSizes(getAsIndexOpFoldResult(&getContext(), sizes));
       options.setLoopType(scf::SCFTilingOptions::LoopType::ForallOp);

@@ -100,3 +100,44 @@ func.func @argument_into_padding(%x: tensor<1x3x8x8xf32>, %small: tensor<2x2xf32
   %s = tensor.insert_slice %small into %z[0, 0] [2, 2] [1, 1] : tensor<2x2xf32> into tensor<4x4xf32>
   return %r, %s : tensor<1x3x10x10xf32>, tensor<4x4xf32>
 }
+
+// -----
+
+// A blocked scale read at row floordiv 32: tiles of 96 / 4 = 24 rows would
+// start inside a block, and the tiled op, which keeps the map, would read
+// block 0 for rows 24 to 47 (int4 weights of 96 input channels and more
+// came out wrong in qdq-run). The chunks grow to whole blocks: 32 rows.
+#rows = affine_map<(d0, d1) -> (d0, d1)>
+#block = affine_map<(d0, d1) -> (d0 floordiv 32, d1)>
+// CHECK-LABEL: func.func @blocked_scale
+// CHECK: scf.forall (%{{.*}}) = (0) to (96) step (32)
+func.func @blocked_scale(%q: tensor<96x16xf32>, %s: tensor<3x16xf32>) -> tensor<96x16xf32> {
+  %e = tensor.empty() : tensor<96x16xf32>
+  %r = linalg.generic {indexing_maps = [#rows, #block, #rows],
+                       iterator_types = ["parallel", "parallel"]}
+      ins(%q, %s : tensor<96x16xf32>, tensor<3x16xf32>) outs(%e : tensor<96x16xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %v = arith.mulf %a, %b : f32
+    linalg.yield %v : f32
+  } -> tensor<96x16xf32>
+  return %r : tensor<96x16xf32>
+}
+
+// -----
+
+// Blocks as large as the loop leave one chunk: the op stays as it is.
+#rows2 = affine_map<(d0, d1) -> (d0, d1)>
+#whole = affine_map<(d0, d1) -> (d0 floordiv 128, d1)>
+// CHECK-LABEL: func.func @one_block
+// CHECK-NOT: scf.forall
+func.func @one_block(%q: tensor<96x16xf32>, %s: tensor<1x16xf32>) -> tensor<96x16xf32> {
+  %e = tensor.empty() : tensor<96x16xf32>
+  %r = linalg.generic {indexing_maps = [#rows2, #whole, #rows2],
+                       iterator_types = ["parallel", "parallel"]}
+      ins(%q, %s : tensor<96x16xf32>, tensor<1x16xf32>) outs(%e : tensor<96x16xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %v = arith.mulf %a, %b : f32
+    linalg.yield %v : f32
+  } -> tensor<96x16xf32>
+  return %r : tensor<96x16xf32>
+}
