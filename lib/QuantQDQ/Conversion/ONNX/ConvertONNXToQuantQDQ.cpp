@@ -31,6 +31,7 @@ void mlir::quant_qdq::populateONNXToQuantQDQPatterns(
   populateNormalizationPatterns(patterns);
   populateShapeLayerPatterns(patterns);
   populateQuantizeLinearPatterns(patterns);
+  populateMatMulNBitsPatterns(patterns);
 }
 
 /// The canonicalization patterns of every quant_qdq op: the fusions.

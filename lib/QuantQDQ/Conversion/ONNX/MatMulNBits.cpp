@@ -5,7 +5,9 @@
 // onnxruntime-genai runs for int4 decoders, with kernels that read the
 // packed weight directly. A dense layer whose weight is a signed int4
 // constant dequantized in blocks along its input channels (weight-only
-// int4, stored quantized) is exactly that product: this rewrite repacks it.
+// int4, stored quantized) is exactly that product: export repacks it, and
+// import unpacks the node (as ORT's quantizer and onnxruntime-genai write
+// it) back into that layer, so that qdq-run and calibration run it.
 //
 //   B       uint8 [N, blocks, block_size / 2]: code q + 8 (the default zero
 //           point 8 of 4 bits stands for our symmetric grid), two codes a
@@ -17,6 +19,7 @@
 
 #include "PatternUtils.h"
 #include "QuantQDQ/Target/ONNX/ONNXAttrNames.h"
+#include "QuantQDQ/Utils/Scales.h"
 #include "QuantQDQ/Utils/TensorNames.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -193,4 +196,131 @@ mlir::quant_qdq::onnx_patterns::writeDenseAsMatMulNBits(ModuleOp module) {
                                kMicrosoftDomainVersion));
   module->setAttr(kOpsetImport, entries.getDictionary(module.getContext()));
   return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Import
+//===----------------------------------------------------------------------===//
+
+/// The bytes of a uint8 constant (a resource, or dense elements).
+static std::optional<std::vector<uint8_t>> readBytes(ElementsAttr value) {
+  auto type = cast<ShapedType>(value.getType());
+  if (!type.getElementType().isUnsignedInteger(8) || !type.hasStaticShape())
+    return std::nullopt;
+  std::vector<uint8_t> bytes;
+  if (auto resource = dyn_cast<DenseResourceElementsAttr>(value)) {
+    AsmResourceBlob *blob = resource.getRawHandle().getBlob();
+    if (!blob || int64_t(blob->getData().size()) != type.getNumElements())
+      return std::nullopt;
+    ArrayRef<char> data = blob->getData();
+    bytes.assign(data.begin(), data.end());
+    return bytes;
+  }
+  for (APInt v : value.getValues<APInt>())
+    bytes.push_back(uint8_t(v.getZExtValue()));
+  return bytes;
+}
+
+namespace {
+/// com.microsoft MatMulNBits of 4 bits with the default zero point (8) and
+/// no g_idx, as the dense layer it computes: A times the transpose of an
+/// [N, K] weight dequantized in blocks along K. ONNX Runtime's symmetric
+/// quantizer writes negative scales (the largest magnitude on code -8);
+/// such a block's codes and scale change sign, and a code of +8 that gives
+/// makes the weight 8-bit storage. Other widths and explicit zero points
+/// stay generic.
+struct ImportMatMulNBits : OpRewritePattern<GenericOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(GenericOp op,
+                                PatternRewriter &rewriter) const override {
+    if (op.getDomain() != kMicrosoftDomain || op.getOpType() != "MatMulNBits")
+      return failure();
+    ONNXNode node(op);
+    FailureOr<int64_t> k = node.getInt("K", 0), n = node.getInt("N", 0),
+                       bits = node.getInt("bits", 4),
+                       blockSize = node.getInt("block_size", 0);
+    if (failed(k) || failed(n) || failed(bits) || failed(blockSize) ||
+        // (Bounded so that the sizes below cannot overflow.)
+        *bits != 4 || *k < 1 || *n < 1 || *k > (int64_t(1) << 31) ||
+        *n > (int64_t(1) << 31) || *blockSize < 16 ||
+        *blockSize > (int64_t(1) << 20) || !llvm::isPowerOf2_64(*blockSize) ||
+        !node.onlyFirstOutputUsed() || node.hasInput(3) || node.hasInput(4))
+      return failure();
+    Value a = node.getInput(0);
+    RankedTensorType aType = onnx_patterns::getFloatTensor(a);
+    ElementsAttr packedAttr = getConstantAttr(node.getInput(1));
+    ElementsAttr scalesAttr = getConstantAttr(node.getInput(2));
+    int64_t blocks = llvm::divideCeil(*k, *blockSize), blob = *blockSize / 2;
+    if (!aType || !aType.getElementType().isF32() || !packedAttr ||
+        !scalesAttr || aType.getShape().back() != *k ||
+        cast<ShapedType>(packedAttr.getType()).getNumElements() !=
+            *n * blocks * blob ||
+        cast<ShapedType>(scalesAttr.getType()).getNumElements() != *n * blocks)
+      return failure();
+    std::optional<std::vector<uint8_t>> packed = readBytes(packedAttr);
+    SmallVector<float> scales;
+    if (!packed ||
+        failed(readFloatConstant(
+            scalesAttr,
+            [&](ArrayRef<float> v) { scales.assign(v.begin(), v.end()); })) ||
+        llvm::any_of(scales,
+                     [](float s) { return !(s != 0) || !std::isfinite(s); }))
+      return failure();
+
+    // The codes q = code - 8, two a byte, low nibble first; a negative
+    // scale's block negated.
+    std::vector<int8_t> codes(*n * *k);
+    int8_t largest = 0;
+    for (int64_t j = 0; j < *n; ++j)
+      for (int64_t i = 0; i < *k; ++i) {
+        int64_t block = j * blocks + i / *blockSize;
+        uint8_t byte = (*packed)[block * blob + (i % *blockSize) / 2];
+        int8_t q = int8_t((i % 2 ? byte >> 4 : byte & 0xF)) - 8;
+        if (scales[block] < 0)
+          q = int8_t(-q);
+        codes[j * *k + i] = q;
+        largest = std::max(largest, q);
+      }
+    for (float &scale : scales)
+      scale = std::fabs(scale);
+    int64_t storageBits = largest > 7 ? 8 : 4;
+
+    MLIRContext *context = op.getContext();
+    Location loc = op.getLoc();
+    std::string name = getLocationName(loc).str();
+    if (name.empty())
+      name = "MatMulNBits";
+    // A byte per element, as import holds INT4 tensors.
+    auto codesType =
+        RankedTensorType::get({*n, *k}, IntegerType::get(context, storageBits));
+    auto weight = arith::ConstantOp::create(
+        rewriter, NameLoc::get(rewriter.getStringAttr(name + "_weight"), loc),
+        DenseResourceElementsAttr::get(
+            codesType, name + "_weight",
+            HeapAsmResourceBlob::allocateAndCopyInferAlign(
+                ArrayRef<int8_t>(codes))));
+    auto quantizer = QuantizerAttr::get(
+        context, storageBits, /*is_signed=*/true, /*narrow_range=*/false,
+        /*symmetric=*/true, /*axis=*/int64_t(1),
+        std::optional<CalibrationMethod>(), *blockSize, StorageFormat::Int);
+    auto dequantize = DequantizeOp::create(
+        rewriter, FusedLoc::get(context, {loc}, rewriter.getStringAttr(name)),
+        RankedTensorType::get({*n, *k}, rewriter.getF32Type()), weight,
+        quantizer, rewriter.getDenseF32ArrayAttr(scales), nullptr);
+    SmallVector<Value> operands{a, dequantize.getResult()};
+    if (Value bias = node.getInput(5))
+      operands.push_back(bias);
+    return onnx_patterns::replaceNode(
+        rewriter, node,
+        node.createLayer(rewriter, DenseOp::getOperationName(), operands,
+                         {rewriter.getNamedAttr("transpose_weight",
+                                                rewriter.getUnitAttr())}));
+  }
+};
+} // namespace
+
+void mlir::quant_qdq::onnx_patterns::populateMatMulNBitsPatterns(
+    RewritePatternSet &patterns) {
+  patterns.add<ImportMatMulNBits>(patterns.getContext());
 }

@@ -26,6 +26,7 @@ void populateElementwisePatterns(RewritePatternSet &patterns);
 void populateNormalizationPatterns(RewritePatternSet &patterns);
 void populateShapeLayerPatterns(RewritePatternSet &patterns);
 void populateQuantizeLinearPatterns(RewritePatternSet &patterns);
+void populateMatMulNBitsPatterns(RewritePatternSet &patterns);
 void populateConstantFoldingPatterns(RewritePatternSet &patterns);
 
 void populateConvolutionExports(RewritePatternSet &patterns);

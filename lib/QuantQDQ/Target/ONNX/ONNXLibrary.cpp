@@ -23,6 +23,67 @@
 
 using namespace mlir::quant_qdq;
 
+/// ONNX Runtime's com.microsoft MatMulNBits (int4 weights in blocks along
+/// K, what its quantizer and onnxruntime-genai write), registered so that
+/// ONNX's shape inference types what follows such a node at import and in
+/// qdq-run: Y = A[..., K] x B^T, [..., N], of A's element type.
+static void registerMatMulNBitsSchema() {
+  using onnx::AttributeProto;
+  using onnx::OpSchema;
+  onnx::OpSchemaRegistry::DomainToVersionRange::Instance().AddDomainToVersion(
+      "com.microsoft", 1, 1);
+  OpSchema schema;
+  schema.SetName("MatMulNBits")
+      .SetDomain("com.microsoft")
+      .SinceVersion(1)
+      .Input(0, "A", "", "T1")
+      .Input(1, "B", "", "T2")
+      .Input(2, "scales", "", "T1")
+      .Input(3, "zero_points", "", "T3", OpSchema::Optional)
+      .Input(4, "g_idx", "", "T4", OpSchema::Optional)
+      .Input(5, "bias", "", "T1", OpSchema::Optional)
+      .Output(0, "Y", "", "T1")
+      .Attr("K", "", AttributeProto::INT)
+      .Attr("N", "", AttributeProto::INT)
+      .Attr("bits", "", AttributeProto::INT, int64_t(4))
+      .Attr("block_size", "", AttributeProto::INT)
+      .Attr("accuracy_level", "", AttributeProto::INT, int64_t(0))
+      .TypeConstraint(
+          "T1", {"tensor(float)", "tensor(float16)", "tensor(bfloat16)"}, "")
+      .TypeConstraint("T2", {"tensor(uint8)", "tensor(int32)"}, "")
+      .TypeConstraint("T3",
+                      {"tensor(uint8)", "tensor(int32)", "tensor(float)",
+                       "tensor(float16)", "tensor(bfloat16)"},
+                      "")
+      .TypeConstraint("T4", {"tensor(int32)"}, "")
+      .TypeAndShapeInferenceFunction([](onnx::InferenceContext &ctx) {
+        onnx::propagateElemTypeFromInputToOutput(ctx, 0, 0);
+        const onnx::AttributeProto *n = ctx.getAttribute("N");
+        if (!n || !onnx::hasInputShape(ctx, 0))
+          return;
+        onnx::TensorShapeProto shape = onnx::getInputShape(ctx, 0);
+        if (shape.dim_size() == 0)
+          return;
+        shape.mutable_dim(shape.dim_size() - 1)->set_dim_value(n->i());
+        onnx::updateOutputShape(ctx, 0, shape);
+      });
+  onnx::RegisterSchema(std::move(schema));
+}
+
+namespace {
+/// Registers the contrib schemas once per process, before any use of the
+/// library (and so before the isolated processes fork from this one).
+struct ContribSchemas {
+  ContribSchemas() {
+    try {
+      registerMatMulNBitsSchema();
+    } catch (const std::exception &) {
+      // A library that knows the domain already keeps its own.
+    }
+  }
+} contribSchemas;
+} // namespace
+
 /// Runs ONNX shape inference in this process.
 static std::string inferModelShapes(onnx::ModelProto &model) {
   try {

@@ -9,6 +9,11 @@ that its MatMulNBits form computes what its QDQ form does:
     matmul_nbits_model.py check DIR   runs DIR/qdq.onnx and DIR/nbits.onnx
         in ONNX Runtime (rewrites on: its MatMulNBits kernels) on random
         inputs and prints the node types and the largest difference
+    matmul_nbits_model.py ort DIR     writes DIR/ort.onnx, m.onnx's MatMul
+        as ONNX Runtime's own int4 quantizer writes it (symmetric blocks of
+        16: negative scales), and DIR/x.npy
+    matmul_nbits_model.py compare DIR MODEL   compares DIR/y.npy (qdq-run's
+        output for MODEL on x.npy) with ONNX Runtime's, rewrites off
 """
 import sys
 from pathlib import Path
@@ -60,5 +65,35 @@ def check(work):
           float(np.abs(nbits - qdq).max() / np.abs(qdq).max()) < 1e-5)
 
 
+def ort_quantized(work):
+    from onnxruntime.quantization.matmul_nbits_quantizer import (
+        DefaultWeightOnlyQuantConfig, MatMulNBitsQuantizer)
+    quantizer = MatMulNBitsQuantizer(
+        onnx.load(work / "m.onnx"),
+        algo_config=DefaultWeightOnlyQuantConfig(block_size=16,
+                                                 is_symmetric=True))
+    quantizer.process()
+    onnx.save(quantizer.model.model, work / "ort.onnx")
+    np.save(work / "x.npy", np.random.default_rng(1).standard_normal(
+        (4, 8, 40)).astype(np.float32))
+
+
+def compare(work, model):
+    options = ort.SessionOptions()
+    options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
+    session = ort.InferenceSession(str(work / model), options,
+                                   providers=["CPUExecutionProvider"])
+    want = session.run(None, {"x": np.load(work / "x.npy")})[0]
+    got = np.load(work / "y.npy")
+    ops = sorted({n.op_type for n in onnx.load(work / model).graph.node})
+    print(model, "ops:", " ".join(ops))
+    print("qdq-run equal to ONNX Runtime within 1e-5:",
+          float(np.abs(got - want).max() / np.abs(want).max()) < 1e-5)
+
+
 if __name__ == "__main__":
-    {"make": make, "check": check}[sys.argv[1]](Path(sys.argv[2]))
+    if sys.argv[1] == "compare":
+        compare(Path(sys.argv[2]), sys.argv[3])
+    else:
+        {"make": make, "check": check, "ort": ort_quantized}[sys.argv[1]](
+            Path(sys.argv[2]))
