@@ -355,19 +355,16 @@ int main(int argc, char **argv) {
                 (results == 1 ? " result" : " results") + " but " +
                 Twine(outputPaths.size()) + " --output files were given");
 
-  SmallVector<const NpyArray *> inputRefs;
-  for (const NpyArray &input : inputs)
-    inputRefs.push_back(&input);
   SmallVector<NpyArray> outputs;
   // With --repeat the first run is a warm-up (caches, the buffer pool), and
   // the timed runs follow.
-  if (llvm::Error error = (*executor)->run(inputRefs, outputs))
+  if (llvm::Error error = (*executor)->run(inputs, outputs))
     return fail(llvm::toString(std::move(error)));
   // --repeat N, 1 included, times N runs after the warm-up.
   if (repeat.getNumOccurrences() && repeat > 0) {
     auto start = std::chrono::steady_clock::now();
     for (unsigned i = 0; i < repeat; ++i)
-      if (llvm::Error error = (*executor)->run(inputRefs, outputs))
+      if (llvm::Error error = (*executor)->run(inputs, outputs))
         return fail(llvm::toString(std::move(error)));
     std::chrono::duration<double> elapsed =
         std::chrono::steady_clock::now() - start;

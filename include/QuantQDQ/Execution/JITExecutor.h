@@ -78,7 +78,7 @@ public:
   /// Runs once. Inputs must have the element types and shapes compiled for;
   /// outputs are allocated here. On the GPU, a failure of the CUDA runtime
   /// during the run is returned, and the outputs are not to be used.
-  llvm::Error run(ArrayRef<const NpyArray *> inputs,
+  llvm::Error run(ArrayRef<NpyArray> inputs,
                   SmallVectorImpl<NpyArray> &outputs);
 
   Device getDevice() const { return device; }

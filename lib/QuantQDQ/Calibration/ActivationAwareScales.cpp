@@ -151,11 +151,8 @@ struct ActivationAwareScalesPass
   LogicalResult initializeOptions(
       StringRef options,
       function_ref<LogicalResult(const Twine &)> errorHandler) override {
-    options = options.trim();
-    if (!options.empty() && !options.contains('='))
-      return ActivationAwareScalesBase::initializeOptions(
-          ("data=" + options).str(), errorHandler);
-    return ActivationAwareScalesBase::initializeOptions(options, errorHandler);
+    return ActivationAwareScalesBase::initializeOptions(
+        expandDataShorthand(options), errorHandler);
   }
 
   void runOnOperation() override;
@@ -202,23 +199,12 @@ void ActivationAwareScalesPass::runOnOperation() {
     emitError(loc) << "qdq-awq needs calibration data: data=<.npy files>";
     return signalPassFailure();
   }
-  if (!(alphaStep >= kSmallestAlphaStep && alphaStep <= 1) || rows < 1) {
-    emitError(loc) << "qdq-awq: alpha-step must be in [0.001, 1] and rows "
-                      "positive";
+  if (failed(checkAlphaSearch(loc, "qdq-awq", alphaStep, rows)))
     return signalPassFailure();
-  }
-  if (batchSize < 0) {
-    emitError(loc) << "qdq-awq: batch-size must be positive, or 0 to let "
-                      "it choose; got "
-                   << static_cast<int64_t>(batchSize);
+  func::FuncOp function =
+      findDataPassEntry(module, "qdq-awq", entry, batchSize);
+  if (!function)
     return signalPassFailure();
-  }
-  func::FuncOp function = findEntryFunction(module, entry);
-  if (!function || function.getNumArguments() == 0) {
-    emitError(loc) << "qdq-awq runs models with inputs and one public "
-                      "function (or entry=)";
-    return signalPassFailure();
-  }
   SmallVector<Target> targets = collectTargets(function);
   if (targets.empty()) {
     emitWarning(loc) << "qdq-awq found no dense layer with a quantized "

@@ -1,5 +1,6 @@
 //===- CalibratePass.cpp - the calibrate pass -----------------------------===//
 
+#include "CalibrationData.h"
 #include "QuantQDQ/Calibration/Calibration.h"
 #include "QuantQDQ/Calibration/Passes.h"
 
@@ -20,11 +21,8 @@ struct CalibratePass
   LogicalResult initializeOptions(
       StringRef options,
       function_ref<LogicalResult(const Twine &)> errorHandler) override {
-    options = options.trim();
-    if (!options.empty() && !options.contains('='))
-      return CalibrateBase::initializeOptions(("data=" + options).str(),
-                                              errorHandler);
-    return CalibrateBase::initializeOptions(options, errorHandler);
+    return CalibrateBase::initializeOptions(expandDataShorthand(options),
+                                            errorHandler);
   }
 
   void runOnOperation() override {

@@ -1,6 +1,7 @@
 //===- CalibrationData.cpp - calibration data and the runs over it --------===//
 
 #include "CalibrationData.h"
+#include "QuantQDQ/Calibration/Calibration.h"
 
 #include "QuantQDQ/Utils/TensorNames.h"
 
@@ -13,6 +14,32 @@
 
 using namespace mlir;
 using namespace mlir::quant_qdq;
+
+std::string mlir::quant_qdq::expandDataShorthand(StringRef options) {
+  options = options.trim();
+  if (!options.empty() && !options.contains('='))
+    return ("data=" + options).str();
+  return options.str();
+}
+
+func::FuncOp mlir::quant_qdq::findDataPassEntry(ModuleOp module, StringRef pass,
+                                                StringRef entry,
+                                                int64_t batchSize) {
+  if (batchSize < 0) {
+    emitError(module.getLoc())
+        << pass << ": batch-size must be positive, or 0 to let it choose; got "
+        << batchSize;
+    return {};
+  }
+  func::FuncOp function = findEntryFunction(module, entry);
+  if (!function || function.getNumArguments() == 0) {
+    emitError(module.getLoc())
+        << pass
+        << " runs models with inputs and one public function (or entry=)";
+    return {};
+  }
+  return function;
+}
 
 /// Whether `path` names a calibration file by its extension.
 static bool isDataFile(StringRef path) {

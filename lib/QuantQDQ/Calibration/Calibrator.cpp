@@ -382,11 +382,8 @@ CalibrationRun::runBatch(ExecutorsByShape &executors, ArrayRef<NpyArray> inputs,
   double ran = CalibrationProgress::steadySeconds();
   if (compiled)
     compileSeconds = ran - start;
-  SmallVector<const NpyArray *> inputRefs;
-  for (const NpyArray &input : inputs)
-    inputRefs.push_back(&input);
   SmallVector<NpyArray> outputs;
-  if (llvm::Error error = executor->run(inputRefs, outputs))
+  if (llvm::Error error = executor->run(inputs, outputs))
     return emitError(loc) << llvm::toString(std::move(error));
   secondsPerRun = CalibrationProgress::steadySeconds() - ran;
   return outputs;

@@ -255,11 +255,8 @@ mlir::quant_qdq::compareNetworks(OwningOpRef<ModuleOp> quantized,
   returnNamed(rFunc, observedNames);
 
   SmallVector<SmallVector<int64_t>> shapes;
-  SmallVector<const NpyArray *> inputRefs;
-  for (const NpyArray &input : inputs) {
+  for (const NpyArray &input : inputs)
     shapes.push_back(input.shape);
-    inputRefs.push_back(&input);
-  }
   auto run = [&](OwningOpRef<ModuleOp> module, StringRef entry,
                  SmallVectorImpl<NpyArray> &outputs) -> LogicalResult {
     Location loc = module->getLoc();
@@ -267,7 +264,7 @@ mlir::quant_qdq::compareNetworks(OwningOpRef<ModuleOp> quantized,
                                         options.executor);
     if (failed(executor))
       return failure();
-    if (llvm::Error error = (*executor)->run(inputRefs, outputs))
+    if (llvm::Error error = (*executor)->run(inputs, outputs))
       return emitError(loc) << llvm::toString(std::move(error));
     return success();
   };

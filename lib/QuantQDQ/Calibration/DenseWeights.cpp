@@ -159,6 +159,15 @@ SmallVector<double> mlir::quant_qdq::getAlphaGrid(double step) {
   return grid;
 }
 
+LogicalResult mlir::quant_qdq::checkAlphaSearch(Location loc, StringRef pass,
+                                                double step, int64_t rows) {
+  if (step >= 1e-3 && step <= 1 && rows >= 1)
+    return success();
+  return emitError(loc) << pass
+                        << ": alpha-step must be in [0.001, 1] and rows "
+                           "positive";
+}
+
 LogicalResult mlir::quant_qdq::writeReport(StringRef path, StringRef text,
                                            Location loc, StringRef what) {
   std::string error;
@@ -193,11 +202,8 @@ LogicalResult mlir::quant_qdq::observeTensors(
             executors.get(module, function.getName(), inputs);
         if (!executor)
           return failure();
-        SmallVector<const NpyArray *> inputRefs;
-        for (const NpyArray &input : inputs)
-          inputRefs.push_back(&input);
         SmallVector<NpyArray> outputs;
-        if (llvm::Error error = executor->run(inputRefs, outputs))
+        if (llvm::Error error = executor->run(inputs, outputs))
           return emitError(loc) << llvm::toString(std::move(error));
         for (size_t i = numResults; i < outputs.size(); ++i)
           consume(i - numResults, outputs[i]);

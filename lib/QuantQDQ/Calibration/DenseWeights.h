@@ -1,5 +1,4 @@
-//===- DenseWeights.h - dense layers whose weight a pass rewrites -*- C++
-//-*-===//
+//===- DenseWeights.h - dense layers a pass rewrites ------------*- C++ -*-===//
 //
 // What the passes that rewrite quantized dense layers from calibration data
 // (qdq-awq, qdq-gptq, qdq-smooth) share: the layers they may change, a run
@@ -90,8 +89,11 @@ Value divideInput(OpBuilder &builder, Operation *before, Value input,
 
 /// The migration strengths a search tries: 0, step, 2 step, ... and 1.
 SmallVector<double> getAlphaGrid(double step);
-/// The smallest alpha step a search takes (a thousand and one tries).
-inline constexpr double kSmallestAlphaStep = 1e-3; // (Messages say 0.001.)
+/// Checks a migration-strength search's settings: a step in [0.001, 1] (a
+/// thousand and one tries at most) and a positive number of rows; the
+/// error at `loc` names `pass`.
+LogicalResult checkAlphaSearch(Location loc, StringRef pass, double step,
+                               int64_t rows);
 
 /// Writes a pass's report `text` to `path` ('-': stdout); errors at `loc`
 /// name the `what`.

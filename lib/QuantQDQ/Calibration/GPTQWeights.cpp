@@ -12,6 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "CalibrationData.h"
 #include "DenseWeights.h"
 #include "QuantQDQ/Calibration/Calibration.h"
 #include "QuantQDQ/Calibration/Passes.h"
@@ -395,11 +396,8 @@ struct GPTQWeightsPass
   LogicalResult initializeOptions(
       StringRef options,
       function_ref<LogicalResult(const Twine &)> errorHandler) override {
-    options = options.trim();
-    if (!options.empty() && !options.contains('='))
-      return GPTQWeightsBase::initializeOptions(("data=" + options).str(),
-                                                errorHandler);
-    return GPTQWeightsBase::initializeOptions(options, errorHandler);
+    return GPTQWeightsBase::initializeOptions(expandDataShorthand(options),
+                                              errorHandler);
   }
 
   void runOnOperation() override;
@@ -444,18 +442,10 @@ void GPTQWeightsPass::runOnOperation() {
                    << " damp=" << static_cast<double>(damp);
     return signalPassFailure();
   }
-  if (batchSize < 0) {
-    emitError(loc) << "qdq-gptq: batch-size must be positive, or 0 to let "
-                      "it choose; got "
-                   << static_cast<int64_t>(batchSize);
+  func::FuncOp function =
+      findDataPassEntry(module, "qdq-gptq", entry, batchSize);
+  if (!function)
     return signalPassFailure();
-  }
-  func::FuncOp function = findEntryFunction(module, entry);
-  if (!function || function.getNumArguments() == 0) {
-    emitError(loc) << "qdq-gptq runs models with inputs and one public "
-                      "function (or entry=)";
-    return signalPassFailure();
-  }
   SmallVector<QuantizedDenseWeight> layers = collectLayers(function);
   if (layers.empty()) {
     emitWarning(loc) << "qdq-gptq found no dense layer with a quantized "

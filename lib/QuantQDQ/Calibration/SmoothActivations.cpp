@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "CalibrationData.h"
 #include "DenseWeights.h"
 #include "QuantQDQ/Calibration/Calibration.h"
 #include "QuantQDQ/Calibration/Passes.h"
@@ -346,11 +347,8 @@ struct SmoothActivationsPass
   LogicalResult initializeOptions(
       StringRef options,
       function_ref<LogicalResult(const Twine &)> errorHandler) override {
-    options = options.trim();
-    if (!options.empty() && !options.contains('='))
-      return SmoothActivationsBase::initializeOptions(("data=" + options).str(),
-                                                      errorHandler);
-    return SmoothActivationsBase::initializeOptions(options, errorHandler);
+    return SmoothActivationsBase::initializeOptions(
+        expandDataShorthand(options), errorHandler);
   }
 
   void runOnOperation() override;
@@ -376,23 +374,12 @@ void SmoothActivationsPass::runOnOperation() {
     }
     fixedAlpha = value;
   }
-  if (!(alphaStep >= kSmallestAlphaStep && alphaStep <= 1) || rows < 1) {
-    emitError(loc) << "qdq-smooth: alpha-step must be in [0.001, 1] and rows "
-                      "positive";
+  if (failed(checkAlphaSearch(loc, "qdq-smooth", alphaStep, rows)))
     return signalPassFailure();
-  }
-  if (batchSize < 0) {
-    emitError(loc) << "qdq-smooth: batch-size must be positive, or 0 to let "
-                      "it choose; got "
-                   << static_cast<int64_t>(batchSize);
+  func::FuncOp function =
+      findDataPassEntry(module, "qdq-smooth", entry, batchSize);
+  if (!function)
     return signalPassFailure();
-  }
-  func::FuncOp function = findEntryFunction(module, entry);
-  if (!function || function.getNumArguments() == 0) {
-    emitError(loc) << "qdq-smooth runs models with inputs and one public "
-                      "function (or entry=)";
-    return signalPassFailure();
-  }
   std::vector<Group> groups = collectGroups(function);
   if (groups.empty()) {
     emitWarning(loc) << "qdq-smooth found no dense layer with a quantized "

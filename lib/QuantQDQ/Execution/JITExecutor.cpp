@@ -386,7 +386,7 @@ JITExecutor::~JITExecutor() {
   buffer_pool::trim();
 }
 
-llvm::Error JITExecutor::run(ArrayRef<const NpyArray *> inputs,
+llvm::Error JITExecutor::run(ArrayRef<NpyArray> inputs,
                              SmallVectorImpl<NpyArray> &outputs) {
   if (inputs.size() != inputTypes.size())
     return llvm::createStringError("'%s' takes %zu inputs, got %zu",
@@ -397,17 +397,17 @@ llvm::Error JITExecutor::run(ArrayRef<const NpyArray *> inputs,
   memrefs.reserve(inputs.size() + resultTypes.size());
   for (auto [i, input] : llvm::enumerate(inputs)) {
     RankedTensorType type = inputTypes[i];
-    if (input->elementType != type.getElementType() ||
-        ArrayRef<int64_t>(input->shape) != type.getShape()) {
+    if (input.elementType != type.getElementType() ||
+        ArrayRef<int64_t>(input.shape) != type.getShape()) {
       std::string expected, got;
       llvm::raw_string_ostream(expected) << type;
       llvm::raw_string_ostream(got)
-          << RankedTensorType::get(input->shape, input->elementType);
+          << RankedTensorType::get(input.shape, input.elementType);
       return llvm::createStringError("input #%zu: expected %s, got %s", i,
                                      expected.c_str(), got.c_str());
     }
     // Arguments are compiled as not writable, so mapped files are safe.
-    memrefs.emplace_back(input->bytes, input->shape);
+    memrefs.emplace_back(input.bytes, input.shape);
   }
   outputs.clear();
   for (auto [type, isUnsigned] : llvm::zip(resultTypes, resultUnsigned))
