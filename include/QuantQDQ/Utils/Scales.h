@@ -74,6 +74,13 @@ struct QuantParams {
 /// gets scale 1.
 QuantParams computeAsymmetricParams(QuantizerAttr q, double lo, double hi);
 
+/// The scale and zero point of an activation quantizer `q` for a tensor
+/// whose calibrated range is [lo, hi] with threshold `amax`: amax / qmax
+/// for a symmetric signed quantizer (1 for an empty range), else the
+/// asymmetric parameters of [lo, hi].
+QuantParams computeActivationParams(QuantizerAttr q, double lo, double hi,
+                                    double amax);
+
 /// Gives every uncalibrated quantize/dequantize/fake_quant op in `root`
 /// whose input is a constant (a weight) the scales of computeWeightScales,
 /// and, when `activationAmax` is set, every other uncalibrated one the scale

@@ -17,17 +17,6 @@
 using namespace mlir;
 using namespace mlir::quant_qdq;
 
-/// Scale and zero point of `quantizer` for `range`: amax / qmax for a
-/// symmetric signed quantizer, the min/max range (widened to hold 0) for
-/// the others. An empty range gets scale 1, which represents it exactly.
-static QuantParams computeParams(QuantizerAttr quantizer,
-                                 const TensorRange &range) {
-  if (quantizer.getSymmetric() && quantizer.getIsSigned())
-    return {range.amax > 0 ? float(range.amax / quantizer.getQMax()) : 1.0f,
-            0};
-  return computeAsymmetricParams(quantizer, range.min, range.max);
-}
-
 LogicalResult
 mlir::quant_qdq::applyCalibrationTable(ModuleOp module,
                                        const CalibrationTable &table) {
@@ -51,7 +40,9 @@ mlir::quant_qdq::applyCalibrationTable(ModuleOp module,
                     "per tensor");
       return WalkResult::interrupt();
     }
-    QuantParams params = computeParams(quantizer, it->second);
+    const TensorRange &range = it->second;
+    QuantParams params =
+        computeActivationParams(quantizer, range.min, range.max, range.amax);
     auto set = [&](Operation *target) {
       target->setAttr("scale", b.getDenseF32ArrayAttr({params.scale}));
       if (params.zeroPoint != 0)

@@ -118,15 +118,9 @@ static std::vector<Group> collectGroups(func::FuncOp func) {
 /// tensor), as calibration's `max` method would set it.
 static void fakeQuantizeActivation(MutableArrayRef<float> x, QuantizerAttr q,
                                    double lo, double hi) {
-  float scale, zeroPoint = 0;
-  if (q.getSymmetric()) {
-    double amax = std::max(std::fabs(lo), std::fabs(hi));
-    scale = amax > 0 ? float(amax / double(q.getQMax())) : 1.0f;
-  } else {
-    QuantParams params = computeAsymmetricParams(q, lo, hi);
-    scale = params.scale;
-    zeroPoint = float(params.zeroPoint);
-  }
+  QuantParams params = computeActivationParams(
+      q, lo, hi, std::max(std::fabs(lo), std::fabs(hi)));
+  float scale = params.scale, zeroPoint = float(params.zeroPoint);
   float qmin = float(q.getQMin()), qmax = float(q.getQMax());
   for (float &v : x)
     v = (std::clamp(std::nearbyint(v / scale) + zeroPoint, qmin, qmax) -

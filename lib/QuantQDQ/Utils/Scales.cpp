@@ -199,6 +199,13 @@ QuantParams mlir::quant_qdq::computeAsymmetricParams(QuantizerAttr q,
           int32_t(std::clamp(zp, q.getStorageMin(), q.getStorageMax()))};
 }
 
+QuantParams mlir::quant_qdq::computeActivationParams(QuantizerAttr q, double lo,
+                                                     double hi, double amax) {
+  if (q.getSymmetric() && q.getIsSigned())
+    return {amax > 0 ? float(amax / q.getQMax()) : 1.0f, 0};
+  return computeAsymmetricParams(q, lo, hi);
+}
+
 /// Asymmetric parameters for per-slice ranges [lo, hi].
 static Params getAsymmetricParams(QuantizerAttr q, ArrayRef<float> lo,
                                   ArrayRef<float> hi) {
