@@ -442,6 +442,30 @@ HEADER = ("| section | tool | method | perplexity | change % | top-1 agreement "
           "MiB | note |")
 
 
+def prepare(work):
+    """What every measurement here reads, in `work`: the trained model
+    (train.py: seconds when cached, ~5 min otherwise) and its calibration
+    text, copied (the cache's files are train.py's), the held-out text, and
+    the decode step exported from the same weights with its calibration
+    feeds. Returns (model, calibration, evaluation, decode, decode
+    calibration folder)."""
+    subprocess.run([sys.executable, str(here / "train.py")], check=True,
+                   stdout=subprocess.DEVNULL)
+    sys.path.insert(0, str(here))
+    import train  # its common.reproducible caps oneDNN at AVX2, here and
+    #               in the quantizers started from here (torch's only)
+    import torch
+    cache = train.default_out()
+    model, calib = work / "model.onnx", work / "calibration.npy"
+    for path in (model, calib):
+        shutil.copyfile(cache / path.name, path)
+    decode = work / "decode.onnx"
+    lm.export_cached(torch.load(cache / "model.pt"), decode, lm.Config())
+    decode_calib = work / "decode-calibration"
+    decode_calibration(decode, np.load(calib), decode_calib)
+    return model, calib, np.load(cache / "evaluation.npy"), decode, decode_calib
+
+
 def main():
     if len(sys.argv) > 1 and sys.argv[1] == "--worker":
         return worker(*sys.argv[2:])
@@ -457,31 +481,13 @@ def main():
     work = Path(args.work or tempfile.mkdtemp(prefix="qdq-llm-")).resolve()
     work.mkdir(parents=True, exist_ok=True)
 
-    # The trained model (train.py: seconds when cached, ~5 min otherwise).
-    subprocess.run([sys.executable, str(here / "train.py")], check=True,
-                   stdout=subprocess.DEVNULL)
-    sys.path.insert(0, str(here))
-    import train  # its common.reproducible caps oneDNN at AVX2, here and
-    #               in the quantizers started from here (torch's only)
-    cache = train.default_out()
-    # Every tool reads a copy: the cache's files are train.py's.
-    model, calib = work / "model.onnx", work / "calibration.npy"
-    for path in (model, calib):
-        shutil.copyfile(cache / path.name, path)
+    # Every tool reads a copy of the model, which must not change.
+    model, calib, evaluation, decode, decode_calib = prepare(work)
     digest = hashlib.sha256(model.read_bytes()).hexdigest()
-    evaluation = np.load(cache / "evaluation.npy")
 
     import onnxruntime
     print(f"# {machine()}; onnxruntime {onnxruntime.__version__}; models "
           f"in {work}", flush=True)
-
-    # The decode step from the same weights, and its calibration feeds.
-    import torch
-    config = lm.Config()
-    decode = work / "decode.onnx"
-    lm.export_cached(torch.load(cache / "model.pt"), decode, config)
-    decode_calib = work / "decode-calibration"
-    decode_calibration(decode, np.load(calib), decode_calib)
     empty_spec = work / "empty-spec.json"
     empty_spec.write_text("[]\n")
 

@@ -64,7 +64,6 @@ import argparse
 import collections
 import os
 import re
-import shutil
 import statistics
 import subprocess
 import sys
@@ -77,7 +76,7 @@ import numpy as np
 here = Path(__file__).resolve().parent
 sys.path.insert(0, str(here.parent))
 from llm import lm  # noqa: E402
-from llm import run as llm_run  # noqa: E402  (machine, decode_calibration)
+from llm import run as llm_run  # noqa: E402  (prepare, machine)
 
 BATCH, SEQUENCE = 8, 128
 INT4 = ("--insert-qdq=weight-format=int4 activation-format=none "
@@ -173,27 +172,11 @@ def main():
     work.mkdir(parents=True, exist_ok=True)
     started = time.perf_counter()
 
-    # The trained model (train.py: seconds when cached, ~5 min otherwise).
-    subprocess.run([sys.executable, str(here / "train.py")], check=True,
-                   stdout=subprocess.DEVNULL)
-    sys.path.insert(0, str(here))
-    import train
-    cache = train.default_out()
-    model, calib = work / "model.onnx", work / "calibration.npy"
-    for path in (model, calib):
-        shutil.copyfile(cache / path.name, path)
-    evaluation = np.load(cache / "evaluation.npy")
+    model, calib, evaluation, decode, decode_calib = llm_run.prepare(work)
 
     import onnxruntime
-    import torch
     print(f"# {llm_run.machine()}; onnxruntime {onnxruntime.__version__}; "
           f"{args.threads} threads; work folder {work}", flush=True)
-
-    config = lm.Config()
-    decode = work / "decode.onnx"
-    lm.export_cached(torch.load(cache / "model.pt"), decode, config)
-    decode_calib = work / "decode-calibration"
-    llm_run.decode_calibration(decode, np.load(calib), decode_calib)
 
     # The quantized models.
     made = {}
