@@ -70,58 +70,27 @@ import numpy as np
 here = Path(__file__).resolve().parent
 sys.path.insert(0, str(here.parent))
 from common import ort as bench_ort  # noqa: E402
+from common import processes  # noqa: E402
 from llm import lm  # noqa: E402
 
 DECODE_SEQUENCES = 32   # held-out sequences decoded token by token
 CALIBRATION_CHUNK = 32  # new tokens per decode-step calibration file
 BLOCKS = (32, 128)
 
-# Runs its arguments as a command and prints the command's peak RSS (KiB)
-# and exit status (bench/peers/run.py's launcher). A process keeps its peak
-# RSS across exec, so a tool started straight from this script (which
-# holds torch and the logits) would report at least this script's size;
-# started from this small interpreter (-S, about 10 MiB), it reports its
-# own.
-_LAUNCHER = """
-import os, sys
-pid = os.fork()
-if pid == 0:
-    os.dup2(os.open(os.devnull, os.O_WRONLY), 1)
-    os.execvp(sys.argv[1], sys.argv[1:])
-_, status, usage = os.wait4(pid, 0)
-print(usage.ru_maxrss, os.waitstatus_to_exitcode(status))
-"""
+def last_exception_line(lines):
+    """The line that says why a tool failed: a Python traceback ends with
+    its exception; qdq-opt says "error:"."""
+    telling = [line.strip() for line in lines if re.match(
+        r"^\s*[\w.]*(Error|Exception)\b|.*\berror:", line)]
+    return (telling[-1] if telling else lines[-1].strip() if lines
+            else "no output")
 
 
 def measured(command, timeout=1800):
-    """Runs `command`; returns (exit status, wall seconds, peak RSS MiB,
-    the line of its stderr that says why it failed)."""
-    start = time.perf_counter()
-    with tempfile.TemporaryFile() as err:
-        process = subprocess.Popen([sys.executable, "-S", "-c", _LAUNCHER,
-                                    *map(str, command)],
-                                   stdout=subprocess.PIPE, stderr=err)
-        try:
-            out, _ = process.communicate(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.communicate()
-            return -9, time.perf_counter() - start, float("nan"), \
-                f"timed out after {timeout} s"
-        seconds = time.perf_counter() - start
-        err.seek(0)
-        lines = [line.strip() for line in
-                 err.read().decode(errors="replace").splitlines()
-                 if line.strip()]
-    rss_kib, status = (int(v) for v in out.split())
-    message = ""
-    if status:
-        # A Python traceback ends with its exception; qdq-opt says "error:".
-        telling = [line for line in lines if re.match(
-            r"^[\w.]*(Error|Exception)\b|.*\berror:", line)]
-        message = (telling[-1] if telling else lines[-1] if lines
-                   else f"exit status {status}")
-    return status, seconds, rss_kib / 1024, message[:400]
+    """Runs `command` in a process of its own (common/processes.py): exit
+    status, wall seconds, peak RSS MiB, why it failed."""
+    return processes.measured(command, timeout, telling=last_exception_line,
+                              limit=400)
 
 
 # --- the quantizers -----------------------------------------------------

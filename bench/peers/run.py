@@ -31,7 +31,6 @@ its start) and rewrites the latency columns of its --markdown table.
 import argparse
 import os
 import platform
-import subprocess
 import sys
 import tempfile
 import time
@@ -44,6 +43,7 @@ here = Path(__file__).resolve().parent
 sys.path.insert(0, str(here.parent))
 from common import models as bench_models  # noqa: E402
 from common import ort as bench_ort  # noqa: E402
+from common.processes import measured  # noqa: E402
 
 METHODS = {
     "ours": ["max", "percentile", "entropy", "mse"],
@@ -71,53 +71,6 @@ def build_model(name, work, samples=None):
     if name == "digits_cnn":
         return bench_models.digits_cnn(work, **calib)
     raise SystemExit(f"unknown model {name}")
-
-
-# Runs its arguments as a command and prints the command's peak RSS (KiB)
-# and exit status. A process keeps its peak RSS across exec, so a tool
-# started straight from this script (which holds torch and the models, a GiB
-# or more) would report at least this script's size; started from this
-# small interpreter (-S, about 10 MiB), it reports its own.
-_LAUNCHER = """
-import os, sys
-pid = os.fork()
-if pid == 0:
-    os.dup2(os.open(os.devnull, os.O_WRONLY), 1)
-    os.execvp(sys.argv[1], sys.argv[1:])
-_, status, usage = os.wait4(pid, 0)
-print(usage.ru_maxrss, os.waitstatus_to_exitcode(status))
-"""
-
-
-def measured(command, timeout):
-    """Runs `command`; returns (exit status, wall seconds, peak RSS MiB, the
-    most telling line of its stderr). The peak is the tool's own."""
-    start = time.perf_counter()
-    with tempfile.TemporaryFile() as err:
-        process = subprocess.Popen([sys.executable, "-S", "-c", _LAUNCHER, *command],
-                                   stdout=subprocess.PIPE, stderr=err,
-                                   start_new_session=True)
-        try:
-            out, _ = process.communicate(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, 9)
-            process.communicate()
-            return -9, time.perf_counter() - start, float("nan"), \
-                f"timed out after {timeout:.0f} s"
-        seconds = time.perf_counter() - start
-        err.seek(0)
-        lines = [l for l in err.read().decode(errors="replace").splitlines()
-                 if l.strip()]
-    try:
-        rss_kib, status = (int(v) for v in out.split())
-    except ValueError:
-        return process.returncode or 1, seconds, float("nan"), "the launcher failed"
-    message = ""
-    if status:
-        # The most telling line: the first error the tool printed, else its last.
-        errors = [l for l in lines if "error" in l.lower()]
-        message = (errors[0] if errors else lines[-1] if lines else "no output").strip()
-    return status, seconds, rss_kib / 1024, message[:300]
 
 
 def quantize_command(tool, method, model, calib, out, build):
