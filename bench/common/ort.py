@@ -55,3 +55,27 @@ def sqnr_db(reference, candidate):
     if signal == 0:
         return float("nan")  # nothing to measure against
     return float("inf") if noise == 0 else float(10 * np.log10(signal / noise))
+
+
+def calibration_reader(name, samples):
+    """ONNX Runtime's CalibrationDataReader feeding `samples` to the input
+    `name`, one sample a batch (as the benchmarks feed every peer),
+    rewindable."""
+    from onnxruntime.quantization import CalibrationDataReader
+
+    class Reader(CalibrationDataReader):
+        def __init__(self):
+            self.batches = [{name: samples[i:i + 1]}
+                            for i in range(len(samples))]
+            self.index = 0
+
+        def get_next(self):
+            if self.index == len(self.batches):
+                return None
+            self.index += 1
+            return self.batches[self.index - 1]
+
+        def rewind(self):
+            self.index = 0
+
+    return Reader()

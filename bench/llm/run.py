@@ -198,26 +198,9 @@ def methods(build, model, decode, calib, decode_calib, empty_spec):
 # --- the peers, each in its own process (--worker) ----------------------
 
 def calibration_reader(calib):
-    """ONNX Runtime's CalibrationDataReader over calibration.npy, one
-    sequence a batch (as bench/peers feeds the peers), rewindable."""
-    from onnxruntime.quantization import CalibrationDataReader
-
-    class Reader(CalibrationDataReader):
-        def __init__(self):
-            self.batches = [{"input_ids": calib[i:i + 1]}
-                            for i in range(len(calib))]
-            self.index = 0
-
-        def get_next(self):
-            if self.index == len(self.batches):
-                return None
-            self.index += 1
-            return self.batches[self.index - 1]
-
-        def rewind(self):
-            self.index = 0
-
-    return Reader()
+    """The peers' calibration feed: calibration.npy's sequences, one a
+    batch."""
+    return bench_ort.calibration_reader("input_ids", calib)
 
 
 def ort_static(model, calib, out, op_types):

@@ -81,28 +81,13 @@ def quant_qdq(model, work, block, awq):
 
 def model_optimizer(model, work, block, awq):
     from modelopt.onnx.quantization import int4
-    from onnxruntime.quantization.calibrate import CalibrationDataReader
     name = onnx.load(str(model.onnx)).graph.input[0].name
-
-    class Reader(CalibrationDataReader):
-        def __init__(self):
-            self.batches = [{name: model.calibration[i:i + 1]}
-                            for i in range(len(model.calibration))]
-            self.index = 0
-
-        def get_next(self):
-            if self.index == len(self.batches):
-                return None
-            self.index += 1
-            return self.batches[self.index - 1]
-
-        def rewind(self):
-            self.index = 0
+    reader = ort.calibration_reader(name, model.calibration)
 
     start = time.time()
     quantized = int4.quantize(
         str(model.onnx), calibration_method="awq_lite" if awq else "rtn_dq",
-        calibration_data_reader=Reader(), calibration_eps=["cpu"],
+        calibration_data_reader=reader, calibration_eps=["cpu"],
         block_size=block, nodes_to_exclude=[], use_external_data_format=False,
         log_level="ERROR")
     seconds = time.time() - start
