@@ -14,6 +14,8 @@ that its MatMulNBits form computes what its QDQ form does:
         16: negative scales), and DIR/x.npy
     matmul_nbits_model.py compare DIR MODEL   compares DIR/y.npy (qdq-run's
         output for MODEL on x.npy) with ONNX Runtime's, rewrites off
+    matmul_nbits_model.py zero-points DIR     writes DIR/zp.onnx, ort.onnx
+        with explicit zero points (a form import does not take)
 """
 import sys
 from pathlib import Path
@@ -78,6 +80,20 @@ def ort_quantized(work):
         (4, 8, 40)).astype(np.float32))
 
 
+def zero_points(work):
+    model = onnx.load(work / "ort.onnx")
+    node = next(n for n in model.graph.node if n.op_type == "MatMulNBits")
+    n = next(a.i for a in node.attribute if a.name == "N")
+    k = next(a.i for a in node.attribute if a.name == "K")
+    blocks = -(-k // 16)
+    # Zero points packed two a byte ([N, ceil(blocks / 2)]), all 8.
+    zp = np.full((n, -(-blocks // 2)), 0x88, np.uint8)
+    model.graph.initializer.append(numpy_helper.from_array(zp, "zp"))
+    assert list(node.input)[1:] == ["w1_Q4", "w1_scales"], node.input
+    node.input.append("zp")
+    onnx.save(model, work / "zp.onnx")
+
+
 def compare(work, model):
     options = ort.SessionOptions()
     options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
@@ -95,5 +111,6 @@ if __name__ == "__main__":
     if sys.argv[1] == "compare":
         compare(Path(sys.argv[2]), sys.argv[3])
     else:
-        {"make": make, "check": check, "ort": ort_quantized}[sys.argv[1]](
+        {"make": make, "check": check, "ort": ort_quantized,
+         "zero-points": zero_points}[sys.argv[1]](
             Path(sys.argv[2]))
