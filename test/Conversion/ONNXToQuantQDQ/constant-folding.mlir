@@ -112,3 +112,28 @@ func.func @torch_shape_arithmetic() -> (tensor<3xi64>, tensor<3xi1>, tensor<3xi6
   return %ones, %eq, %target, %mod, %range, %flat, %t : tensor<3xi64>, tensor<3xi1>, tensor<3xi64>, tensor<3xi64>, tensor<3xi64>, tensor<6xi64>, tensor<2x2xi64>
 }
 }
+
+// -----
+
+// Comparisons, arithmetic and Where broadcast as numpy does, ranks too:
+// transformers' causal mask compares the key positions [L] with the query
+// positions reshaped to [S, 1], and at a decode step (S = 1) the query
+// side is a single element whose rank still makes the result [1, L]
+// (folding it to [L] made the next node's type contradict its own).
+module attributes {quant_qdq.onnx.opset_import = {ai.onnx = 17 : i64}} {
+// CHECK-LABEL: func @broadcasting_comparisons
+// CHECK-NOT: generic
+// CHECK-DAG: arith.constant dense<{{\[}}[false, false, false, true]]> : tensor<1x4xi1>
+// CHECK-DAG: arith.constant dense<{{\[}}[0, 1, 2, 3], [1, 2, 3, 4]]> : tensor<2x4xi64>
+// CHECK-DAG: arith.constant dense<{{\[}}[7, 7, 7, 3]]> : tensor<1x4xi64>
+func.func @broadcasting_comparisons() -> (tensor<?x?xi1>, tensor<?x?xi64>, tensor<?x?xi64>) {
+  %keys = arith.constant dense<[0, 1, 2, 3]> : tensor<4xi64>
+  %query = arith.constant dense<2> : tensor<1x1xi64>
+  %mask = quant_qdq.generic "Greater" "mask" %keys, %query : (tensor<4xi64>, tensor<1x1xi64>) -> tensor<?x?xi1>
+  %rows = arith.constant dense<[[0], [1]]> : tensor<2x1xi64>
+  %sum = quant_qdq.generic "Add" "sum" %keys, %rows : (tensor<4xi64>, tensor<2x1xi64>) -> tensor<?x?xi64>
+  %seven = arith.constant dense<7> : tensor<i64>
+  %picked = quant_qdq.generic "Where" "where" %mask, %keys, %seven : (tensor<?x?xi1>, tensor<4xi64>, tensor<i64>) -> tensor<?x?xi64>
+  return %mask, %sum, %picked : tensor<?x?xi1>, tensor<?x?xi64>, tensor<?x?xi64>
+}
+}

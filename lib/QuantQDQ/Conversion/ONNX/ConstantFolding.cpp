@@ -107,6 +107,14 @@ static int64_t getCount(ArrayRef<int64_t> shape) {
   return n;
 }
 
+/// The row-major strides of `shape`.
+static SmallVector<int64_t> getStrides(ArrayRef<int64_t> shape) {
+  SmallVector<int64_t> strides(shape.size(), 1);
+  for (int64_t d = int64_t(shape.size()) - 2; d >= 0; --d)
+    strides[d] = strides[d + 1] * shape[d + 1];
+  return strides;
+}
+
 /// Normalizes `axis` into [0, rank), or nothing.
 static std::optional<int64_t> normalize(int64_t axis, int64_t rank) {
   if (axis < -rank || axis >= rank)
@@ -133,17 +141,59 @@ static int64_t getIntOr(ONNXNode node, StringRef name, int64_t defaultValue) {
   return attr ? attr.getInt() : defaultValue;
 }
 
-static std::optional<IntTensor> foldElementwise(StringRef op, IntTensor a,
-                                                IntTensor b) {
-  // Same shape, or one side a single element.
-  bool aScalar = a.values.size() == 1, bScalar = b.values.size() == 1;
-  if (a.shape != b.shape && !aScalar && !bScalar)
+/// The shape ONNX's multidirectional (numpy) broadcasting gives `shapes`,
+/// or nothing when they do not broadcast or the result is too large to
+/// evaluate.
+static std::optional<SmallVector<int64_t>>
+broadcastShapes(ArrayRef<const IntTensor *> tensors) {
+  SmallVector<int64_t> shape;
+  for (const IntTensor *t : tensors) {
+    if (t->shape.size() > shape.size())
+      shape.insert(shape.begin(), t->shape.size() - shape.size(), 1);
+    size_t offset = shape.size() - t->shape.size();
+    for (auto [i, d] : llvm::enumerate(t->shape)) {
+      int64_t &into = shape[offset + i];
+      if (into == 1)
+        into = d;
+      else if (d != 1 && d != into)
+        return std::nullopt;
+    }
+  }
+  if (getCount(shape) > kMaxFoldedElements)
     return std::nullopt;
-  IntTensor result = (aScalar && !bScalar) ? b : a;
-  if (aScalar && bScalar && b.shape.size() > a.shape.size())
-    result.shape = b.shape;
-  for (size_t i = 0; i < result.values.size(); ++i) {
-    int64_t x = a.values[aScalar ? 0 : i], y = b.values[bScalar ? 0 : i], r;
+  return shape;
+}
+
+/// `t`'s values broadcast to `shape` (which broadcastShapes gave).
+static SmallVector<int64_t> broadcastValues(const IntTensor &t,
+                                            ArrayRef<int64_t> shape) {
+  int64_t rank = shape.size(), offset = rank - t.shape.size();
+  SmallVector<int64_t> strides = getStrides(t.shape);
+  SmallVector<int64_t> values;
+  for (int64_t n = getCount(shape), i = 0; i < n; ++i) {
+    int64_t source = 0, rest = i;
+    for (int64_t d = rank - 1; d >= offset; --d) {
+      int64_t index = rest % shape[d];
+      rest /= shape[d];
+      if (t.shape[d - offset] != 1)
+        source += index * strides[d - offset];
+    }
+    values.push_back(t.values[source]);
+  }
+  return values;
+}
+
+/// An element-wise integer op on inputs that broadcast.
+static std::optional<IntTensor>
+foldElementwise(StringRef op, const IntTensor &a, const IntTensor &b) {
+  std::optional<SmallVector<int64_t>> shape = broadcastShapes({&a, &b});
+  if (!shape)
+    return std::nullopt;
+  SmallVector<int64_t> lhs = broadcastValues(a, *shape);
+  SmallVector<int64_t> rhs = broadcastValues(b, *shape);
+  IntTensor result{*shape, {}};
+  for (auto [x, y] : llvm::zip(lhs, rhs)) {
+    int64_t r;
     if (op == "Add") {
       if (llvm::AddOverflow(x, y, r))
         return std::nullopt;
@@ -171,30 +221,27 @@ static std::optional<IntTensor> foldElementwise(StringRef op, IntTensor a,
         return std::nullopt;
       r = x / y;
     }
-    result.values[i] = r;
+    result.values.push_back(r);
   }
   return result;
 }
 
-/// Where(condition, x, y) on tensors of one shape or single elements.
+/// Where(condition, x, y) on inputs that broadcast.
 static std::optional<IntTensor> foldWhere(ONNXNode node,
                                           const IntTensor &condition) {
   std::optional<IntTensor> x = getIntInput(node, 1), y = getIntInput(node, 2);
   if (!x || !y)
     return std::nullopt;
-  IntTensor result = condition;
-  for (const IntTensor *t : {&*x, &*y})
-    if (t->values.size() != 1 && t->shape != result.shape) {
-      if (result.values.size() != 1)
-        return std::nullopt;
-      result = IntTensor{t->shape,
-                         SmallVector<int64_t>(t->values.size(),
-                                              condition.values[0])};
-    }
-  for (size_t i = 0; i < result.values.size(); ++i) {
-    const IntTensor &pick = result.values[i] ? *x : *y;
-    result.values[i] = pick.values[pick.values.size() == 1 ? 0 : i];
-  }
+  std::optional<SmallVector<int64_t>> shape =
+      broadcastShapes({&condition, &*x, &*y});
+  if (!shape)
+    return std::nullopt;
+  SmallVector<int64_t> pick = broadcastValues(condition, *shape);
+  SmallVector<int64_t> whenTrue = broadcastValues(*x, *shape);
+  SmallVector<int64_t> whenFalse = broadcastValues(*y, *shape);
+  IntTensor result{*shape, {}};
+  for (auto [c, t, f] : llvm::zip(pick, whenTrue, whenFalse))
+    result.values.push_back(c ? t : f);
   return result;
 }
 
@@ -315,14 +362,6 @@ static std::optional<IntTensor> foldConcat(ONNXNode node) {
   }
   t.shape[0] = t.values.size();
   return t;
-}
-
-/// The row-major strides of `shape`.
-static SmallVector<int64_t> getStrides(ArrayRef<int64_t> shape) {
-  SmallVector<int64_t> strides(shape.size(), 1);
-  for (int64_t d = int64_t(shape.size()) - 2; d >= 0; --d)
-    strides[d] = strides[d + 1] * shape[d + 1];
-  return strides;
 }
 
 /// Slice on any rank: starts, ends, axes and steps as ONNX defines them

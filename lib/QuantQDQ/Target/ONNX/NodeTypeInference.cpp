@@ -78,6 +78,31 @@ static Type joinTypes(MLIRContext *context, const onnx::TypeProto &inferred,
   return RankedTensorType::get(shape, element);
 }
 
+/// The inferred type as MLIR prints it, for errors: its shape and element
+/// type where ONNX gives them.
+static std::string describeInferred(MLIRContext *context,
+                                    const onnx::TypeProto &inferred) {
+  if (!inferred.has_tensor_type())
+    return "a non-tensor type";
+  const auto &tensor = inferred.tensor_type();
+  Type element = tensor.elem_type() != 0
+                     ? getElementType(context, tensor.elem_type())
+                     : Type();
+  if (!element)
+    element = NoneType::get(context);
+  Type type = UnrankedTensorType::get(element);
+  if (tensor.has_shape()) {
+    SmallVector<int64_t> shape;
+    for (const auto &dim : tensor.shape().dim())
+      shape.push_back(dim.has_dim_value() ? dim.dim_value()
+                                          : ShapedType::kDynamic);
+    type = RankedTensorType::get(shape, element);
+  }
+  std::string text;
+  llvm::raw_string_ostream(text) << type;
+  return text;
+}
+
 /// An error that names the node: an imported node's location prints as the
 /// model file alone.
 static InFlightDiagnostic emitNodeError(GenericOp op) {
@@ -273,10 +298,10 @@ FailureOr<SmallVector<Type>> mlir::quant_qdq::inferONNXNodeTypes(GenericOp op) {
                     ? joinTypes(op.getContext(), inferred[i], result.getType())
                     : result.getType();
     if (!type)
-      return emitNodeError(op) << "ONNX infers result #" << i
-                               << " to a type that contradicts its present "
-                                  "type "
-                               << result.getType();
+      return emitNodeError(op)
+             << "ONNX infers result #" << i << " to be "
+             << describeInferred(op.getContext(), inferred[i])
+             << ", which contradicts its present type " << result.getType();
     if (op.isDefaultDomainNode("Einsum"))
       if (Type einsum = inferEinsumType(op, type))
         type = einsum;
