@@ -426,6 +426,25 @@ getDistinctInputs(ArrayRef<QuantizedDenseWeight> layers) {
   return inputs;
 }
 
+/// Warns when a layer saw fewer calibration rows (tokens, pixels) than it
+/// has inputs: its Gram matrix is then singular, held up by the damping
+/// alone, and GPTQ fits the calibration rows rather than the layer (on a
+/// decoder, 14 tokens for 64 inputs cost about 3 dB of logits SQNR against
+/// rounding).
+static void warnIfFewRows(ArrayRef<Gram> grams, Location loc) {
+  const Gram *worst = nullptr;
+  for (const Gram &gram : grams)
+    if (gram.rows < gram.k && (!worst || gram.k > worst->k))
+      worst = &gram;
+  if (worst)
+    emitWarning(loc) << "qdq-gptq: the calibration data give " << worst->rows
+                     << " rows (tokens, pixels) for a layer of " << worst->k
+                     << " inputs; with fewer rows than inputs GPTQ fits the "
+                        "data rather than the layer, and may do worse than "
+                        "rounding: give at least "
+                     << worst->k << " rows";
+}
+
 void GPTQWeightsPass::runOnOperation() {
   ModuleOp module = getOperation();
   Location loc = module.getLoc();
@@ -476,6 +495,8 @@ void GPTQWeightsPass::runOnOperation() {
                        context);
           })))
     return signalPassFailure();
+
+  warnIfFewRows(grams, loc);
 
   Settings settings{block, damp, actOrder};
   std::string text;
