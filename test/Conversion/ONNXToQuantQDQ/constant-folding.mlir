@@ -126,7 +126,10 @@ module attributes {quant_qdq.onnx.opset_import = {ai.onnx = 17 : i64}} {
 // CHECK-DAG: arith.constant dense<{{\[}}[false, false, false, true]]> : tensor<1x4xi1>
 // CHECK-DAG: arith.constant dense<{{\[}}[0, 1, 2, 3], [1, 2, 3, 4]]> : tensor<2x4xi64>
 // CHECK-DAG: arith.constant dense<{{\[}}[7, 7, 7, 3]]> : tensor<1x4xi64>
-func.func @broadcasting_comparisons() -> (tensor<?x?xi1>, tensor<?x?xi64>, tensor<?x?xi64>) {
+// CHECK-DAG: arith.constant dense<false> : tensor<1x4xi1>
+// CHECK-DAG: arith.constant dense<{{\[}}[true, true, true, false]]> : tensor<1x4xi1>
+// CHECK-DAG: arith.constant dense<{{\[}}[true, false, true, false]]> : tensor<1x4xi1>
+func.func @broadcasting_comparisons() -> (tensor<?x?xi1>, tensor<?x?xi64>, tensor<?x?xi64>, tensor<?x?xi1>, tensor<?x?xi1>, tensor<?x?xi1>) {
   %keys = arith.constant dense<[0, 1, 2, 3]> : tensor<4xi64>
   %query = arith.constant dense<2> : tensor<1x1xi64>
   %mask = quant_qdq.generic "Greater" "mask" %keys, %query : (tensor<4xi64>, tensor<1x1xi64>) -> tensor<?x?xi1>
@@ -134,6 +137,14 @@ func.func @broadcasting_comparisons() -> (tensor<?x?xi1>, tensor<?x?xi64>, tenso
   %sum = quant_qdq.generic "Add" "sum" %keys, %rows : (tensor<4xi64>, tensor<2x1xi64>) -> tensor<?x?xi64>
   %seven = arith.constant dense<7> : tensor<i64>
   %picked = quant_qdq.generic "Where" "where" %mask, %keys, %seven : (tensor<?x?xi1>, tensor<4xi64>, tensor<i64>) -> tensor<?x?xi64>
-  return %mask, %sum, %picked : tensor<?x?xi1>, tensor<?x?xi64>, tensor<?x?xi64>
+  // Attention's function body picks its head-repetition factor with
+  // Not, And and Where.
+  %one = arith.constant dense<1> : tensor<4xi64>
+  %isone = quant_qdq.generic "Equal" "isone" %keys, %one : (tensor<4xi64>, tensor<4xi64>) -> tensor<4xi1>
+  %both = quant_qdq.generic "And" "both" %isone, %mask : (tensor<4xi1>, tensor<?x?xi1>) -> tensor<?x?xi1>
+  %notmask = quant_qdq.generic "Not" "notmask" %mask : (tensor<?x?xi1>) -> tensor<?x?xi1>
+  %either = quant_qdq.generic "Xor" "either" %isone, %notmask : (tensor<4xi1>, tensor<?x?xi1>) -> tensor<?x?xi1>
+  %any = quant_qdq.generic "Or" "any" %either, %both : (tensor<?x?xi1>, tensor<?x?xi1>) -> tensor<?x?xi1>
+  return %mask, %sum, %picked, %both, %notmask, %any : tensor<?x?xi1>, tensor<?x?xi64>, tensor<?x?xi64>, tensor<?x?xi1>, tensor<?x?xi1>, tensor<?x?xi1>
 }
 }

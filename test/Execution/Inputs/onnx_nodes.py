@@ -50,7 +50,7 @@ class Case:
              for o in self.outputs],
             list(self.inits))
         model = h.make_model(graph, opset_imports=[h.make_opsetid("", self.opset)])
-        model.ir_version = 8
+        model.ir_version = max(8, h.find_min_ir_version_for(list(model.opset_import)))
         # The outputs' shapes come from ONNX's inference unless the case
         # gives them; the checker wants them.
         model = onnx.shape_inference.infer_shapes(model, check_type=True,
@@ -304,6 +304,42 @@ def cases():
             inputs = ["x", "roi", "", "sizes"]
         c.append(Case(f"Resize-{name}", [h.make_node("Resize", inputs, ["y"], **attrs)],
                       [("x", F, [3, 4, 6])], [("y", F)], inits, tol=1e-5))
+    # Ops ONNX defines as functions of others, which the import replaces by
+    # their function bodies: CastLike (its own lowering), and opset 23's
+    # Attention (grouped-query and causal with a cache; 3-D with head
+    # counts, a boolean mask, scale and softcap) and RotaryEmbedding (the
+    # whole head with position ids, which splits off an empty pass-through
+    # part; 3-D, interleaved, half the head).
+    c.append(Case("CastLike", [h.make_node("Cast", ["x"], ["i"], to=I64),
+                               h.make_node("CastLike", ["i", "x"], ["y"])],
+                  [("x", F, [7])], [("y", F)], opset=15))
+    c.append(Case("Attention-gqa-causal-cache", [
+        h.make_node("Attention", ["q", "k", "v", "", "pk", "pv"], ["y", "ck", "cv"],
+                    is_causal=1)],
+        [("q", F, [4, 5, 8]), ("k", F, [2, 5, 8]), ("v", F, [2, 5, 8]),
+         ("pk", F, [2, 3, 8]), ("pv", F, [2, 3, 8])],
+        [("y", F, [4, 5, 8]), ("ck", F, [2, 8, 8]), ("cv", F, [2, 8, 8])], opset=23))
+    mask = RNG.rand(2, 1, 5, 5) > 0.3
+    mask[..., np.arange(5), np.arange(5)] = True
+    c.append(Case("Attention-3d-mask-softcap", [
+        h.make_node("Attention", ["q", "k", "v", "m"], ["y"], q_num_heads=4, kv_num_heads=2,
+                    scale=0.3, softcap=5.0)],
+        [("q", F, [5, 32]), ("k", F, [5, 16]), ("v", F, [5, 16]), ("m", B, [1, 5, 5])],
+        [("y", F, [5, 32])], opset=23, data={"m": mask}))
+    positions = np.arange(16)[:, None] / 10000 ** (np.arange(4) / 4)
+    cos, sin = const("cos", np.cos(positions).astype(np.float32)), \
+        const("sin", np.sin(positions).astype(np.float32))
+    c.append(Case("RotaryEmbedding-positions", [
+        h.make_node("RotaryEmbedding", ["x", "cos", "sin", "p"], ["y"])],
+        [("x", F, [4, 5, 8]), ("p", I64, [5])], [("y", F, [4, 5, 8])], [cos, sin],
+        opset=23, tol=1e-4, data={"p": np.array([np.arange(2, 7), np.arange(5)], np.int64)}))
+    half = [const("cos", np.cos(positions[:, :2]).astype(np.float32)),
+            const("sin", np.sin(positions[:, :2]).astype(np.float32))]
+    c.append(Case("RotaryEmbedding-3d-interleaved-partial", [
+        h.make_node("RotaryEmbedding", ["x", "cos", "sin", "p"], ["y"], interleaved=1,
+                    num_heads=4, rotary_embedding_dim=4)],
+        [("x", F, [5, 32]), ("p", I64, [5])], [("y", F, [5, 32])], half, opset=23,
+        tol=1e-4, data={"p": np.tile(np.arange(5), (2, 1))}))
     return c
 
 

@@ -209,6 +209,12 @@ foldElementwise(StringRef op, const IntTensor &a, const IntTensor &b) {
       r = x < y;
     } else if (op == "Greater") {
       r = x > y;
+    } else if (op == "And") {
+      r = x && y;
+    } else if (op == "Or") {
+      r = x || y;
+    } else if (op == "Xor") {
+      r = bool(x) != bool(y);
     } else if (op == "Mod") {
       // Integer Mod (fmod = 0) takes the divisor's sign, as Python's %.
       if (y == 0 || (x == INT64_MIN && y == -1))
@@ -522,8 +528,13 @@ static std::optional<IntTensor> foldIntNode(ONNXNode node) {
       return std::nullopt;
     return data;
   }
+  if (op == "Not")
+    return IntTensor{data->shape, llvm::map_to_vector(
+                                      data->values,
+                                      [](int64_t v) -> int64_t { return !v; })};
   if (op == "Add" || op == "Sub" || op == "Mul" || op == "Div" ||
-      op == "Equal" || op == "Less" || op == "Greater" ||
+      op == "Equal" || op == "Less" || op == "Greater" || op == "And" ||
+      op == "Or" || op == "Xor" ||
       (op == "Mod" && getIntOr(node, "fmod", 0) == 0)) {
     std::optional<IntTensor> rhs = getIntInput(node, 1);
     if (!rhs)
@@ -580,9 +591,14 @@ static LogicalResult foldShapeComputation(ONNXNode node,
 void onnx_patterns::populateConstantFoldingPatterns(
     RewritePatternSet &patterns) {
   addConversion<convertConstant>(patterns, {"Constant"});
-  addConversion<foldShapeComputation>(
-      patterns, {"Shape", "Size", "Identity", "Cast", "Add", "Sub", "Mul",
-                 "Div", "Mod", "Equal", "Less", "Greater", "Where",
-                 "ConstantOfShape", "Range", "Gather", "Unsqueeze", "Squeeze",
-                 "Concat", "Slice", "Reshape", "Transpose"});
+  addConversion<foldShapeComputation>(patterns,
+                                      {"Shape",   "Size",     "Identity",
+                                       "Cast",    "Add",      "Sub",
+                                       "Mul",     "Div",      "Mod",
+                                       "Equal",   "Less",     "Greater",
+                                       "And",     "Or",       "Xor",
+                                       "Not",     "Where",    "ConstantOfShape",
+                                       "Range",   "Gather",   "Unsqueeze",
+                                       "Squeeze", "Concat",   "Slice",
+                                       "Reshape", "Transpose"});
 }

@@ -562,6 +562,13 @@ static LogicalResult lowerSplit(ONNXNode node, PatternRewriter &rewriter) {
     offsets[axis] = offset;
     SmallVector<int64_t> strides(inputType.getRank(), 1);
     MLIRContext *ctx = rewriter.getContext();
+    // An empty piece (RotaryEmbedding's pass-through part when the whole
+    // head rotates) may start at the end, where a slice may not.
+    if (type.getNumElements() == 0) {
+      results.push_back(tensor::EmptyOp::create(
+          rewriter, op.getLoc(), type.getShape(), type.getElementType()));
+      continue;
+    }
     results.push_back(tensor::ExtractSliceOp::create(
         rewriter, op.getLoc(), type, input,
         getAsIndexOpFoldResult(ctx, offsets),

@@ -156,6 +156,9 @@ static const llvm::StringMap<ElementFn> &getElementFns() {
     m["Cast"] = [](OpBuilder &b, Location l, ValueRange a, Type r, ONNXNode) {
       return castScalar(b, l, a[0], r);
     };
+    // The result type is the second input's element type (lowerElementwise
+    // reads the first input alone).
+    m["CastLike"] = m["Cast"];
     m["Neg"] = [](OpBuilder &b, Location l, ValueRange a, Type,
                   ONNXNode) -> Value {
       if (isFloat(a[0]))
@@ -225,11 +228,15 @@ static LogicalResult lowerElementwise(ONNXNode node,
   ElementFn fn = getElementFns().lookup(node.getOpType());
   RankedTensorType type = getStaticResultType(node);
   Type element = type.getElementType();
-  Value result = buildElementwise(
-      rewriter, op.getLoc(), type, op.getInputs(),
-      [&](OpBuilder &b, Location loc, ValueRange args) {
-        return fn(b, loc, args, element, node);
-      });
+  // CastLike's second input gives a type, not values.
+  ValueRange inputs = op.getInputs();
+  if (node.getOpType() == "CastLike")
+    inputs = inputs.take_front(1);
+  Value result =
+      buildElementwise(rewriter, op.getLoc(), type, inputs,
+                       [&](OpBuilder &b, Location loc, ValueRange args) {
+                         return fn(b, loc, args, element, node);
+                       });
   rewriter.replaceOp(op, result);
   return success();
 }

@@ -450,6 +450,34 @@ LogicalResult ModelImporter::importMetadata(onnx::ModelProto &model,
   return success();
 }
 
+/// Default-domain ops that no layer op stands for and no lowering runs,
+/// but that ONNX defines as functions of ops that have both: the import
+/// replaces them by their ONNX function bodies (ONNX's own definition,
+/// built for the node's attributes and input types). What follows sees
+/// their matrix products and softmax, so that insertion cases place Q/DQ
+/// inside attention as in a written-out one.
+static constexpr llvm::StringRef kExpandedOps[] = {"Attention",
+                                                   "RotaryEmbedding"};
+
+LogicalResult ModelImporter::inferAndCheck(onnx::ModelProto &model) {
+  onnx::GraphProto &graph = *model.mutable_graph();
+  // Shape inference may replace or add value_info; it reads initializer
+  // types, not their data.
+  ShapeInferenceResult inference = inferShapes(model);
+  if (!inference.checkError.empty())
+    return emitError(fileLoc) << "invalid ONNX model: "
+                              << formatCheckerError(inference.checkError);
+  if (!inference.error.empty())
+    emitWarning(fileLoc) << "ONNX shape inference failed, intermediate "
+                            "shapes stay unknown: "
+                         << inference.error;
+  if (inference.badNode >= 0 && inference.badNode < graph.node_size())
+    return emitNodeError(graph.node(inference.badNode))
+           << getFirstLine(inference.nodeError);
+  refineByNode = inference.error.empty();
+  return success();
+}
+
 OwningOpRef<ModuleOp> ModelImporter::importModel(onnx::ModelProto &model) {
   if (!model.has_graph())
     return emitError(fileLoc) << "not an ONNX model: the file holds no graph",
@@ -493,22 +521,14 @@ OwningOpRef<ModuleOp> ModelImporter::importModel(onnx::ModelProto &model) {
                      << dim.dim_value() << ", outside [0, 2^31 - 1]",
                  nullptr;
 
-  // Shape inference may replace or add value_info; it reads initializer
-  // types, not their data.
-  ShapeInferenceResult inference = inferShapes(model);
-  if (!inference.checkError.empty())
-    return emitError(fileLoc) << "invalid ONNX model: "
-                              << formatCheckerError(inference.checkError),
-           nullptr;
-  if (!inference.error.empty())
-    emitWarning(fileLoc) << "ONNX shape inference failed, intermediate "
-                            "shapes stay unknown: "
-                         << inference.error;
-  if (inference.badNode >= 0 && inference.badNode < graph.node_size())
-    return emitNodeError(graph.node(inference.badNode))
-               << getFirstLine(inference.nodeError),
-           nullptr;
-  refineByNode = inference.error.empty();
+  if (failed(inferAndCheck(model)))
+    return nullptr;
+  // Ops that ONNX defines as functions of others and that nothing here
+  // runs as they are become their function bodies, whose types inference
+  // then gives.
+  if (expandFunctionNodes(model, kExpandedOps) > 0 &&
+      failed(inferAndCheck(model)))
+    return nullptr;
   if (failed(collectTypes(graph)))
     return nullptr;
 

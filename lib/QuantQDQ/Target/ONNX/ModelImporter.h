@@ -46,6 +46,9 @@ private:
   /// The node as a quant_qdq.generic carrying its attributes.
   LogicalResult importGeneric(onnx::NodeProto &node);
   LogicalResult importMetadata(onnx::ModelProto &model, ModuleOp module);
+  /// ONNX's shape inference and checker on the model: an error for what
+  /// they reject, a warning where inference gives up.
+  LogicalResult inferAndCheck(onnx::ModelProto &model);
   LogicalResult collectTypes(onnx::GraphProto &graph);
   FailureOr<SmallVector<int>> sortNodes(onnx::GraphProto &graph);
   LogicalResult checkNodeSchema(const onnx::NodeProto &node);

@@ -14,6 +14,7 @@
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Location.h"
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 
 #include "onnx/onnx_pb.h"
@@ -151,6 +152,15 @@ struct ShapeInferenceResult {
 /// function once more on its inferred input types, all isolated in a child
 /// process where the platform allows.
 ShapeInferenceResult inferShapes(onnx::ModelProto &model);
+
+/// Replaces, in place and in order, the default-domain nodes of `model`'s
+/// graph whose op types are in `opTypes` by the nodes of their ONNX
+/// function bodies at the model's opset. Context-dependent bodies read the
+/// value types that shape inference left in the graph. A node whose body
+/// ONNX cannot build for its inputs stays as it is. Returns how many nodes
+/// were expanded; their values and nodes are named after them.
+int expandFunctionNodes(onnx::ModelProto &model,
+                        llvm::ArrayRef<llvm::StringRef> opTypes);
 
 /// Checks `node` against its ONNX schema at `opset` (numbers of inputs and
 /// outputs, required attributes, attribute types); returns an error

@@ -11,9 +11,12 @@
 #include "ONNXCommon.h"
 
 #include "onnx/checker.h"
+#include "onnx/defs/function.h"
 #include "onnx/defs/schema.h"
 #include "onnx/shape_inference/implementation.h"
 #include "onnx/version_converter/convert.h"
+
+#include "llvm/ADT/STLExtras.h"
 
 #include <cstdlib>
 #include <exception>
@@ -569,4 +572,109 @@ std::string onnx_io::convertOpsetVersion(onnx::ModelProto &model,
                             int(child.reply.size() - 1)))
     return "ONNX's version converter returned an unreadable model";
   return {};
+}
+
+//===----------------------------------------------------------------------===//
+// Function expansion
+//===----------------------------------------------------------------------===//
+
+/// The types of `graph`'s values by name, as shape inference left them:
+/// inputs, outputs, value_info, and initializers' declared types.
+static std::unordered_map<std::string, onnx::TypeProto>
+collectValueTypes(const onnx::GraphProto &graph) {
+  std::unordered_map<std::string, onnx::TypeProto> types;
+  for (const auto *infos :
+       {&graph.input(), &graph.output(), &graph.value_info()})
+    for (const onnx::ValueInfoProto &info : *infos)
+      if (info.has_type())
+        types[info.name()] = info.type();
+  for (const onnx::TensorProto &init : graph.initializer()) {
+    onnx::TypeProto type;
+    auto *tensor = type.mutable_tensor_type();
+    tensor->set_elem_type(init.data_type());
+    auto *shape = tensor->mutable_shape();
+    for (int64_t d : init.dims())
+      shape->add_dim()->set_dim_value(d);
+    types.emplace(init.name(), std::move(type));
+  }
+  return types;
+}
+
+/// The body of `node`'s ONNX function at `opset`, built for its input
+/// types where the body depends on them; nothing when ONNX defines none or
+/// cannot build it for these inputs.
+static std::optional<onnx::FunctionProto> buildFunctionBody(
+    const onnx::NodeProto &node, int64_t opset,
+    const std::unordered_map<std::string, onnx::TypeProto> &types) {
+  const onnx::OpSchema *schema = findSchema(node.op_type(), "", opset);
+  if (!schema)
+    return std::nullopt;
+  try {
+    onnx::FunctionProto body;
+    if (schema->HasContextDependentFunction()) {
+      std::vector<onnx::TypeProto> inputTypes;
+      for (const std::string &input : node.input()) {
+        auto it = types.find(input);
+        inputTypes.push_back(it == types.end() ? onnx::TypeProto()
+                                               : it->second);
+      }
+      onnx::FunctionBodyBuildContextImpl context(node, inputTypes);
+      if (!schema->BuildContextDependentFunction(context, body, int(opset)))
+        return std::nullopt;
+      return body;
+    }
+    if (const onnx::FunctionProto *function =
+            schema->GetFunction(int(opset), /*validate=*/true))
+      return *function;
+  } catch (...) {
+  }
+  return std::nullopt;
+}
+
+int onnx_io::expandFunctionNodes(onnx::ModelProto &model,
+                                 llvm::ArrayRef<llvm::StringRef> opTypes) {
+  int64_t opset = getDefaultDomainOpset(model);
+  onnx::GraphProto &graph = *model.mutable_graph();
+  auto isExpanded = [&](const onnx::NodeProto &node) {
+    return isDefaultDomain(node.domain()) &&
+           llvm::is_contained(opTypes, llvm::StringRef(node.op_type()));
+  };
+  if (llvm::none_of(graph.node(), isExpanded))
+    return 0;
+  std::unordered_map<std::string, onnx::TypeProto> types =
+      collectValueTypes(graph);
+  google::protobuf::RepeatedPtrField<onnx::NodeProto> nodes;
+  int expanded = 0;
+  for (int i = 0, e = graph.node_size(); i < e; ++i) {
+    onnx::NodeProto &node = *graph.mutable_node(i);
+    std::optional<onnx::FunctionProto> body;
+    if (isExpanded(node))
+      body = buildFunctionBody(node, opset, types);
+    if (!body) {
+      *nodes.Add() = std::move(node);
+      continue;
+    }
+    // The body's values are named after the node ("Func_<name><value>"):
+    // a name unique in the graph keeps them apart.
+    onnx::NodeProto named = node;
+    std::string prefix = (node.name().empty() ? node.op_type() : node.name()) +
+                         "#" + std::to_string(i) + "/";
+    named.set_name(prefix);
+    onnx::GraphProto expansion;
+    try {
+      onnx::FunctionExpandHelper(named, *body, expansion, prefix);
+    } catch (...) {
+      *nodes.Add() = std::move(node);
+      continue;
+    }
+    // Each node is named after the one it comes from, for locations.
+    for (int j = 0; j < expansion.node_size(); ++j) {
+      onnx::NodeProto &part = *expansion.mutable_node(j);
+      part.set_name(prefix + part.op_type() + "_" + std::to_string(j));
+      *nodes.Add() = std::move(part);
+    }
+    ++expanded;
+  }
+  graph.mutable_node()->Swap(&nodes);
+  return expanded;
 }

@@ -325,6 +325,39 @@ def rms_norm_23():
     return m
 
 
+def attention_23():
+    """A causal self-attention block as opset-23 exporters write it: q, k
+    and v projections, rotary embeddings on q and k (ONNX's
+    RotaryEmbedding, 3-D with a head count), ONNX's Attention with
+    grouped-query heads (4 query heads, 2 key/value heads), and the output
+    projection. The caches hold cos and sin for the batch's positions."""
+    hidden, heads, kv_heads, size, seq = 32, 4, 2, 8, 5
+    angles = np.arange(seq)[:, None] / 10000 ** (np.arange(size // 2) / (size // 2))
+    nodes = [
+        helper.make_node("MatMul", ["x", "wq"], ["q"], name="q_proj"),
+        helper.make_node("MatMul", ["x", "wk"], ["k"], name="k_proj"),
+        helper.make_node("MatMul", ["x", "wv"], ["v"], name="v_proj"),
+        helper.make_node("RotaryEmbedding", ["q", "cos", "sin"], ["q_rot"],
+                         name="rope_q", num_heads=heads),
+        helper.make_node("RotaryEmbedding", ["k", "cos", "sin"], ["k_rot"],
+                         name="rope_k", num_heads=kv_heads),
+        helper.make_node("Attention", ["q_rot", "k_rot", "v"], ["a"], name="attn",
+                         q_num_heads=heads, kv_num_heads=kv_heads, is_causal=1),
+        helper.make_node("MatMul", ["a", "wo"], ["y"], name="o_proj")]
+    inits = [tensor("wq", weights(hidden, heads * size) * 0.3),
+             tensor("wk", weights(hidden, kv_heads * size) * 0.3),
+             tensor("wv", weights(hidden, kv_heads * size) * 0.3),
+             tensor("wo", weights(heads * size, hidden) * 0.3),
+             tensor("cos", np.broadcast_to(np.cos(angles), (2, seq, size // 2))
+                    .astype(np.float32)),
+             tensor("sin", np.broadcast_to(np.sin(angles), (2, seq, size // 2))
+                    .astype(np.float32))]
+    m = model(nodes, [value("x", [2, seq, hidden])], [value("y", [2, seq, hidden])],
+              inits, opset=23)
+    m.ir_version = 11
+    return m
+
+
 def matmul_bias():
     """MatMul by a constant + Add of a vector folds into one dense layer;
     MatMul of two activations stays generic."""
@@ -846,7 +879,7 @@ MODELS = {f.__name__: f for f in [
     ir_version_newest, ir_version_beyond, opset_huge, conv_int32_weight,
     qdq_float_zero_point, constant_two_values, loop_omitted_condition,
     loop_body_arity, unsorted_nodes, custom_output_unknown_rank,
-    relu_chain_100k, residual_10k, unlowerable_node,
+    relu_chain_100k, residual_10k, unlowerable_node, attention_23,
     conv_rank_mismatch]}
 
 RAW = {
