@@ -27,7 +27,10 @@ def FuseSiblingReductions : Pass<"qdq-fuse-sibling-reductions"> {
     read before it, nor the later one read the earlier one's results; more
     than two siblings fuse one after the other. Each result keeps its own
     body and its own order of terms, so no value changes. Element-wise ops
-    are left alone (their fusion is `qdq-elementwise-fusion`'s). Part of
+    are left alone (their fusion is `qdq-elementwise-fusion`'s), and so are
+    matrix products (a decoder's gate and up projections read one input):
+    `qdq-vectorize-contractions` tiles each in registers, which it cannot
+    do for one op of two results. Part of
     `qdq-cpu-pipeline`.
   }];
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];

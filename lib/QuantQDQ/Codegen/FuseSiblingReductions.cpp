@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "MatmulDims.h"
 #include "QuantQDQ/Codegen/Passes.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -23,10 +24,15 @@ namespace mlir::quant_qdq {
 
 using namespace mlir;
 
-/// A reduction on tensors of static shape, in a block of its own function.
+/// A reduction on tensors of static shape, in a block of its own function,
+/// but a matrix product: products sharing an input (a decoder's gate and up
+/// projections, q/k/v) each get register tiles of their own
+/// (qdq-vectorize-contractions), which takes contractions of one result;
+/// fused, they ran as scalar loops.
 static bool isCandidate(linalg::GenericOp op) {
   return op.hasPureTensorSemantics() && op.getNumReductionLoops() > 0 &&
-         !llvm::any_of(op.getStaticLoopRanges(), ShapedType::isDynamic);
+         !llvm::any_of(op.getStaticLoopRanges(), ShapedType::isDynamic) &&
+         !quant_qdq::getMatmulDims(op);
 }
 
 /// Whether `later`, after `earlier` in the same block, can be fused with it

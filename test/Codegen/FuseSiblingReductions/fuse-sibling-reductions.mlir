@@ -154,3 +154,38 @@ func.func @read_in_between(%x: tensor<4x16xf32>, %init: tensor<4xf32>)
   } -> tensor<4xf32>
   return %twice, %max : tensor<4xf32>, tensor<4xf32>
 }
+
+// -----
+
+// Left alone: two matrix products of one input (a decoder's gate and up
+// projections). Each is a contraction qdq-vectorize-contractions tiles in
+// registers; fused into one op of two results, they ran as scalar loops.
+#x = affine_map<(m, n, k) -> (m, k)>
+#w = affine_map<(m, n, k) -> (k, n)>
+#y = affine_map<(m, n, k) -> (m, n)>
+// CHECK-LABEL: func.func @gate_and_up
+// CHECK-COUNT-2: linalg.generic
+// CHECK-NOT: linalg.generic
+func.func @gate_and_up(%x: tensor<8x16xf32>, %wg: tensor<16x32xf32>,
+                       %wu: tensor<16x32xf32>, %init: tensor<8x32xf32>)
+    -> (tensor<8x32xf32>, tensor<8x32xf32>) {
+  %gate = linalg.generic {indexing_maps = [#x, #w, #y],
+                          iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%x, %wg : tensor<8x16xf32>, tensor<16x32xf32>)
+      outs(%init : tensor<8x32xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %p = arith.mulf %a, %b : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<8x32xf32>
+  %up = linalg.generic {indexing_maps = [#x, #w, #y],
+                        iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%x, %wu : tensor<8x16xf32>, tensor<16x32xf32>)
+      outs(%init : tensor<8x32xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %p = arith.mulf %a, %b : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<8x32xf32>
+  return %gate, %up : tensor<8x32xf32>, tensor<8x32xf32>
+}
