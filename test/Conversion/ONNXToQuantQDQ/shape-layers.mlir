@@ -80,3 +80,23 @@ func.func @second_output_read(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xi1>
   %0:2 = quant_qdq.generic "Dropout" "drop" %x : (tensor<4xf32>) -> (tensor<4xf32>, tensor<4xi1>)
   return %0#0, %0#1 : tensor<4xf32>, tensor<4xi1>
 }
+
+// -----
+
+// A Cast of a float tensor to its own type (transformers' RMSNorm writes
+// `hidden.to(input_dtype)` in float32, between the norm and its weight's
+// Mul) is its input; a cast to another type, and an integer cast (int8 and
+// uint8 are one MLIR type), stay.
+module attributes {quant_qdq.onnx.opset_import = {ai.onnx = 17 : i64}} {
+// CHECK-LABEL: func @same_type_cast
+// CHECK-NOT: "Cast" "same"
+// CHECK: quant_qdq.generic "Cast" "to_f16" %arg0
+// CHECK: quant_qdq.generic "Cast" "int" %arg1
+// CHECK: return %arg0,
+func.func @same_type_cast(%x: tensor<2x8xf32>, %i: tensor<4xi8>) -> (tensor<2x8xf32>, tensor<2x8xf16>, tensor<4xi8>) {
+  %0 = quant_qdq.generic "Cast" "same" %x {layer_attributes = {to = 1 : i64}} : (tensor<2x8xf32>) -> tensor<2x8xf32>
+  %1 = quant_qdq.generic "Cast" "to_f16" %x {layer_attributes = {to = 10 : i64}} : (tensor<2x8xf32>) -> tensor<2x8xf16>
+  %2 = quant_qdq.generic "Cast" "int" %i {layer_attributes = {to = 2 : i64}} : (tensor<4xi8>) -> tensor<4xi8>
+  return %0, %1, %2 : tensor<2x8xf32>, tensor<2x8xf16>, tensor<4xi8>
+}
+}

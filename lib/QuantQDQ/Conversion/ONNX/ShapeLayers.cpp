@@ -13,6 +13,8 @@
 
 #include "PatternUtils.h"
 
+#include "mlir/IR/TypeUtilities.h"
+
 using namespace mlir;
 using namespace mlir::quant_qdq;
 using namespace mlir::quant_qdq::onnx_patterns;
@@ -170,6 +172,22 @@ static LogicalResult convertIdentity(ONNXNode node,
   return replaceNode(rewriter, node, x);
 }
 
+/// A Cast of a float tensor to its own element type (transformers'
+/// `hidden.to(input_dtype)` in float32, between an RMSNorm and its weight's
+/// Mul, which then did not fold into the norm): the output is the input.
+/// Integer casts stay: int8 and uint8 are one MLIR type.
+static LogicalResult convertSameTypeCast(ONNXNode node,
+                                         PatternRewriter &rewriter) {
+  Value x = node.getInput(0);
+  if (!x || node.getOp()->getNumResults() != 1)
+    return failure();
+  Type from = getElementTypeOrSelf(x.getType());
+  Type to = getElementTypeOrSelf(node.getOp()->getResult(0).getType());
+  if (!isa<FloatType>(from) || from != to)
+    return failure();
+  return replaceNode(rewriter, node, x);
+}
+
 //===----------------------------------------------------------------------===//
 // Export
 //===----------------------------------------------------------------------===//
@@ -230,4 +248,5 @@ void onnx_patterns::populateShapeLayerPatterns(RewritePatternSet &patterns) {
   addConversion<convertPadAttributes>(patterns, {"Pad"}, 1, 10);
   addConversion<convertPadInputs>(patterns, {"Pad"}, 11);
   addConversion<convertIdentity>(patterns, {"Identity", "Dropout"});
+  addConversion<convertSameTypeCast>(patterns, {"Cast"});
 }
