@@ -61,12 +61,28 @@ def calibration_reader(name, samples):
     """ONNX Runtime's CalibrationDataReader feeding `samples` to the input
     `name`, one sample a batch (as the benchmarks feed every peer),
     rewindable."""
+    return calibration_reader_feeds({name: samples})
+
+
+def calibration_reader_feeds(feeds):
+    """ONNX Runtime's CalibrationDataReader over a model of several inputs:
+    `feeds` maps each input's name to its samples (the same number along
+    the first axis; an .npz of arrays named after the inputs, loaded), one
+    sample of every input a batch, rewindable."""
     from onnxruntime.quantization import CalibrationDataReader
+
+    feeds = dict(feeds)
+    counts = {len(v) for v in feeds.values()}
+    if len(counts) != 1:
+        raise ValueError(
+            "calibration feeds of different numbers of samples: "
+            + ", ".join(f"{k} {len(v)}" for k, v in feeds.items()))
+    count = counts.pop()
 
     class Reader(CalibrationDataReader):
         def __init__(self):
-            self.batches = [{name: samples[i:i + 1]}
-                            for i in range(len(samples))]
+            self.batches = [{k: v[i:i + 1] for k, v in feeds.items()}
+                            for i in range(count)]
             self.index = 0
 
         def get_next(self):

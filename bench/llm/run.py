@@ -197,10 +197,19 @@ def methods(build, model, decode, calib, decode_calib, empty_spec):
 
 # --- the peers, each in its own process (--worker) ----------------------
 
+def calibration_feeds(calib):
+    """The calibration data as {input name: samples}: calibration.npy's
+    sequences as `input_ids`, or an .npz's arrays named after the inputs
+    (a model of several, as hf.py's Hugging Face decoders)."""
+    if isinstance(calib, (dict, np.lib.npyio.NpzFile)):
+        return dict(calib)
+    return {"input_ids": calib}
+
+
 def calibration_reader(calib):
-    """The peers' calibration feed: calibration.npy's sequences, one a
+    """The peers' calibration feed: one sequence (of every input) a
     batch."""
-    return bench_ort.calibration_reader("input_ids", calib)
+    return bench_ort.calibration_reader_feeds(calibration_feeds(calib))
 
 
 def ort_static(model, calib, out, op_types):
@@ -248,7 +257,8 @@ def modelopt_int8(model, calib, out):
     import shutil
     from modelopt.onnx.quantization import quantize
     model = shutil.copy(model, out + ".input.onnx")
-    quantize(model, quantize_mode="int8", calibration_data={"input_ids": calib},
+    quantize(model, quantize_mode="int8",
+             calibration_data=calibration_feeds(calib),
              calibration_method="max", calibration_eps=["cpu"],
              high_precision_dtype="fp32", output_path=out,
              log_level="WARNING")

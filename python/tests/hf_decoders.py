@@ -19,10 +19,13 @@ os.environ.setdefault("USE_TORCH", "1")
 
 ARCHITECTURES = ("llama", "qwen2", "phi3", "gpt2")
 
-# Sizes: "tiny" for the tests, "small" for the bench.
+# Sizes: "tiny" for the tests, "small" for the bench, "large" for a model
+# over 2 GiB (603M parameters, 2.41 GB of external data: TinyLlama's width
+# and vocabulary, 10 blocks).
 SIZES = {
     "tiny": dict(hidden=64, mlp=128, layers=2, heads=4, vocab=256),
     "small": dict(hidden=256, mlp=768, layers=4, heads=8, vocab=2048),
+    "large": dict(hidden=2048, mlp=5632, layers=10, heads=16, vocab=32000),
 }
 
 
