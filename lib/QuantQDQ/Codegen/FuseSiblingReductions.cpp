@@ -25,10 +25,10 @@ namespace mlir::quant_qdq {
 using namespace mlir;
 
 /// A reduction on tensors of static shape, in a block of its own function,
-/// but a matrix product: products sharing an input (a decoder's gate and up
-/// projections, q/k/v) each get register tiles of their own
-/// (qdq-vectorize-contractions), which takes contractions of one result;
-/// fused, they ran as scalar loops.
+/// unless it is an f32 matrix product (getMatmulDims): products sharing an
+/// input (a decoder's gate and up projections, q/k/v) each get register
+/// tiles of their own (qdq-vectorize-contractions), which takes
+/// contractions of one result; fused, they ran as scalar loops.
 static bool isCandidate(linalg::GenericOp op) {
   return op.hasPureTensorSemantics() && op.getNumReductionLoops() > 0 &&
          !llvm::any_of(op.getStaticLoopRanges(), ShapedType::isDynamic) &&

@@ -70,3 +70,22 @@ func.func @reshape(%x: tensor<2x3x4xf32>) -> tensor<6x4xf32> {
   %y = quant_qdq.generic "Reshape" "r" %x, %s : (tensor<2x3x4xf32>, tensor<2xi64>) -> tensor<6x4xf32>
   return %y : tensor<6x4xf32>
 }
+
+// -----
+
+// Split: each piece a slice at the running offset; an empty piece (at the
+// end, where a slice may not start, or empty through another dimension)
+// is an empty tensor, and the offset still moves by its size.
+// CHECK-LABEL: func.func @split_empty_pieces
+// CHECK: tensor.extract_slice %arg0[0, 0] [2, 8] [1, 1] : tensor<2x8xf32> to tensor<2x8xf32>
+// CHECK: tensor.empty() : tensor<2x0xf32>
+// CHECK: tensor.empty() : tensor<0x2xf32>
+// CHECK: tensor.empty() : tensor<0x4xf32>
+func.func @split_empty_pieces(%x: tensor<2x8xf32>, %z: tensor<0x6xf32>)
+    -> (tensor<2x8xf32>, tensor<2x0xf32>, tensor<0x2xf32>, tensor<0x4xf32>) {
+  %s = arith.constant dense<[8, 0]> : tensor<2xi64>
+  %a:2 = quant_qdq.generic "Split" "whole_head" %x, %s {layer_attributes = {axis = -1 : i64}} : (tensor<2x8xf32>, tensor<2xi64>) -> (tensor<2x8xf32>, tensor<2x0xf32>)
+  %t = arith.constant dense<[2, 4]> : tensor<2xi64>
+  %b:2 = quant_qdq.generic "Split" "zero_batch" %z, %t {layer_attributes = {axis = 1 : i64}} : (tensor<0x6xf32>, tensor<2xi64>) -> (tensor<0x2xf32>, tensor<0x4xf32>)
+  return %a#0, %a#1, %b#0, %b#1 : tensor<2x8xf32>, tensor<2x0xf32>, tensor<0x2xf32>, tensor<0x4xf32>
+}

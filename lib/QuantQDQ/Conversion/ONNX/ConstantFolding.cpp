@@ -13,6 +13,9 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/TypeUtilities.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <limits>
 
 using namespace mlir;
 using namespace mlir::quant_qdq;
@@ -100,10 +103,13 @@ static std::optional<IntTensor> getIntInput(ONNXNode node, unsigned index) {
   return IntTensor{SmallVector<int64_t>(type.getShape()), std::move(*values)};
 }
 
+/// Elements of `shape`, saturated at INT64_MAX (a shape of huge
+/// dimensions is never folded).
 static int64_t getCount(ArrayRef<int64_t> shape) {
   int64_t n = 1;
   for (int64_t d : shape)
-    n *= d;
+    if (llvm::MulOverflow(n, d, n))
+      return std::numeric_limits<int64_t>::max();
   return n;
 }
 

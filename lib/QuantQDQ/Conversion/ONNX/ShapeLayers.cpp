@@ -175,7 +175,8 @@ static LogicalResult convertIdentity(ONNXNode node,
 /// A Cast of a float tensor to its own element type (transformers'
 /// `hidden.to(input_dtype)` in float32, between an RMSNorm and its weight's
 /// Mul, which then did not fold into the norm): the output is the input.
-/// Integer casts stay: int8 and uint8 are one MLIR type.
+/// Integer casts stay: type refinement treats integers of one width as one
+/// type (signless i8 storage for both int8 and uint8).
 static LogicalResult convertSameTypeCast(ONNXNode node,
                                          PatternRewriter &rewriter) {
   Value x = node.getInput(0);

@@ -564,16 +564,15 @@ static LogicalResult lowerSplit(ONNXNode node, PatternRewriter &rewriter) {
     MLIRContext *ctx = rewriter.getContext();
     // An empty piece (RotaryEmbedding's pass-through part when the whole
     // head rotates) may start at the end, where a slice may not.
-    if (type.getNumElements() == 0) {
+    if (type.getNumElements() == 0)
       results.push_back(tensor::EmptyOp::create(
           rewriter, op.getLoc(), type.getShape(), type.getElementType()));
-      continue;
-    }
-    results.push_back(tensor::ExtractSliceOp::create(
-        rewriter, op.getLoc(), type, input,
-        getAsIndexOpFoldResult(ctx, offsets),
-        getAsIndexOpFoldResult(ctx, type.getShape()),
-        getAsIndexOpFoldResult(ctx, strides)));
+    else
+      results.push_back(tensor::ExtractSliceOp::create(
+          rewriter, op.getLoc(), type, input,
+          getAsIndexOpFoldResult(ctx, offsets),
+          getAsIndexOpFoldResult(ctx, type.getShape()),
+          getAsIndexOpFoldResult(ctx, strides)));
     offset += type.getDimSize(axis);
   }
   if (offset != inputType.getDimSize(axis))

@@ -78,28 +78,30 @@ static Type joinTypes(MLIRContext *context, const onnx::TypeProto &inferred,
   return RankedTensorType::get(shape, element);
 }
 
-/// The inferred type as MLIR prints it, for errors: its shape and element
-/// type where ONNX gives them.
+/// The inferred type as MLIR would print it, for errors: its shape and
+/// element type where ONNX gives them (an element type MLIR has none for
+/// by its ONNX code).
 static std::string describeInferred(MLIRContext *context,
                                     const onnx::TypeProto &inferred) {
   if (!inferred.has_tensor_type())
     return "a non-tensor type";
   const auto &tensor = inferred.tensor_type();
-  Type element = tensor.elem_type() != 0
-                     ? getElementType(context, tensor.elem_type())
-                     : Type();
-  if (!element)
-    element = NoneType::get(context);
-  Type type = UnrankedTensorType::get(element);
-  if (tensor.has_shape()) {
-    SmallVector<int64_t> shape;
-    for (const auto &dim : tensor.shape().dim())
-      shape.push_back(dim.has_dim_value() ? dim.dim_value()
-                                          : ShapedType::kDynamic);
-    type = RankedTensorType::get(shape, element);
-  }
   std::string text;
-  llvm::raw_string_ostream(text) << type;
+  llvm::raw_string_ostream os(text);
+  os << "tensor<";
+  if (!tensor.has_shape())
+    os << "*x";
+  else
+    for (const auto &dim : tensor.shape().dim())
+      os << (dim.has_dim_value() ? std::to_string(dim.dim_value()) : "?")
+         << "x";
+  if (Type element = tensor.elem_type() != 0
+                         ? getElementType(context, tensor.elem_type())
+                         : Type())
+    os << element;
+  else
+    os << "(ONNX element type " << tensor.elem_type() << ")";
+  os << ">";
   return text;
 }
 

@@ -23,6 +23,7 @@
 #include <limits>
 #include <optional>
 #include <unordered_map>
+#include <unordered_set>
 
 using namespace mlir::quant_qdq;
 
@@ -643,6 +644,12 @@ int onnx_io::expandFunctionNodes(onnx::ModelProto &model,
     return 0;
   std::unordered_map<std::string, onnx::TypeProto> types =
       collectValueTypes(graph);
+  // Every value name of the graph, so that the bodies' own stay apart.
+  std::unordered_set<std::string> taken;
+  for (const auto &entry : types)
+    taken.insert(entry.first);
+  for (const onnx::NodeProto &node : graph.node())
+    taken.insert(node.output().begin(), node.output().end());
   google::protobuf::RepeatedPtrField<onnx::NodeProto> nodes;
   int expanded = 0;
   for (int i = 0, e = graph.node_size(); i < e; ++i) {
@@ -650,26 +657,41 @@ int onnx_io::expandFunctionNodes(onnx::ModelProto &model,
     std::optional<onnx::FunctionProto> body;
     if (isExpanded(node))
       body = buildFunctionBody(node, opset, types);
-    if (!body) {
+    std::optional<onnx::GraphProto> expansion;
+    std::string prefix;
+    // The body's values are named after the node ("Func_<name><value>");
+    // a name no graph value starts with keeps them apart.
+    for (int attempt = 0; body && !expansion && attempt < 8; ++attempt) {
+      prefix = (node.name().empty() ? node.op_type() : node.name()) + "#" +
+               std::to_string(i) +
+               (attempt ? "~" + std::to_string(attempt) : "") + "/";
+      onnx::NodeProto named = node;
+      named.set_name(prefix);
+      onnx::GraphProto candidate;
+      try {
+        onnx::FunctionExpandHelper(named, *body, candidate, prefix);
+      } catch (...) {
+        break;
+      }
+      std::unordered_set<std::string> own(node.output().begin(),
+                                          node.output().end());
+      bool clashes = llvm::any_of(candidate.node(), [&](const auto &part) {
+        return llvm::any_of(part.output(), [&](const std::string &name) {
+          return !own.count(name) && taken.count(name);
+        });
+      });
+      if (!clashes)
+        expansion = std::move(candidate);
+    }
+    if (!expansion) {
       *nodes.Add() = std::move(node);
       continue;
     }
-    // The body's values are named after the node ("Func_<name><value>"):
-    // a name unique in the graph keeps them apart.
-    onnx::NodeProto named = node;
-    std::string prefix = (node.name().empty() ? node.op_type() : node.name()) +
-                         "#" + std::to_string(i) + "/";
-    named.set_name(prefix);
-    onnx::GraphProto expansion;
-    try {
-      onnx::FunctionExpandHelper(named, *body, expansion, prefix);
-    } catch (...) {
-      *nodes.Add() = std::move(node);
-      continue;
-    }
+    for (const onnx::NodeProto &part : expansion->node())
+      taken.insert(part.output().begin(), part.output().end());
     // Each node is named after the one it comes from, for locations.
-    for (int j = 0; j < expansion.node_size(); ++j) {
-      onnx::NodeProto &part = *expansion.mutable_node(j);
+    for (int j = 0; j < expansion->node_size(); ++j) {
+      onnx::NodeProto &part = *expansion->mutable_node(j);
       part.set_name(prefix + part.op_type() + "_" + std::to_string(j));
       *nodes.Add() = std::move(part);
     }

@@ -358,6 +358,23 @@ def attention_23():
     return m
 
 
+def attention_name_clash():
+    """An Attention whose function body names a value
+    `Func_attn#0/QKHeadSize` (ONNX 1.23's body for a node "attn" first in
+    the graph) beside a graph input of that name: the expansion must pick
+    other names."""
+    nodes = [
+        helper.make_node("Attention", ["q", "k", "v"], ["a"], name="attn",
+                         is_causal=1),
+        helper.make_node("Add", ["a", "Func_attn#0/QKHeadSize"], ["y"], name="add")]
+    shape = [1, 2, 3, 4]
+    m = model(nodes, [value("q", shape), value("k", shape), value("v", shape),
+                      value("Func_attn#0/QKHeadSize", [1])],
+              [value("y", shape)], opset=23)
+    m.ir_version = 11
+    return m
+
+
 def matmul_bias():
     """MatMul by a constant + Add of a vector folds into one dense layer;
     MatMul of two activations stays generic."""
@@ -880,6 +897,7 @@ MODELS = {f.__name__: f for f in [
     qdq_float_zero_point, constant_two_values, loop_omitted_condition,
     loop_body_arity, unsorted_nodes, custom_output_unknown_rank,
     relu_chain_100k, residual_10k, unlowerable_node, attention_23,
+    attention_name_clash,
     conv_rank_mismatch]}
 
 RAW = {
