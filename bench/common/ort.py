@@ -30,7 +30,12 @@ def latency_ms(path, x, repeat=20, warmup=3, threads=0):
     """Median wall time of one run of `path` on `x`, in milliseconds
     (`threads`: ORT's intra-op threads, 0 for its default)."""
     s = session(path, threads=threads)
-    feeds = {s.get_inputs()[0].name: x}
+    return run_ms(s, {s.get_inputs()[0].name: x}, repeat, warmup)
+
+
+def run_ms(s, feeds, repeat=20, warmup=3):
+    """Median wall time of `repeat` runs of session `s` on `feeds` after
+    `warmup` untimed ones, in milliseconds."""
     for _ in range(warmup):
         s.run(None, feeds)
     times = []

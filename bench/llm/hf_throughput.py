@@ -31,7 +31,6 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 import numpy as np
@@ -45,17 +44,6 @@ from llm import hf, run  # noqa: E402
 
 HEADER = ("| architecture | phase | qdq-run ms | ORT ms | qdq-run / ORT | "
           "per-round ratios | max\\|diff\\|/range vs ORT |")
-
-
-def ort_ms(session, feeds, repeat):
-    for _ in range(3):
-        session.run(None, feeds)
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        session.run(None, feeds)
-        times.append(time.perf_counter() - start)
-    return 1000 * statistics.median(times)
 
 
 def qdq_run_ms(build, model, feeds_file, outputs, repeat, threads):
@@ -111,7 +99,7 @@ def main():
                         ours.append(qdq_run_ms(build, model, feeds_file, outputs,
                                                repeat, args.threads))
                     else:
-                        theirs.append(ort_ms(session, feeds, repeat))
+                        theirs.append(bench_ort.run_ms(session, feeds, repeat))
             reference = dict(zip(names, exact.run(None, feeds)))
             worst = max(float(np.abs(np.load(o) - reference[n]).max()
                               / np.ptp(reference[n]))
