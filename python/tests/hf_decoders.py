@@ -16,6 +16,9 @@ import numpy as np
 # it); nothing here uses it, and it costs seconds and log lines.
 os.environ.setdefault("USE_TF", "0")
 os.environ.setdefault("USE_TORCH", "1")
+# Everything is built here: never ask the hub (a CI machine may not reach
+# it, and a lookup there would only wait).
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
 ARCHITECTURES = ("llama", "qwen2", "phi3", "gpt2")
 
