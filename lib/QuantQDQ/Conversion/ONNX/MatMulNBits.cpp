@@ -39,11 +39,35 @@ namespace {
 /// A dense layer's weight as MatMulNBits needs it.
 struct BlockedInt4Weight {
   DequantizeOp dequantize;
-  ElementsAttr codes;
+  /// The stored codes, row-major as the constant holds them.
+  std::vector<int8_t> codes;
   int64_t k, n, blockSize;
   bool transposed;
 };
 } // namespace
+
+/// The elements of an integer constant of at most 8 bits, a byte each as
+/// dense constants and resources store them (signed ones sign-extended),
+/// or nothing for another constant or a resource of another size.
+static std::optional<std::vector<uint8_t>>
+readByteElements(ElementsAttr value) {
+  auto type = cast<ShapedType>(value.getType());
+  auto element = dyn_cast<IntegerType>(type.getElementType());
+  if (!element || element.getWidth() > 8 || !type.hasStaticShape())
+    return std::nullopt;
+  if (auto resource = dyn_cast<DenseResourceElementsAttr>(value)) {
+    AsmResourceBlob *blob = resource.getRawHandle().getBlob();
+    if (!blob || int64_t(blob->getData().size()) != type.getNumElements())
+      return std::nullopt;
+    ArrayRef<char> data = blob->getData();
+    return std::vector<uint8_t>(data.begin(), data.end());
+  }
+  std::vector<uint8_t> bytes;
+  for (APInt v : value.getValues<APInt>())
+    bytes.push_back(
+        uint8_t((element.isUnsigned() ? v.zext(8) : v.sext(8)).getZExtValue()));
+  return bytes;
+}
 
 /// The int4 weight of `dense` in blocks along its input channels, stored
 /// quantized and symmetric, or nothing.
@@ -67,25 +91,16 @@ static std::optional<BlockedInt4Weight> matchBlockedInt4(DenseOp dense) {
           dq.getZeroPoint().value_or(ArrayRef<int32_t>()),
           [](int32_t z) { return z != 0; }))
     return std::nullopt;
-  int64_t k = type.getDimSize(transposed ? 1 : 0);
-  int64_t n = type.getDimSize(transposed ? 0 : 1);
-  return BlockedInt4Weight{dq, codes, k, n, *blockSize, transposed};
-}
-
-/// The stored codes of `codes` (one signed value a byte in a resource, or
-/// dense integers), row-major.
-static std::vector<int8_t> readCodes(ElementsAttr codes) {
-  std::vector<int8_t> values;
-  if (auto resource = dyn_cast<DenseResourceElementsAttr>(codes)) {
-    if (AsmResourceBlob *blob = resource.getRawHandle().getBlob()) {
-      ArrayRef<char> data = blob->getData();
-      values.assign(data.begin(), data.end());
-    }
-    return values;
-  }
-  for (APInt v : codes.getValues<APInt>())
-    values.push_back(int8_t(v.getSExtValue()));
-  return values;
+  std::optional<std::vector<uint8_t>> stored = readByteElements(codes);
+  if (!stored)
+    return std::nullopt;
+  BlockedInt4Weight w{dq,
+                      std::vector<int8_t>(stored->begin(), stored->end()),
+                      type.getDimSize(transposed ? 1 : 0),
+                      type.getDimSize(transposed ? 0 : 1),
+                      *blockSize,
+                      transposed};
+  return w;
 }
 
 /// Replaces `dense` by MatMulNBits (and an add of its bias).
@@ -94,7 +109,6 @@ static void rewriteAsMatMulNBits(DenseOp dense, const BlockedInt4Weight &w,
   MLIRContext *context = dense.getContext();
   int64_t blocks = llvm::divideCeil(w.k, w.blockSize);
   int64_t blob = w.blockSize / 2;
-  std::vector<int8_t> codes = readCodes(w.codes);
   DequantizeOp dq = w.dequantize; // (accessors are not const)
   ArrayRef<float> scales = *dq.getScale();
 
@@ -103,7 +117,7 @@ static void rewriteAsMatMulNBits(DenseOp dense, const BlockedInt4Weight &w,
   std::vector<float> blockScales(w.n * blocks);
   for (int64_t j = 0; j < w.n; ++j) {
     for (int64_t i = 0; i < w.k; ++i) {
-      int8_t q = codes[w.transposed ? j * w.k + i : i * w.n + j];
+      int8_t q = w.codes[w.transposed ? j * w.k + i : i * w.n + j];
       uint8_t code = uint8_t(q + 8) & 0xF;
       uint8_t &byte =
           packed[(j * blocks + i / w.blockSize) * blob + (i % w.blockSize) / 2];
@@ -202,25 +216,6 @@ mlir::quant_qdq::onnx_patterns::writeDenseAsMatMulNBits(ModuleOp module) {
 // Import
 //===----------------------------------------------------------------------===//
 
-/// The bytes of a uint8 constant (a resource, or dense elements).
-static std::optional<std::vector<uint8_t>> readBytes(ElementsAttr value) {
-  auto type = cast<ShapedType>(value.getType());
-  if (!type.getElementType().isUnsignedInteger(8) || !type.hasStaticShape())
-    return std::nullopt;
-  std::vector<uint8_t> bytes;
-  if (auto resource = dyn_cast<DenseResourceElementsAttr>(value)) {
-    AsmResourceBlob *blob = resource.getRawHandle().getBlob();
-    if (!blob || int64_t(blob->getData().size()) != type.getNumElements())
-      return std::nullopt;
-    ArrayRef<char> data = blob->getData();
-    bytes.assign(data.begin(), data.end());
-    return bytes;
-  }
-  for (APInt v : value.getValues<APInt>())
-    bytes.push_back(uint8_t(v.getZExtValue()));
-  return bytes;
-}
-
 namespace {
 /// com.microsoft MatMulNBits of 4 bits with the default zero point (8) and
 /// no g_idx, as the dense layer it computes: A times the transpose of an
@@ -258,9 +253,12 @@ struct ImportMatMulNBits : OpRewritePattern<GenericOp> {
             *n * blocks * blob ||
         cast<ShapedType>(scalesAttr.getType()).getNumElements() != *n * blocks)
       return failure();
-    std::optional<std::vector<uint8_t>> packed = readBytes(packedAttr);
+    std::optional<std::vector<uint8_t>> packed = readByteElements(packedAttr);
     SmallVector<float> scales;
     if (!packed ||
+        !cast<ShapedType>(packedAttr.getType())
+             .getElementType()
+             .isUnsignedInteger(8) ||
         failed(readFloatConstant(
             scalesAttr,
             [&](ArrayRef<float> v) { scales.assign(v.begin(), v.end()); })) ||
