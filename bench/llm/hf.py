@@ -76,6 +76,7 @@ sys.path.insert(0, str(here.parent))
 sys.path.insert(0, str(here.parent.parent / "python" / "tests"))
 import hf_decoders  # noqa: E402
 from common import ort as bench_ort  # noqa: E402
+from common.table import MarkdownTable  # noqa: E402
 from llm import lm, run  # noqa: E402
 
 SIZE = "small"
@@ -336,19 +337,12 @@ def main():
           f"{onnx.__version__}, transformers {transformers.__version__}, "
           f"optimum {optimum.version.__version__}; models in {work}",
           flush=True)
-    rows = [HEADER, "|" + "---|" * 14]
-
-    def emit(*cells):
-        rows.append("| " + " | ".join(str(c) for c in cells) + " |")
-        print(rows[-1], flush=True)
-
-    print(HEADER, flush=True)
+    table = MarkdownTable(HEADER)
     try:
         for name in names:
-            architecture(name, build, work, only, args.timeout, emit)
+            architecture(name, build, work, only, args.timeout, table.add)
     finally:
-        if args.markdown:
-            Path(args.markdown).write_text("\n".join(rows) + "\n")
+        table.write(args.markdown)
 
 
 if __name__ == "__main__":

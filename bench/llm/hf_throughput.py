@@ -40,6 +40,7 @@ sys.path.insert(0, str(here.parent))
 sys.path.insert(0, str(here.parent.parent / "python" / "tests"))
 import hf_decoders  # noqa: E402
 from common import ort as bench_ort  # noqa: E402
+from common.table import MarkdownTable  # noqa: E402
 from llm import hf, run  # noqa: E402
 
 HEADER = ("| architecture | phase | qdq-run ms | ORT ms | qdq-run / ORT | "
@@ -76,8 +77,7 @@ def main():
     import onnxruntime
     print(f"# {run.machine()}; onnxruntime {onnxruntime.__version__}; "
           f"{args.threads} threads; models in {work}", flush=True)
-    rows = [HEADER, "|" + "---|" * 7]
-    print(HEADER, flush=True)
+    table = MarkdownTable(HEADER)
     for name in args.architectures.split(","):
         model = hf.export(name, work / name)
         prefill = hf.prompts(model, 8, 64, 0)
@@ -105,14 +105,11 @@ def main():
                               / np.ptp(reference[n]))
                         for n, o in zip(names, outputs))
             ratios = [t / o for o, t in zip(ours, theirs)]
-            rows.append(
-                f"| {name} | {phase} | {statistics.median(ours):.3f} | "
-                f"{statistics.median(theirs):.3f} | "
-                f"{statistics.median(theirs) / statistics.median(ours):.2f} | "
-                f"{min(ratios):.2f}-{max(ratios):.2f} | {worst:.1e} |")
-            print(rows[-1], flush=True)
-    if args.markdown:
-        Path(args.markdown).write_text("\n".join(rows) + "\n")
+            table.add(name, phase, f"{statistics.median(ours):.3f}",
+                      f"{statistics.median(theirs):.3f}",
+                      f"{statistics.median(theirs) / statistics.median(ours):.2f}",
+                      f"{min(ratios):.2f}-{max(ratios):.2f}", f"{worst:.1e}")
+    table.write(args.markdown)
 
 
 if __name__ == "__main__":

@@ -33,6 +33,7 @@ sys.path.insert(0, str(here.parent))
 sys.path.insert(0, str(here.parent.parent / "python" / "tests"))
 import hf_decoders  # noqa: E402
 from common import ort as bench_ort  # noqa: E402
+from common.table import MarkdownTable  # noqa: E402
 from llm import run  # noqa: E402
 
 BLOCK = 128
@@ -103,13 +104,8 @@ def main():
     import onnxruntime
     print(f"# {run.machine()}; onnxruntime {onnxruntime.__version__}; models in "
           f"{work}", flush=True)
-    rows = [HEADER, "|" + "---|" * 10]
-
-    def emit(*cells):
-        rows.append("| " + " | ".join(str(c) for c in cells) + " |")
-        print(rows[-1], flush=True)
-
-    print(HEADER, flush=True)
+    table = MarkdownTable(HEADER)
+    emit = table.add
     status, seconds, rss, message = run.measured(self_command("export", work))
     model = work / "onnx" / "model.onnx"
     if status:
@@ -183,8 +179,7 @@ def main():
             continue
         emit("quantize", tool, what, *judged(path), f"{seconds:.1f}", f"{rss:.0f}",
              f"{size_mb(path):.0f}")
-    if args.markdown:
-        Path(args.markdown).write_text("\n".join(rows) + "\n")
+    table.write(args.markdown)
 
 
 if __name__ == "__main__":

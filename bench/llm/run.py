@@ -71,6 +71,7 @@ here = Path(__file__).resolve().parent
 sys.path.insert(0, str(here.parent))
 from common import ort as bench_ort  # noqa: E402
 from common import processes  # noqa: E402
+from common.table import MarkdownTable  # noqa: E402
 from llm import lm  # noqa: E402
 
 DECODE_SEQUENCES = 32   # held-out sequences decoded token by token
@@ -468,13 +469,8 @@ def main():
         raise SystemExit("the decode step's perplexity differs from the "
                          f"prefill model's by {difference:.1e} (limit 1e-4)")
 
-    rows = [HEADER, "|" + "---|" * 11]
-
-    def emit(*cells):
-        rows.append("| " + " | ".join(str(c) for c in cells) + " |")
-        print(rows[-1], flush=True)
-
-    print(HEADER, flush=True)
+    table = MarkdownTable(HEADER)
+    emit = table.add
     emit("prefill", "FP32", f"{len(evaluation)} x {evaluation.shape[1]} "
          "held-out bytes", f"{score.fp32['prefill']:.4f}", "", "", "", "",
          "", "", "")
@@ -511,8 +507,7 @@ def main():
         emit(section, tool, method, f"{perplexity:.4f}", f"{change:+.2f}",
              f"{agreement:.2f}", f"{sqnr:.1f}", f"{seconds:.1f}", call,
              f"{rss:.0f}", note)
-    if args.markdown:
-        Path(args.markdown).write_text("\n".join(rows) + "\n")
+    table.write(args.markdown)
     if hashlib.sha256(model.read_bytes()).hexdigest() != digest:
         raise SystemExit(f"{model} changed during the run: a tool wrote it")
 

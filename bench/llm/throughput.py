@@ -75,7 +75,8 @@ import numpy as np
 
 here = Path(__file__).resolve().parent
 sys.path.insert(0, str(here.parent))
-from llm import lm  # noqa: E402
+from common import ort as bench_ort  # noqa: E402
+from common.table import MarkdownTable  # noqa: E402
 from llm import run as llm_run  # noqa: E402  (prepare, machine)
 
 BATCH, SEQUENCE = 8, 128
@@ -101,18 +102,6 @@ def ort_session(path, threads, optimize=True, save=None):
         options.optimized_model_filepath = str(save)
     return ort.InferenceSession(str(path), options,
                                 providers=["CPUExecutionProvider"])
-
-
-def ort_round_ms(session, feeds, repeat, warmup=3):
-    """Median wall time of `repeat` runs after `warmup`, in ms."""
-    for _ in range(warmup):
-        session.run(None, feeds)
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        session.run(None, feeds)
-        times.append(time.perf_counter() - start)
-    return 1000 * statistics.median(times)
 
 
 def qdq_run(build, model, feeds, outputs, threads, repeat=None):
@@ -292,8 +281,8 @@ def main():
                 qdq_outputs[key] = outputs
 
             def theirs():
-                ort_ms[key].append(ort_round_ms(session, feeds[kind],
-                                                repeat[kind]))
+                ort_ms[key].append(bench_ort.run_ms(session, feeds[kind],
+                                                    repeat[kind]))
 
             for step in ((ours, theirs) if r % 2 == 0 else (theirs, ours)):
                 step()
@@ -310,8 +299,7 @@ def main():
               "ORT | per-round ratios | qdq-run ms/run | ORT ms/run | "
               "qdq-run compile s | ORT session s | max\\|diff\\|/range vs "
               "ORT timed | vs ORT rewrites off |")
-    rows = [header, "|" + "---|" * 12]
-    print(header)
+    table = MarkdownTable(header)
     for kind, label, qdq_model, ort_model in configs:
         key = (kind, label)
         source = key if qdq_model is not None else (kind, "int4 b32 (QDQ both)")
@@ -331,19 +319,16 @@ def main():
                 else f"{diffs[0]:.1e}"
 
         ratios = round_ratio[key]
-        row = (f"| {kind} | {label} | {1000 * tokens_per_run / ours_ms:.0f} | "
-               f"{1000 * tokens_per_run / theirs_ms:.0f} | "
-               f"{theirs_ms / ours_ms:.2f} | "
-               f"{min(ratios):.2f}-{max(ratios):.2f} | {ours_ms:.3f} | "
-               f"{theirs_ms:.3f} | {compile_s[source]:.2f} "
-               f"| {session_s[key]:.2f} | {worst(timed)} | {worst(plain)} |")
-        rows.append(row)
-        print(row, flush=True)
+        table.add(kind, label, f"{1000 * tokens_per_run / ours_ms:.0f}",
+                  f"{1000 * tokens_per_run / theirs_ms:.0f}",
+                  f"{theirs_ms / ours_ms:.2f}",
+                  f"{min(ratios):.2f}-{max(ratios):.2f}", f"{ours_ms:.3f}",
+                  f"{theirs_ms:.3f}", f"{compile_s[source]:.2f}",
+                  f"{session_s[key]:.2f}", worst(timed), worst(plain))
     for failure in failures:
         print(f"# failed: {failure}")
     print(f"# total {time.perf_counter() - started:.0f} s")
-    if args.markdown:
-        Path(args.markdown).write_text("\n".join(rows) + "\n")
+    table.write(args.markdown)
 
 
 if __name__ == "__main__":
