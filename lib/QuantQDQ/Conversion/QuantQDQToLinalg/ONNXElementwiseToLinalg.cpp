@@ -156,9 +156,6 @@ static const llvm::StringMap<ElementFn> &getElementFns() {
     m["Cast"] = [](OpBuilder &b, Location l, ValueRange a, Type r, ONNXNode) {
       return castScalar(b, l, a[0], r);
     };
-    // The result type is the second input's element type (lowerElementwise
-    // reads the first input alone).
-    m["CastLike"] = m["Cast"];
     m["Neg"] = [](OpBuilder &b, Location l, ValueRange a, Type,
                   ONNXNode) -> Value {
       if (isFloat(a[0]))
@@ -228,15 +225,25 @@ static LogicalResult lowerElementwise(ONNXNode node,
   ElementFn fn = getElementFns().lookup(node.getOpType());
   RankedTensorType type = getStaticResultType(node);
   Type element = type.getElementType();
-  // CastLike's second input gives a type, not values.
-  ValueRange inputs = op.getInputs();
-  if (node.getOpType() == "CastLike")
-    inputs = inputs.take_front(1);
   Value result =
-      buildElementwise(rewriter, op.getLoc(), type, inputs,
+      buildElementwise(rewriter, op.getLoc(), type, op.getInputs(),
                        [&](OpBuilder &b, Location loc, ValueRange args) {
                          return fn(b, loc, args, element, node);
                        });
+  rewriter.replaceOp(op, result);
+  return success();
+}
+
+/// CastLike: a Cast of the first input to the result's element type (the
+/// second input's), whose values it does not read.
+static LogicalResult lowerCastLike(ONNXNode node, PatternRewriter &rewriter) {
+  GenericOp op = node.getOp();
+  RankedTensorType type = getStaticResultType(node);
+  Value result = buildElementwise(
+      rewriter, op.getLoc(), type, op.getInputs().take_front(1),
+      [&](OpBuilder &b, Location loc, ValueRange args) {
+        return castScalar(b, loc, args[0], type.getElementType());
+      });
   rewriter.replaceOp(op, result);
   return success();
 }
@@ -245,4 +252,5 @@ void mlir::quant_qdq::addONNXElementwiseLowerings(
     ONNXNodeLowerings &lowerings) {
   for (const auto &entry : getElementFns())
     lowerings.add(entry.getKey(), lowerElementwise);
+  lowerings.add({"CastLike"}, lowerCastLike);
 }
