@@ -488,8 +488,8 @@ quantize(ModuleHandle &module, const std::vector<std::string> &cases,
          const std::string &mode, const std::string &reportPath, bool propagate,
          unsigned activationBits, unsigned weightBits,
          const std::string &weightFormat, const std::string &activationFormat,
-         int64_t weightBlockSize, bool awq, bool gptq,
-         const std::string &smoothAlpha, const std::string &kvCache,
+         int64_t weightBlockSize, const std::string &weightScale, bool awq,
+         bool gptq, const std::string &smoothAlpha, const std::string &kvCache,
          int64_t attentionMaxSequence, const std::vector<std::string> &data,
          const std::string &method, double percentile, unsigned bins,
          int64_t batchSize) {
@@ -508,6 +508,7 @@ quantize(ModuleHandle &module, const std::vector<std::string> &cases,
     options.weightFormat = weightFormat;
     options.activationFormat = activationFormat;
     options.weightBlockSize = weightBlockSize;
+    options.weightScale = weightScale;
     options.awq = awq;
     options.gptq = gptq;
     options.smoothAlpha = smoothAlpha;
@@ -873,10 +874,11 @@ PYBIND11_MODULE(_quant_qdq, m) {
            py::arg("propagate"), py::arg("activation_bits"),
            py::arg("weight_bits"), py::arg("weight_format"),
            py::arg("activation_format"), py::arg("weight_block_size"),
-           py::arg("awq"), py::arg("gptq"), py::arg("smooth_alpha"),
-           py::arg("kv_cache"), py::arg("attention_max_sequence"),
-           py::arg("data"), py::arg("method"), py::arg("percentile"),
-           py::arg("bins"), py::arg("batch_size"))
+           py::arg("weight_scale"), py::arg("awq"), py::arg("gptq"),
+           py::arg("smooth_alpha"), py::arg("kv_cache"),
+           py::arg("attention_max_sequence"), py::arg("data"),
+           py::arg("method"), py::arg("percentile"), py::arg("bins"),
+           py::arg("batch_size"))
       .def("layers", &describeLayers)
       .def("record_case_spec", &recordCaseSpec, py::arg("case_name"),
            py::arg("spec_json"))

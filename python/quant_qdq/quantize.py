@@ -34,8 +34,8 @@ def quantize_model(model, quantization_mode: str = "full",
                    weight_bits: int = 8, activation_bits: int = 8,
                    weight_format: Optional[str] = None,
                    activation_format: Optional[str] = None,
-                   block_size: int = 0, awq: bool = False,
-                   gptq: bool = False, smooth_alpha=None,
+                   block_size: int = 0, weight_scale: str = "auto",
+                   awq: bool = False, gptq: bool = False, smooth_alpha=None,
                    kv_cache: Optional[str] = None,
                    qat: bool = False, range_tracking: str = "last_value"):
     """Inserts Q/DQ nodes in `model` and returns an onnx.ModelProto, or,
@@ -92,6 +92,10 @@ def quantize_model(model, quantization_mode: str = "full",
         channels instead of one per output channel (0). Int4 weight-only
         for TensorRT: weight_format="int4", activation_format="none",
         block_size=128 (opset-21 blocked DequantizeLinear).
+      weight_scale: how weight scales are chosen: "max" (max|w| / qmax,
+        narrow range: TensorRT's and Model Optimizer's), "mse" (the full
+        signed range, each scale group's clipping of least rounding error),
+        or "auto" (mse at 4 bits or fewer, max above; docs/Quantizers.md).
       awq: scale the weights of weight-only dense layers by their inputs'
         magnitudes on `calibration_data` first (AWQ-lite: docs/
         Calibration.md), which the model then divides back with a Mul.
@@ -117,11 +121,13 @@ def quantize_model(model, quantization_mode: str = "full",
                          "calibration choose), got %r" % (batch_size,))
     if qat:
         if (weight_format or activation_format or block_size or awq or gptq
-                or smooth_alpha is not None or kv_cache):
+                or smooth_alpha is not None or kv_cache
+                or weight_scale != "auto"):
             raise ValueError("with qat=True, give widths as weight_bits and "
                              "activation_bits; weight_format, "
-                             "activation_format, block_size, awq, gptq, "
-                             "smooth_alpha and kv_cache are for export")
+                             "activation_format, block_size, weight_scale, "
+                             "awq, gptq, smooth_alpha and kv_cache are for "
+                             "export")
         if calibration_method != "max" or calibration_table is not None:
             raise ValueError("with qat=True, calibration_data sets the "
                              "starting ranges by their maximum; "
@@ -168,7 +174,8 @@ def quantize_model(model, quantization_mode: str = "full",
                      activation_bits=activation_bits,
                      weight_format=weight_format or "",
                      activation_format=activation_format or "",
-                     block_size=block_size, awq=awq, gptq=gptq,
+                     block_size=block_size, weight_scale=weight_scale,
+                     awq=awq, gptq=gptq,
                      smooth_alpha=smooth_alpha, kv_cache=kv_cache)
     if report is not None:
         with open(report, "w") as f:

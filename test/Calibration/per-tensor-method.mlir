@@ -37,7 +37,7 @@
 // SWAPPED: quant_qdq.quantize %arg0 <bits = 8, calibration = max> scale [3.149606e-02]
 // SWAPPED: quant_qdq.quantize %{{.*}} <bits = 8> scale [3.937008e-03]
 
-// WEIGHT: weight.json:1:53: error: weights are scaled from their values; calibration applies to input quantizers
+// WEIGHT: weight.json:1:53: error: weights are scaled from their values: a weight's calibration is max or mse
 // UNKNOWN: unknown.json:1:52: error: calibration must be one of max, percentile, entropy, mse, last-value, moving-average
 
 // CONFLICT: warning: this quantizer asks for max calibration, another of the same tensor for last-value; the tensor has one range: the first quantizer's
@@ -55,7 +55,7 @@ func.func @net(%x: tensor<1x2x2x2xf32>) -> tensor<1x2x2x2xf32> {
 //--- max.json
 [{"name": "c1", "input_quantizer": {"calibration": "max"}}]
 //--- weight.json
-[{"name": "c1", "weight_quantizer": {"calibration": "max"}}]
+[{"name": "c1", "weight_quantizer": {"calibration": "entropy"}}]
 //--- unknown.json
 [{"name": "c1", "input_quantizer": {"calibration": "kl"}}]
 //--- conflict.mlir

@@ -78,6 +78,11 @@ struct QuantizePipelineOptions
       *this, "weight-block-size",
       llvm::cl::desc("Input channels per weight block (0: per channel)"),
       llvm::cl::init(0)};
+  Option<std::string> weightScale{
+      *this, "weight-scale",
+      llvm::cl::desc("Weight scales: max, mse, or auto (mse at 4 bits or "
+                     "fewer)"),
+      llvm::cl::init("auto")};
   Option<int64_t> attentionMaxSequence{
       *this, "attention-max-sequence",
       llvm::cl::desc("Longest attention sequence whose matmuls the "

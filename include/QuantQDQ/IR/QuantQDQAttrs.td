@@ -221,7 +221,10 @@ def QDQ_QuantizerAttr : AttrDef<QuantQDQ_Dialect, "Quantizer"> {
       activation's range (`max`, `percentile`, `entropy`, `mse`,
       `last-value`, `moving-average`), whatever method the pass is given;
       TFMOT's quantizers carry their range estimator the same way. Weights
-      are always scaled from their values.
+      are scaled from their values: per group, the smallest scale that
+      fits its minimum and maximum into [qmin, qmax] (`max|w| / qmax` for
+      a narrow range), clipped, for a signed integer weight with `mse`, by
+      the factor of least squared rounding error.
 
     The defaults are the NVIDIA toolkit's: 8-bit, signed, narrow, symmetric,
     per tensor. Example: `#quant_qdq.quantizer<bits = 8, axis = 0>`.

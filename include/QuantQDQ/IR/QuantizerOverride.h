@@ -31,7 +31,8 @@ std::optional<QuantizerFormat> lookupQuantizerFormat(StringRef name);
 struct QuantizerOverride {
   std::optional<unsigned> bits;
   std::optional<bool> isSigned, narrowRange, symmetric, perChannel;
-  /// How calibration chooses the range (activations only).
+  /// How calibration chooses an activation's range; for a weight, `mse`
+  /// chooses its scales by rounding error.
   std::optional<CalibrationMethod> calibration;
   /// Integers or FP8 (a spec's `"format": "fp8"` sets it, with 8 bits).
   std::optional<StorageFormat> storage;

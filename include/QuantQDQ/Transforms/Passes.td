@@ -43,7 +43,12 @@ def InsertQDQ : Pass<"insert-qdq", "::mlir::ModuleOp"> {
     `weight-block-size=N` gives each block of N input channels of a weight
     its own scale (opset-21 blocked `DequantizeLinear`; TensorRT's int4
     weight-only format takes 64 or 128), where it would have one per output
-    channel. `kv-cache=int8` (or `fp8`) quantizes a decoder's key/value
+    channel. `weight-scale=auto` (the default) gives integer weights of 4
+    bits or fewer the full signed range and each scale group the clipping of
+    least rounding error (`narrow_range = false, calibration = mse`), wider
+    ones TensorRT's `max|w| / qmax`; `max` and `mse` ask for one rule for
+    every width (quantization-aware training's exports ask for `max`, the
+    rule their training simulated). `kv-cache=int8` (or `fp8`) quantizes a decoder's key/value
     cache: each float graph output named `present*`, or built by a
     concatenation from an input named `past*`, gets a per-tensor pair that
     every reader takes, so the cache holds values of the grid and
@@ -82,6 +87,11 @@ def InsertQDQ : Pass<"insert-qdq", "::mlir::ModuleOp"> {
     Option<"weightBlockSize", "weight-block-size", "int64_t", /*default=*/"0",
            "Quantize weights per block of this many input channels "
            "(0: per output channel)">,
+    Option<"weightScale", "weight-scale", "std::string",
+           /*default=*/"\"auto\"",
+           "How weight scales are chosen: max (max|w| / qmax, narrow range: "
+           "TensorRT's), mse (full range, each group's clipping of least "
+           "rounding error), or auto (mse at 4 bits or fewer, else max)">,
     Option<"attentionMaxSequence", "attention-max-sequence", "int64_t",
            /*default=*/"512",
            "attention-matmul quantizes attention matmuls whose sequence "

@@ -35,8 +35,13 @@ struct ScaleRun {
 };
 SmallVector<ScaleRun> getScaleRuns(QuantizerAttr q, ArrayRef<int64_t> shape);
 
-/// Scales `max|w| / qmax` of the constant `weight` (static shape), one per
-/// tensor, slice along the axis, or block, as `q` says. A group of zeros
+/// Scales of the constant `weight` (static shape), one per tensor, slice
+/// along the axis, or block, as `q` says: the smallest scale that fits the
+/// group's minimum and maximum into [qmin, qmax] (`max|w| / qmax` for a
+/// narrow range; with the full range the side of the larger magnitude may
+/// take the extra negative level), clipped, when `q` is a signed integer
+/// quantizer with calibration `mse`, by whichever of a few factors down to
+/// 0.8 rounds the group with the least squared error. A group of zeros
 /// gets scale 1, since any positive scale represents it exactly. Fails
 /// when `weight` holds no floating-point values.
 FailureOr<SmallVector<float>> computeWeightScales(ElementsAttr weight,
@@ -45,6 +50,9 @@ FailureOr<SmallVector<float>> computeWeightScales(ElementsAttr weight,
 SmallVector<float> computeWeightScales(ArrayRef<float> weight,
                                        ArrayRef<int64_t> shape,
                                        QuantizerAttr q);
+
+/// The scale computeWeightScales gives one group holding `values`.
+float chooseWeightScale(ArrayRef<float> values, QuantizerAttr q);
 
 /// The number of bytes one storage element of `q` takes in memory and in
 /// a dense constant: 1 up to 8 bits, 2 up to 16.

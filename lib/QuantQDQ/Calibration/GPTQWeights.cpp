@@ -198,17 +198,17 @@ static WorkingWeight getWorkingWeight(const QuantizedDenseWeight &layer,
   return ww;
 }
 
-/// max|w| / qmax of group `g`'s values as GPTQ has updated them so far
-/// (1 for a group of zeros, as computeWeightScales gives it): columns from
-/// `end` on still owe the lazy update of the block's columns before
-/// `column`, whose errors are in `error`, so a scale does not depend on the
-/// block size.
-static float getGroupScale(const WorkingWeight &ww, int64_t g, int64_t qmax,
-                           ArrayRef<double> u, ArrayRef<double> error,
-                           int64_t blockSize, int64_t begin, int64_t column,
-                           int64_t end) {
+/// The scale of group `g` (chooseWeightScale) for its values as GPTQ has
+/// updated them so far: columns from `end` on still owe the lazy update of
+/// the block's columns before `column`, whose errors are in `error`, so a
+/// scale does not depend on the block size.
+static float getGroupScale(const WorkingWeight &ww, int64_t g,
+                           QuantizerAttr quantizer, ArrayRef<double> u,
+                           ArrayRef<double> error, int64_t blockSize,
+                           int64_t begin, int64_t column, int64_t end) {
   int64_t k = ww.k;
-  float amax = 0;
+  SmallVector<float, 128> values;
+  values.reserve(ww.groupStart[g + 1] - ww.groupStart[g]);
   for (int64_t i = ww.groupStart[g]; i < ww.groupStart[g + 1]; ++i) {
     int64_t e = ww.groupElements[i];
     int64_t j = e / k, d = e % k;
@@ -216,9 +216,9 @@ static float getGroupScale(const WorkingWeight &ww, int64_t g, int64_t qmax,
     if (d >= end)
       for (int64_t c = begin; c < column; ++c)
         v -= error[j * blockSize + c - begin] * u[c * k + d];
-    amax = std::max(amax, float(std::fabs(v)));
+    values.push_back(float(v));
   }
-  return amax > 0 && std::isfinite(amax) ? amax / float(qmax) : 1.0f;
+  return chooseWeightScale(values, quantizer);
 }
 
 /// Runs GPTQ on `ww` with the upper factor `u` of the (ordered, damped)
@@ -240,8 +240,8 @@ static std::vector<float> quantizeColumns(WorkingWeight &ww, ArrayRef<double> u,
       for (int64_t i = ww.columnStart[segment]; i < ww.columnStart[segment + 1];
            ++i) {
         int64_t g = ww.groupsByColumn[i];
-        scales[g] = getGroupScale(ww, g, quantizer.getQMax(), u, error,
-                                  blockSize, begin, segment, end);
+        scales[g] = getGroupScale(ww, g, quantizer, u, error, blockSize, begin,
+                                  segment, end);
       }
       int64_t segmentEnd = segment + 1;
       while (segmentEnd < end &&

@@ -27,6 +27,7 @@ void mlir::quant_qdq::buildQuantizePipeline(
   insert.weightFormat = options.weightFormat;
   insert.activationFormat = options.activationFormat;
   insert.weightBlockSize = options.weightBlockSize;
+  insert.weightScale = options.weightScale;
   insert.attentionMaxSequence = options.attentionMaxSequence;
   insert.kvCache = options.kvCache;
   pm.addPass(createInsertQDQ(std::move(insert)));

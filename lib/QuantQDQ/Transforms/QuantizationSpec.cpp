@@ -450,10 +450,14 @@ LogicalResult SpecParser::parseEntry(const json::Object &entry,
     if (target) {
       if (failed(parseQuantizer(*v, fieldPath(key), *target)))
         return failure();
-      if (target == &weight && weight.calibration)
+      // A weight's scales come from its values: by max, or by rounding
+      // error (docs/Quantizers.md).
+      if (target == &weight && weight.calibration &&
+          *weight.calibration != CalibrationMethod::Max &&
+          *weight.calibration != CalibrationMethod::MSE)
         return error(fieldPath(key) + ".calibration",
-                     "weights are scaled from their values; calibration "
-                     "applies to input quantizers");
+                     "weights are scaled from their values: a weight's "
+                     "calibration is max or mse");
       if (target == &input && input.blockSize)
         return error(fieldPath(key) + ".block_size",
                      "blocks of input channels are for weights; "

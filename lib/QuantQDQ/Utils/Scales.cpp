@@ -3,7 +3,11 @@
 // A QDQ model needs a scale on every QuantizeLinear. Weights need no
 // calibration data: their range is in the constant, so the scale of group c
 // is max|w_c| / qmax (per output channel for per-axis quantizers, per block
-// for blocked ones), as the NVIDIA toolkit and Model Optimizer compute it.
+// for blocked ones), as the NVIDIA toolkit and Model Optimizer compute it
+// for their narrow ranges; a full range lets the side of the larger
+// magnitude use its extra negative level. A weight quantizer with
+// `calibration = mse` takes, per group, the clipping of least squared
+// rounding error.
 // Activations do: without calibration they get the toolkit's initial range,
 // amax = 6, and a warning says so. Export runs this on a copy of the
 // module, calibration for the weights, and the `qdq-weight-scales` pass
@@ -19,7 +23,10 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 
+#include <algorithm>
 #include <cmath>
+#include <iterator>
+#include <limits>
 
 using namespace mlir;
 using namespace mlir::quant_qdq;
@@ -150,33 +157,139 @@ static FailureOr<GroupRanges> getScaleGroupRanges(ElementsAttr value,
   return ranges;
 }
 
-/// max(|lo|, |hi|) / qmax per group; a group of zeros gets scale 1, since
-/// any positive scale represents it exactly.
-static SmallVector<float> getSymmetricScales(const GroupRanges &ranges,
-                                             int64_t qmax) {
+/// Whether `q` chooses its weight scales by rounding error: integer
+/// storage with `calibration = mse` (FP8's levels are not a uniform grid).
+static bool searchesClipping(QuantizerAttr q) {
+  return !q.isFloatStorage() && q.getCalibration() == CalibrationMethod::MSE;
+}
+
+/// The smallest scale under which [lo, hi] fits [qmin, qmax]: max|w| / qmax
+/// for a narrow range; with the full signed range (-8..7 for int4) the side
+/// of the larger magnitude may take the extra negative level. 0 for a
+/// group of zeros or non-finite bounds.
+static float getUnclippedScale(float lo, float hi, QuantizerAttr q) {
+  // Unsigned storage has no negative side: magnitudes, as TensorRT's.
+  float qmin = q.getQMin() < 0 ? float(q.getQMin()) : -float(q.getQMax());
+  float scale = std::max(hi > 0.0f ? hi / float(q.getQMax()) : 0.0f,
+                         lo < 0.0f ? lo / qmin : 0.0f);
+  return std::isfinite(scale) ? scale : 0.0f;
+}
+
+/// getUnclippedScale per group; a group of zeros gets scale 1, since any
+/// positive scale represents it exactly.
+static SmallVector<float> getUnclippedScales(const GroupRanges &ranges,
+                                             QuantizerAttr q) {
   SmallVector<float> scales;
   for (auto [lo, hi] : llvm::zip(ranges.lo, ranges.hi)) {
-    float amax = std::max(std::abs(lo), std::abs(hi));
-    scales.push_back(amax > 0.0f && std::isfinite(amax) ? amax / float(qmax)
-                                                        : 1.0f);
+    float scale = getUnclippedScale(lo, hi, q);
+    scales.push_back(scale > 0.0f ? scale : 1.0f);
+  }
+  return scales;
+}
+
+/// What a weight quantizer with `calibration = mse` tries for a group: the
+/// unclipped scale, then that scale clipped by each factor. Six factors
+/// down to 0.8 find almost all of what a finer search finds (on the trained
+/// LM of bench/llm, int4 in blocks of 32: weight SQNR 21.83 dB against
+/// 21.87 with 41 factors down to 0.6).
+static constexpr float kClipFactors[] = {1.0f,  0.96f, 0.92f,
+                                         0.88f, 0.84f, 0.8f};
+
+/// Squared error of `v` rounded to `scale`'s grid in [qmin, qmax], in f32
+/// as DequantizeLinear computes it.
+static double getRoundingError(float v, float scale, float qmin, float qmax) {
+  float q = std::clamp(std::nearbyint(v / scale), qmin, qmax);
+  double e = double(v) - double(q * scale);
+  return e * e;
+}
+
+float mlir::quant_qdq::chooseWeightScale(ArrayRef<float> values,
+                                         QuantizerAttr q) {
+  float lo = 0.0f, hi = 0.0f;
+  for (float v : values) {
+    lo = v < lo ? v : lo;
+    hi = v > hi ? v : hi;
+  }
+  if (!searchesClipping(q))
+    return getUnclippedScales(GroupRanges{{lo}, {hi}}, q).front();
+  float base = getUnclippedScale(lo, hi, q);
+  if (!(base > 0.0f))
+    return 1.0f;
+  float qmin = float(q.getQMin()), qmax = float(q.getQMax());
+  float best = base;
+  double bestError = std::numeric_limits<double>::infinity();
+  for (float factor : kClipFactors) {
+    float scale = base * factor;
+    double error = 0;
+    for (float v : values)
+      error += getRoundingError(v, scale, qmin, qmax);
+    if (error < bestError) {
+      bestError = error;
+      best = scale;
+    }
+  }
+  return best;
+}
+
+/// The scales chooseWeightScale gives each group of `data` (of `shape`),
+/// computed in one pass over the data for every group at once.
+static SmallVector<float> searchClippedScales(ArrayRef<float> data,
+                                              ArrayRef<int64_t> shape,
+                                              QuantizerAttr q,
+                                              const GroupRanges &ranges) {
+  constexpr size_t kFactors = std::size(kClipFactors);
+  size_t groups = ranges.lo.size();
+  SmallVector<float> base(groups);
+  for (size_t g = 0; g < groups; ++g)
+    base[g] = getUnclippedScale(ranges.lo[g], ranges.hi[g], q);
+  float qmin = float(q.getQMin()), qmax = float(q.getQMax());
+  std::vector<double> errors(groups * kFactors, 0.0);
+  for (const ScaleRun &run : getScaleRuns(q, shape))
+    for (int64_t i = 0; i < run.length; ++i) {
+      int64_t g = run.scale + i * run.scaleStride;
+      if (!(base[g] > 0.0f))
+        continue;
+      float v = data[run.begin + i];
+      for (size_t f = 0; f < kFactors; ++f)
+        errors[g * kFactors + f] +=
+            getRoundingError(v, base[g] * kClipFactors[f], qmin, qmax);
+    }
+  SmallVector<float> scales(groups, 1.0f);
+  for (size_t g = 0; g < groups; ++g) {
+    if (!(base[g] > 0.0f))
+      continue;
+    // The first of the least error: ties keep the larger scale.
+    size_t best = 0;
+    for (size_t f = 1; f < kFactors; ++f)
+      if (errors[g * kFactors + f] < errors[g * kFactors + best])
+        best = f;
+    scales[g] = base[g] * kClipFactors[best];
   }
   return scales;
 }
 
 FailureOr<SmallVector<float>>
 mlir::quant_qdq::computeWeightScales(ElementsAttr weight, QuantizerAttr q) {
-  FailureOr<GroupRanges> ranges = getScaleGroupRanges(weight, q);
-  if (failed(ranges) || q.getQMax() <= 0)
+  auto type = cast<ShapedType>(weight.getType());
+  if (!type.hasStaticShape() ||
+      (q.getAxis() && *q.getAxis() >= type.getRank()) || q.getQMax() <= 0)
     return failure();
-  return getSymmetricScales(*ranges, q.getQMax());
+  SmallVector<float> scales;
+  if (failed(readFloatConstant(weight, [&](ArrayRef<float> data) {
+        scales = computeWeightScales(data, type.getShape(), q);
+      })))
+    return failure();
+  return scales;
 }
 
 SmallVector<float>
 mlir::quant_qdq::computeWeightScales(ArrayRef<float> weight,
                                      ArrayRef<int64_t> shape,
                                      QuantizerAttr q) {
-  return getSymmetricScales(getScaleGroupRanges(weight, shape, q),
-                            q.getQMax());
+  GroupRanges ranges = getScaleGroupRanges(weight, shape, q);
+  if (searchesClipping(q))
+    return searchClippedScales(weight, shape, q, ranges);
+  return getUnclippedScales(ranges, q);
 }
 
 namespace {

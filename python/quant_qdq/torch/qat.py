@@ -340,10 +340,11 @@ def export_qat_module(gm: torch.fx.GraphModule, *, output=None,
     onnx_bytes, name = export_torch(float_module, settings["example_input"],
                                     settings["opset_version"])
     module = _quant_qdq.import_onnx(onnx_bytes, name)
+    # Weight scales as training simulated them: max|w| / qmax, narrow.
     place_qdq(module, settings["quantization_mode"],
               settings["quantization_spec"], settings["custom_qdq_cases"],
               propagate=False, weight_bits=settings["weight_bits"],
-              activation_bits=settings["activation_bits"])
+              activation_bits=settings["activation_bits"], weight_scale="max")
     apply_table(module, CalibrationTable("max", ranges))
     if output is not None:
         return save_onnx(module, output, integer_weights=integer_weights)

@@ -52,10 +52,21 @@ def evaluate(work):
           % (rtn, gptq, gptq > rtn + 1.0))
 
 
+def full_range_scales(v, qmin, qmax):
+    """Scales of int4 weights as quant-qdq chooses them (full range), one
+    per row of v [n x members]: the smallest that fits the row's minimum and
+    maximum into [qmin, qmax]; 1 for a row of zeros."""
+    hi = np.maximum(v.max(axis=1), 0).astype(np.float32)
+    lo = np.minimum(v.min(axis=1), 0).astype(np.float32)
+    scale = np.maximum(hi / np.float32(qmax), lo / np.float32(qmin))
+    return np.where(scale > 0, scale, np.float32(1))
+
+
 def numpy_gptq(w, x, block, act_order, damp=0.01, lazy=128):
-    """GPTQ of w [k x n] (x w) for inputs x [rows x k]: symmetric int4,
-    one scale per `block` input channels of an output channel, set from the
-    current values when the block's first channel comes up."""
+    """GPTQ of w [k x n] (x w) for inputs x [rows x k]: symmetric int4 in
+    -8..7, one scale per `block` input channels of an output channel, set
+    (full_range_scales) from the current values when the block's first
+    channel comes up."""
     qmax, qmin = 7, -8
     k = w.shape[0]
     h = x.astype(np.float64).T @ x.astype(np.float64)
@@ -75,9 +86,8 @@ def numpy_gptq(w, x, block, act_order, damp=0.01, lazy=128):
             b = natural_block[order[c]]
             if b not in scales:
                 members = position[natural_block == b]
-                amax = np.abs(work[:, members]).max(axis=1).astype(np.float32)
-                scales[b] = np.where(amax > 0, amax / np.float32(qmax),
-                                     np.float32(1))
+                scales[b] = full_range_scales(
+                    work[:, members].astype(np.float32), qmin, qmax)
             s = scales[b]
             q[:, c] = np.clip(np.rint(work[:, c].astype(np.float32) / s),
                               qmin, qmax)

@@ -46,16 +46,18 @@ def mlp_model(rng):
 
 
 def int4_blocks(w, axis):
-    """Symmetric int4 per block of BLOCK along `axis`: scale amax / 7, round
-    half to even, clamp to [-7, 7] (narrow), dequantized."""
+    """int4 weights as weight-format=int4 quantizes them, per block of BLOCK
+    along `axis`: the smallest scale that fits the block's minimum and
+    maximum into -8..7, round half to even, clamp, dequantized."""
     moved = np.moveaxis(w, axis, 0)
     out = np.empty_like(moved)
     for start in range(0, moved.shape[0], BLOCK):
         block = moved[start:start + BLOCK]
-        amax = np.abs(block).max(axis=0)
-        scale = np.where(amax > 0, amax / np.float32(7), np.float32(1))
-        scale = scale.astype(np.float32)
-        q = np.clip(np.round(block / scale), -7, 7)
+        hi = np.maximum(block.max(axis=0), 0).astype(np.float32)
+        lo = np.minimum(block.min(axis=0), 0).astype(np.float32)
+        scale = np.maximum(hi / np.float32(7), lo / np.float32(-8))
+        scale = np.where(scale > 0, scale, np.float32(1)).astype(np.float32)
+        q = np.clip(np.round(block / scale), -8, 7)
         out[start:start + BLOCK] = q * scale
     return np.moveaxis(out, 0, axis)
 
