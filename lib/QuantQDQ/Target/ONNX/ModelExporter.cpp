@@ -21,6 +21,7 @@
 #include "QuantQDQ/Conversion/Passes.h"
 #include "QuantQDQ/IR/QuantQDQOps.h"
 #include "QuantQDQ/Target/ONNX/ONNX.h"
+#include "QuantQDQ/Target/ONNX/ONNXDiagnostics.h"
 #include "QuantQDQ/Transforms/Passes.h"
 #include "QuantQDQ/Utils/TensorNames.h"
 
@@ -75,6 +76,11 @@ public:
   /// Serializes the model to `os`; with `external`, tensors of
   /// kExternalDataThreshold bytes or more go there instead.
   LogicalResult write(llvm::raw_ostream &os, ExternalDataWriter *external);
+  /// The model as ONNX's checker needs to see it, without copying weights:
+  /// every tensor of kCheckedInlineBytes or more is a graph input of its
+  /// type and shape instead of an initializer (its bytes were written
+  /// from checked attributes; what the checker judges is the graph).
+  onnx::ModelProto getCheckView();
 
 private:
   //===------------------------------------------------------------------===//
@@ -535,6 +541,42 @@ LogicalResult ModelExporter::convertKeptNodes(func::FuncOp func) {
                                    func.getLoc());
 }
 
+/// Initializers up to this size stay in the checked view: shapes, axes and
+/// the other small constants that inference reads.
+static constexpr size_t kCheckedInlineBytes = 1 << 16;
+
+onnx::ModelProto ModelExporter::getCheckView() {
+  // The model but its initializers, copied; then the small initializers.
+  google::protobuf::RepeatedPtrField<onnx::TensorProto> initializers;
+  initializers.Swap(graph->mutable_initializer());
+  onnx::ModelProto view = model;
+  initializers.Swap(graph->mutable_initializer());
+  onnx::GraphProto &viewGraph = *view.mutable_graph();
+  llvm::StringSet<> inputs;
+  for (const onnx::ValueInfoProto &input : viewGraph.input())
+    inputs.insert(input.name());
+  auto addInput = [&](const onnx::TensorProto &tensor) {
+    if (!inputs.insert(tensor.name()).second)
+      return;
+    onnx::ValueInfoProto &input = *viewGraph.add_input();
+    input.set_name(tensor.name());
+    auto *type = input.mutable_type()->mutable_tensor_type();
+    type->set_elem_type(tensor.data_type());
+    auto *shape = type->mutable_shape();
+    for (int64_t d : tensor.dims())
+      shape->add_dim()->set_dim_value(d);
+  };
+  for (const onnx::TensorProto &init : graph->initializer()) {
+    if (init.raw_data().size() < kCheckedInlineBytes)
+      *viewGraph.add_initializer() = init;
+    else
+      addInput(init);
+  }
+  for (const StreamedTensor &t : streamed)
+    addInput(t.header);
+  return view;
+}
+
 uint64_t ModelExporter::getInlineSize() {
   uint64_t size = model.ByteSizeLong();
   for (const StreamedTensor &t : streamed)
@@ -641,6 +683,36 @@ struct PreparedExport {
 };
 } // namespace
 
+/// The node a checker message names ("node 'n' (Conv): ..." or "(op_type:
+/// Gather, node name: n): ..."), or empty.
+static StringRef getCheckedNodeName(StringRef message) {
+  for (auto [lead, end] : {std::pair{StringRef("node '"), StringRef("'")},
+                           std::pair{StringRef("node name: "), StringRef(")")}})
+    if (size_t at = message.find(lead); at != StringRef::npos) {
+      StringRef rest = message.drop_front(at + lead.size());
+      return rest.take_until([&](char c) { return end.contains(c); });
+    }
+  return {};
+}
+
+/// Where a diagnostic about the node `name` points: the op of that layer
+/// or location name in `func`, or `func`.
+static Location findNamedOp(func::FuncOp func, StringRef name) {
+  Location found = func.getLoc();
+  if (name.empty())
+    return found;
+  func.walk([&](Operation *op) {
+    auto layer = dyn_cast<QDQLayerOpInterface>(op);
+    if ((layer && layer.getLayerName() == name) ||
+        getONNXNameInLocation(op->getLoc()) == name) {
+      found = op->getLoc();
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return found;
+}
+
 /// Runs the passes that prepare `module` for ONNX, on a copy (export does
 /// not change its input; the copy shares the weights' resource blobs), and
 /// translates the copy. Every check happens here, before a byte is written.
@@ -684,6 +756,13 @@ prepareExport(ModuleOp module, const ONNXExportOptions &options) {
   prepared.exporter = std::make_unique<ModelExporter>(*prepared.copy);
   if (failed(prepared.exporter->exportFunction(copyFunc)))
     return failure();
+  // What ONNX refuses is never written: ONNX Runtime would refuse it too.
+  onnx::ModelProto view = prepared.exporter->getCheckView();
+  if (std::string error = checkWrittenModel(view); !error.empty())
+    return emitError(findNamedOp(func, getCheckedNodeName(error)))
+           << "the ONNX model fails ONNX's full checker, so it is not "
+              "written: "
+           << error;
   return prepared;
 }
 

@@ -357,29 +357,6 @@ putInOrder(google::protobuf::RepeatedPtrField<onnx::NodeProto> &nodes,
     nodes.AddAllocated(released[index]);
 }
 
-/// The checker's message on one line, led by the node it names in its
-/// context ("==> Context: Bad node spec for node. Name: n OpType: Conv").
-static std::string formatCheckerError(StringRef message) {
-  auto [main, context] = message.split("==> Context:");
-  std::string flat;
-  StringRef name, opType;
-  if (context.consume_front(" Bad node spec for node. Name: ")) {
-    std::tie(name, opType) = context.split(" OpType: ");
-    flat = ("node '" + name.trim() + "' (" + opType.trim() + "): ").str();
-  }
-  bool first = true;
-  for (StringRef line : llvm::split(main, '\n')) {
-    line = line.trim();
-    if (line.empty())
-      continue;
-    if (!first)
-      flat += ' ';
-    flat += line.str();
-    first = false;
-  }
-  return flat;
-}
-
 LogicalResult ModelImporter::checkNodeSchema(const onnx::NodeProto &node) {
   int64_t opset = getOpset(node.domain());
   std::string error = verifyNode(node, opset);

@@ -153,6 +153,18 @@ struct ShapeInferenceResult {
 /// process where the platform allows.
 ShapeInferenceResult inferShapes(onnx::ModelProto &model);
 
+/// Runs ONNX's full checker (`check_model(..., full_check=True)`: the
+/// structure, every node against its schema at the model's opsets, and
+/// strict shape inference) on a model about to be written, isolated in a
+/// child process; `model` holds no large tensor data (see
+/// ModelExporter::getCheckView). Returns the checker's message on one
+/// line, empty when the model passes.
+std::string checkWrittenModel(onnx::ModelProto &model);
+
+/// The checker's message on one line, led by the node it names in its
+/// context ("==> Context: Bad node spec for node. Name: n OpType: Conv").
+std::string formatCheckerError(llvm::StringRef message);
+
 /// Replaces, in place and in order, the default-domain nodes of `model`'s
 /// graph whose op types are in `opTypes` by the nodes of their ONNX
 /// function bodies at the model's opset. Context-dependent bodies read the

@@ -17,6 +17,7 @@
 #include "onnx/version_converter/convert.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 
 #include <cstdlib>
 #include <exception>
@@ -104,11 +105,11 @@ static std::string inferModelShapes(onnx::ModelProto &model) {
   return {};
 }
 
-/// ONNX's checker on `model`, except that a graph input or output of
-/// unknown rank (no shape, which ONNX Runtime accepts and a custom-domain
-/// producer leaves) passes the shape requirement. The model is left as it
-/// was.
-static std::string checkModel(onnx::ModelProto &model) {
+/// ONNX's checker on `model` (with `fullCheck`, its strict shape inference
+/// too), except that a graph input or output of unknown rank (no shape,
+/// which ONNX Runtime accepts and a custom-domain producer leaves) passes
+/// the shape requirement. The model is left as it was.
+static std::string checkModel(onnx::ModelProto &model, bool fullCheck = false) {
   std::vector<onnx::TypeProto_Tensor *> rankless;
   onnx::GraphProto &graph = *model.mutable_graph();
   for (auto *infos : {graph.mutable_input(), graph.mutable_output()})
@@ -120,7 +121,7 @@ static std::string checkModel(onnx::ModelProto &model) {
       }
   std::string error;
   try {
-    onnx::checker::check_model(model);
+    onnx::checker::check_model(model, fullCheck);
   } catch (const std::exception &e) {
     error = e.what();
   } catch (...) {
@@ -302,6 +303,48 @@ onnx_io::ShapeInferenceResult onnx_io::inferShapes(onnx::ModelProto &model) {
   model.mutable_graph()->mutable_value_info()->Swap(
       inferred.mutable_value_info());
   return result;
+}
+
+// ONNX's checker reads what this tool wrote, yet a crash or a hang in it
+// (as its inference had on hostile input) must not take the export with
+// it: the check runs in a child, and a child that fails says so.
+std::string onnx_io::checkWrittenModel(onnx::ModelProto &model) {
+  ChildReply child = runIsolated(
+      [&] {
+        // "0": it passes; "1" and why not. (checkModel leaves the model as
+        // it was, in whichever process it runs.)
+        std::string error = checkModel(model, /*fullCheck=*/true);
+        return error.empty() ? std::string("0") : "1" + error;
+      },
+      "ONNX's checker", /*timeoutMs=*/120000);
+  if (!child.failure.empty())
+    return child.failure;
+  if (child.reply[0] == '0')
+    return {};
+  return formatCheckerError(llvm::StringRef(child.reply).drop_front());
+}
+
+/// The checker's message on one line, led by the node it names in its
+/// context ("==> Context: Bad node spec for node. Name: n OpType: Conv").
+std::string onnx_io::formatCheckerError(llvm::StringRef message) {
+  auto [main, context] = message.split("==> Context:");
+  std::string flat;
+  llvm::StringRef name, opType;
+  if (context.consume_front(" Bad node spec for node. Name: ")) {
+    std::tie(name, opType) = context.split(" OpType: ");
+    flat = ("node '" + name.trim() + "' (" + opType.trim() + "): ").str();
+  }
+  bool first = true;
+  for (llvm::StringRef line : llvm::split(main, '\n')) {
+    line = line.trim();
+    if (line.empty())
+      continue;
+    if (!first)
+      flat += ' ';
+    flat += line.str();
+    first = false;
+  }
+  return flat;
 }
 
 /// A node's inference request as the server reads it: the node, its
