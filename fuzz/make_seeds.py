@@ -9,6 +9,10 @@ OUTDIR/<target>/ gets, for
                      malformed files;
   npy                arrays of each supported dtype and .npy version, and
                      the bad arrays the qdq-run tests use;
+  npz                archives of those arrays, stored (numpy.savez) and
+                     deflated (numpy.savez_compressed), a decoder's feeds
+                     (input_ids, attention_mask, past keys and values), and
+                     an archive holding a file that is not an array;
   calibration-table  a JSON table and a TensorRT cache;
   spec               the quantization specs of test/Transforms/InsertQDQ
                      and the TensorQuant maps of InsertNumberFormats;
@@ -22,6 +26,7 @@ import io
 import json
 import pathlib
 import sys
+import zipfile
 
 import numpy as np
 
@@ -67,6 +72,32 @@ def npy_seeds(out):
     (out / "garbage.npy").write_bytes(b"not an array")
 
 
+def npz_seeds(out):
+    arrays = {
+        "f32": np.linspace(-1, 1, 24, dtype=np.float32).reshape(2, 3, 4),
+        "i64": np.arange(3, dtype=np.int64).reshape(3, 1),
+        "u8": np.array([[0, 255]], np.uint8),
+        "empty": np.zeros((0, 4), np.float32),
+    }
+    decoder = {
+        "input_ids": np.arange(8, dtype=np.int64).reshape(1, 8),
+        "attention_mask": np.ones((1, 8), np.int64),
+        "position_ids": np.arange(8, dtype=np.int64).reshape(1, 8),
+        "past_key_values.0.key": np.zeros((1, 2, 0, 16), np.float32),
+        "past_key_values.0.value": np.zeros((1, 2, 0, 16), np.float32),
+    }
+    for name, save in [("stored", np.savez),
+                       ("deflated", np.savez_compressed)]:
+        for kind, content in [("arrays", arrays), ("decoder", decoder)]:
+            buffer = io.BytesIO()
+            save(buffer, **content)
+            (out / f"{kind}-{name}.npz").write_bytes(buffer.getvalue())
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        archive.writestr("notes.txt", "not an array")
+    (out / "not-an-array.npz").write_bytes(buffer.getvalue())
+
+
 def table_seeds(out):
     (out / "table.json").write_text(json.dumps({
         "method": "entropy",
@@ -98,6 +129,7 @@ def mlir_seeds(out):
 def main():
     out = pathlib.Path(sys.argv[1])
     for target, write in [("onnx-import", onnx_seeds), ("npy", npy_seeds),
+                          ("npz", npz_seeds),
                           ("calibration-table", table_seeds),
                           ("spec", spec_seeds), ("mlir", mlir_seeds)]:
         folder = out / target

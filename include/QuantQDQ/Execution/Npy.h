@@ -63,6 +63,12 @@ llvm::Expected<NpyArray> readNpy(StringRef path, MLIRContext *context);
 llvm::Expected<std::vector<std::pair<std::string, NpyArray>>>
 readNpz(StringRef path, MLIRContext *context);
 
+/// The arrays of the .npz archive in `archive` (which the arrays it stores
+/// keep alive), as readNpz reads them; errors name `path`.
+llvm::Expected<std::vector<std::pair<std::string, NpyArray>>>
+parseNpz(std::shared_ptr<llvm::MemoryBuffer> archive, StringRef path,
+         MLIRContext *context);
+
 /// The arrays of the .npz archive at `path` as a model of inputs named
 /// `inputNames` takes them: by input position, each the array of its name.
 /// An input without an array, or an array that names no input, is an

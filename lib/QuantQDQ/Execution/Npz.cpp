@@ -116,14 +116,19 @@ inflateEntry(StringRef data, uint64_t size, StringRef name) {
 
 llvm::Expected<std::vector<std::pair<std::string, NpyArray>>>
 mlir::quant_qdq::readNpz(StringRef path, MLIRContext *context) {
+  auto file = mapDataFile(path);
+  if (!file)
+    return file.takeError();
+  return parseNpz(std::move(*file), path, context);
+}
+
+llvm::Expected<std::vector<std::pair<std::string, NpyArray>>>
+mlir::quant_qdq::parseNpz(std::shared_ptr<llvm::MemoryBuffer> archive,
+                          StringRef path, MLIRContext *context) {
   auto fail = [&](const Twine &why) {
     return llvm::createStringError("%s: %s", path.str().c_str(),
                                    why.str().c_str());
   };
-  auto file = mapDataFile(path);
-  if (!file)
-    return file.takeError();
-  std::shared_ptr<llvm::MemoryBuffer> archive(std::move(*file));
   ZipReader zip(archive->getBuffer());
   std::optional<Directory> dir = findDirectory(zip);
   if (!dir)
@@ -193,7 +198,9 @@ mlir::quant_qdq::readNpz(StringRef path, MLIRContext *context) {
     if (reinterpret_cast<uintptr_t>(array->bytes) % kArrayAlignment != 0) {
       NpyArray copy = NpyArray::allocate(array->elementType, array->shape,
                                          array->isUnsigned);
-      std::memcpy(copy.bytes, array->bytes, array->getNumBytes());
+      // An empty array allocates nothing: no copy (memcpy wants pointers).
+      if (array->getNumBytes() != 0)
+        std::memcpy(copy.bytes, array->bytes, array->getNumBytes());
       *array = std::move(copy);
     }
     arrays.emplace_back(arrayName.str(), std::move(*array));
