@@ -790,6 +790,22 @@ def conv_int32_weight():
                  [tensor("w", np.ones((2, 2, 1, 1), np.int32))])
 
 
+def gather_float_indices():
+    """An embedding lookup whose token ids are floats (a decoder's
+    input_ids retyped)."""
+    nodes = [helper.make_node("Gather", ["table", "ids"], ["y"],
+                              name="embed")]
+    return model(nodes, [value("ids", [1, 4])], [value("y", [1, 4, 8])],
+                 [tensor("table", weights(16, 8))])
+
+
+def mul_int32_weight():
+    """A Mul whose constant operand is int32 and whose input is float."""
+    nodes = [helper.make_node("Mul", ["x", "w"], ["y"], name="scale")]
+    return model(nodes, [value("x", [2, 4])], [value("y", [2, 4])],
+                 [tensor("w", np.ones((4,), np.int32))])
+
+
 def qdq_float_zero_point():
     nodes = [helper.make_node("QuantizeLinear", ["x", "s", "z"], ["q"],
                               name="q"),
@@ -894,6 +910,7 @@ MODELS = {f.__name__: f for f in [
     col2im_opset18, split_parts_opset18,
     split_uneven_opset18, opset_beyond, duplicate_initializer, ir_version_zero,
     ir_version_newest, ir_version_beyond, opset_huge, conv_int32_weight,
+    gather_float_indices, mul_int32_weight,
     qdq_float_zero_point, constant_two_values, loop_omitted_condition,
     loop_body_arity, unsorted_nodes, custom_output_unknown_rank,
     relu_chain_100k, residual_10k, unlowerable_node, attention_23,
