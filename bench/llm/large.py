@@ -8,9 +8,10 @@ in 2.41 GB of external data, then
   it (the largest difference over the outputs, relative to each output's
   range);
 - quantized by qdq-opt (int4 weight-only in blocks of 128, as blocked
-  DequantizeLinear and as MatMulNBits; W8A8 with the int8 cache calibrated
-  on random prompts) and by ONNX Runtime's MatMulNBits quantizer (RTN,
-  the same blocks), each file through ONNX's full checker and run in
+  DequantizeLinear and as MatMulNBits; W8A8, alone and with the int8
+  cache, calibrated on random prompts) and by ONNX Runtime's MatMulNBits
+  quantizer (RTN, the same blocks) and its quantize_static (W8A8 on
+  MatMul, the same prompts), each file through ONNX's full checker and run in
   ONNX Runtime: logits SQNR and top-1 agreement against FP32, the
   quantization's wall time and peak RSS, and qdq-run against ONNX Runtime
   on the quantized model.
@@ -58,6 +59,22 @@ def ort_nbits_worker(model, out):
     quantizer.model.save_model_to_file(out, use_external_data_format=True)
 
 
+def ort_static_worker(model, calibration, out):
+    """ONNX Runtime's quantize_static as bench/llm/hf.py runs it on MatMul
+    only (QDQ, int8 symmetric, per-channel weights, MinMax), fed the
+    calibration prompts one a batch, saved with external data."""
+    from onnxruntime.quantization import (CalibrationMethod, QuantFormat,
+                                          QuantType, quantize_static)
+    quantize_static(
+        model, out, bench_ort.calibration_reader_feeds(np.load(calibration)),
+        quant_format=QuantFormat.QDQ, activation_type=QuantType.QInt8,
+        weight_type=QuantType.QInt8, per_channel=True,
+        calibrate_method=CalibrationMethod.MinMax, op_types_to_quantize=["MatMul"],
+        use_external_data_format=True,
+        extra_options={"ActivationSymmetric": True, "WeightSymmetric": True,
+                       "CalibTensorRangeSymmetric": True})
+
+
 def self_command(*arguments):
     return [sys.executable, Path(__file__).resolve(), "--worker", *map(str, arguments)]
 
@@ -89,7 +106,8 @@ def size_mb(model):
 
 def main():
     if len(sys.argv) > 1 and sys.argv[1] == "--worker":
-        worker = {"export": export_worker, "ort-nbits": ort_nbits_worker}[sys.argv[2]]
+        worker = {"export": export_worker, "ort-nbits": ort_nbits_worker,
+                  "ort-static": ort_static_worker}[sys.argv[2]]
         return worker(*sys.argv[3:])
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--build", default=str(here.parent.parent / "build"))
@@ -157,7 +175,7 @@ def main():
 
     int4 = run.int4(BLOCK)
     out = {name: work / f"{name}.onnx" for name in ("int4", "int4-nbits", "ort-nbits",
-                                                   "w8a8-kv8")}
+                                                   "w8a8", "ort-static", "w8a8-kv8")}
     methods = [
         ("quant-qdq", f"int4 RTN, blocks of {BLOCK}, DequantizeLinear", out["int4"],
          run.ours(build, model, out["int4"], int4)),
@@ -165,6 +183,12 @@ def main():
          run.ours(build, model, out["int4-nbits"], int4, "--onnx-matmul-nbits")),
         ("ORT MatMulNBits", f"int4 RTN (default), blocks of {BLOCK}", out["ort-nbits"],
          self_command("ort-nbits", model, out["ort-nbits"])),
+        ("quant-qdq", "W8A8, max, 8 x 32 random tokens", out["w8a8"],
+         run.ours(build, model, out["w8a8"], "--insert-qdq=transformer",
+                  f"--calibrate={work / 'calibration.npz'}")),
+        ("ORT-Q", "W8A8 quantize_static MinMax, MatMul only, the same tokens",
+         out["ort-static"],
+         self_command("ort-static", model, work / "calibration.npz", out["ort-static"])),
         ("quant-qdq", "W8A8 + int8 KV cache, max, 8 x 32 random tokens",
          out["w8a8-kv8"],
          run.ours(build, model, out["w8a8-kv8"],
