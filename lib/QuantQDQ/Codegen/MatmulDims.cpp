@@ -68,6 +68,11 @@ mlir::quant_qdq::getStaticF32Matmuls(RewriterBase &rewriter, Operation *root) {
   }
   SmallVector<std::pair<linalg::GenericOp, MatmulDims>> matmuls;
   root->walk([&](linalg::GenericOp op) {
+    // A product over an empty dimension has nothing to tile or pack (and
+    // tiles of zero rows or columns have no shape): its loops run as they
+    // are.
+    if (llvm::is_contained(op.getStaticLoopRanges(), 0))
+      return;
     if (std::optional<MatmulDims> dims = getMatmulDims(op))
       matmuls.emplace_back(op, *dims);
   });

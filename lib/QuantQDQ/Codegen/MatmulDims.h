@@ -38,8 +38,9 @@ std::optional<MatmulDims> getMatmulDims(linalg::GenericOp op);
 std::optional<unsigned> getDimPosition(AffineExpr e);
 
 /// The f32 contractions under `root` that getMatmulDims sees as matmuls,
-/// with their view, in program order; named ones (linalg.matmul,
-/// batch_matmul, ...) are generalized first, the form the CPU passes shape.
+/// none over an empty dimension, with their view, in program order; named ones
+/// (linalg.matmul, batch_matmul, ...) are generalized first, the form the CPU
+/// passes shape.
 SmallVector<std::pair<linalg::GenericOp, MatmulDims>>
 getStaticF32Matmuls(RewriterBase &rewriter, Operation *root);
 
