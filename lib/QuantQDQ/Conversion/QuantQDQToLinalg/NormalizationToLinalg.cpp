@@ -97,7 +97,6 @@ struct RMSNormLowering : OpRewritePattern<RMSNormOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(RMSNormOp op,
                                 PatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
     RankedTensorType type = op.getType();
     if (!type.hasStaticShape())
       return rewriter.notifyMatchFailure(op, "needs a static shape");
