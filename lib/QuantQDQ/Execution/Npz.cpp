@@ -15,6 +15,7 @@
 #include "llvm/Support/Endian.h"
 
 #include <cstring>
+#include <limits>
 #include <zlib.h>
 
 using namespace mlir;
@@ -92,7 +93,11 @@ static std::optional<Directory> findDirectory(const ZipReader &zip) {
   }
 }
 
-/// Inflates raw deflate data into a buffer of `size` bytes.
+/// The most bytes deflate makes of one compressed byte.
+static constexpr uint64_t kMaxInflation = 1032;
+
+/// Inflates raw deflate data into a buffer of `size` bytes (both under
+/// 4 GiB, zlib's counts).
 static std::unique_ptr<llvm::MemoryBuffer>
 inflateEntry(StringRef data, uint64_t size, StringRef name) {
   auto out = llvm::WritableMemoryBuffer::getNewUninitMemBuffer(size, name);
@@ -181,6 +186,17 @@ mlir::quant_qdq::parseNpz(std::shared_ptr<llvm::MemoryBuffer> archive,
     if (method == kStored && packed == size) {
       npy = std::make_unique<SharedSlice>(archive, zip.slice(data, packed));
     } else if (method == kDeflated) {
+      // Deflate turns a byte into at most 1032 (a 258-byte match per two
+      // bits): a larger size is a lie that would allocate it first.
+      if (size > packed * kMaxInflation + kMaxInflation)
+        return fail("zip entry '" + name + "' declares " + Twine(size) +
+                    " bytes, more than its " + Twine(packed) +
+                    " deflated bytes can hold");
+      if (size > std::numeric_limits<uInt>::max() ||
+          packed > std::numeric_limits<uInt>::max())
+        return fail("zip entry '" + name +
+                    "' is deflated and over 4 GiB: save it with numpy.savez "
+                    "(stored), which is read in place");
       npy = inflateEntry(zip.slice(data, packed), size, name);
       if (!npy)
         return fail("cannot inflate zip entry '" + name + "'");
