@@ -9,6 +9,10 @@ OUTDIR/<target>/ gets, for
                      malformed files;
   npy                arrays of each supported dtype and .npy version, and
                      the bad arrays the qdq-run tests use;
+  external-data      models whose tensors live in `weights.data` (four
+                     bytes of the model's length, the model, the data):
+                     valid ones, and locations, offsets and lengths that
+                     lie;
   npz                archives of those arrays, stored (numpy.savez) and
                      deflated (numpy.savez_compressed), a decoder's feeds
                      (input_ids, attention_mask, past keys and values), and
@@ -26,9 +30,11 @@ import io
 import json
 import pathlib
 import sys
+import tempfile
 import zipfile
 
 import numpy as np
+import onnx
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "test" / "Target" / "ONNX" / "Inputs"))
@@ -98,6 +104,40 @@ def npz_seeds(out):
     (out / "not-an-array.npz").write_bytes(buffer.getvalue())
 
 
+def external_data_seeds(out):
+    def pack(model, data):
+        raw = model.SerializeToString()
+        return len(raw).to_bytes(4, "little") + raw + data
+
+    def externalize(model):
+        """`model` with every tensor in weights.data, and that data."""
+        with tempfile.TemporaryDirectory() as folder:
+            path = pathlib.Path(folder) / "model.onnx"
+            onnx.save(model, path, save_as_external_data=True,
+                      all_tensors_to_one_file=True, location="weights.data",
+                      size_threshold=0)
+            return onnx.load(path, load_external_data=False), (
+                pathlib.Path(folder) / "weights.data").read_bytes()
+
+    for name in ["conv_block", "matmul_bias", "qdq"]:
+        model, data = externalize(make_model.MODELS[name]())
+        (out / f"{name}.bin").write_bytes(pack(model, data))
+    model, data = externalize(make_model.MODELS["conv_block"]())
+    for case, key, value in [("absolute", "location", "/etc/hostname"),
+                             ("parent", "location", "../weights.data"),
+                             ("offset", "offset", str(len(data) + 7)),
+                             ("length", "length", "3")]:
+        lying = onnx.ModelProto()
+        lying.CopyFrom(model)
+        entry = next((e for e in lying.graph.initializer[0].external_data
+                      if e.key == key), None)
+        if entry is None:
+            entry = lying.graph.initializer[0].external_data.add()
+            entry.key = key
+        entry.value = value
+        (out / f"lying-{case}.bin").write_bytes(pack(lying, data))
+
+
 def table_seeds(out):
     (out / "table.json").write_text(json.dumps({
         "method": "entropy",
@@ -130,6 +170,7 @@ def main():
     out = pathlib.Path(sys.argv[1])
     for target, write in [("onnx-import", onnx_seeds), ("npy", npy_seeds),
                           ("npz", npz_seeds),
+                          ("external-data", external_data_seeds),
                           ("calibration-table", table_seeds),
                           ("spec", spec_seeds), ("mlir", mlir_seeds)]:
         folder = out / target

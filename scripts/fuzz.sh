@@ -17,7 +17,7 @@ seconds="$2"
 shift 2
 targets=("$@")
 ((${#targets[@]})) ||
-  targets=(onnx-import npy npz calibration-table spec mlir)
+  targets=(onnx-import external-data npy npz calibration-table spec mlir)
 
 fuzzers=()
 for t in "${targets[@]}"; do fuzzers+=("qdq-$t-fuzzer"); done

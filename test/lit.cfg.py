@@ -49,6 +49,7 @@ set_sanitizer_environment(config)
 tool_dirs = [config.qdq_tools_dir, config.llvm_tools_dir]
 tools = ["qdq-opt", "qdq-translate", "qdq-run", "qdq-capi-test", "mlir-opt",
          "mlir-pdll", "qdq-onnx-import-fuzzer", "qdq-npy-fuzzer", "qdq-npz-fuzzer",
+         "qdq-external-data-fuzzer",
          "qdq-calibration-table-fuzzer", "qdq-spec-fuzzer", "qdq-mlir-fuzzer"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
