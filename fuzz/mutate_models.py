@@ -45,25 +45,29 @@ def set_opset(model, rng):
     return f"opset {version}"
 
 
-def rewire_later(model, rng):
+def rewire(model, rng, later):
+    """One input of a random node rewired: to a tensor produced at or after
+    the node (`later`), or to a graph input or an earlier node's output."""
     nodes = model.graph.node
     i = rng.randrange(len(nodes))
     if not nodes[i].input:
         return None
-    later = [o for node in nodes[i:] for o in node.output]
-    nodes[i].input[rng.randrange(len(nodes[i].input))] = rng.choice(later)
-    return f"an input of {nodes[i].name} produced at or after it"
+    if later:
+        pool = [o for node in nodes[i:] for o in node.output]
+    else:
+        pool = [v.name for v in model.graph.input] + [
+            o for node in nodes[:i] for o in node.output]
+    nodes[i].input[rng.randrange(len(nodes[i].input))] = rng.choice(pool)
+    return f"an input of {nodes[i].name} rewired to " + (
+        "a tensor produced at or after it" if later else "an earlier tensor")
+
+
+def rewire_later(model, rng):
+    return rewire(model, rng, later=True)
 
 
 def rewire_any(model, rng):
-    nodes = model.graph.node
-    i = rng.randrange(len(nodes))
-    if not nodes[i].input:
-        return None
-    earlier = [v.name for v in model.graph.input] + [
-        o for node in nodes[:i] for o in node.output]
-    nodes[i].input[rng.randrange(len(nodes[i].input))] = rng.choice(earlier)
-    return f"an input of {nodes[i].name} rewired to an earlier tensor"
+    return rewire(model, rng, later=False)
 
 
 def change_op_type(model, rng):
