@@ -142,7 +142,8 @@ static llvm::Error checkInput(StringRef path, const NpyArray &array,
   };
   if (!tensor)
     return mismatch("the input is not a ranked tensor");
-  if (!isConvertibleElementType(array.elementType, tensor.getElementType()))
+  if (!holdsElementType(array, tensor.getElementType()) &&
+      !isConvertibleElementType(array.elementType, tensor.getElementType()))
     return mismatch("element types differ");
   if (int64_t(array.shape.size()) != tensor.getRank())
     return mismatch("ranks differ");
@@ -168,6 +169,9 @@ static void printSummary(llvm::raw_ostream &os, unsigned index,
       os << *reinterpret_cast<const double *>(p);
     else if (array.elementType.isInteger(8))
       os << (array.isUnsigned ? int(*p) : int(int8_t(*p)));
+    else if (array.elementType.isInteger(16))
+      os << (array.isUnsigned ? int(*reinterpret_cast<const uint16_t *>(p))
+                              : int(*reinterpret_cast<const int16_t *>(p)));
     else if (array.elementType.isInteger(32))
       os << *reinterpret_cast<const int32_t *>(p);
     else if (array.elementType.isInteger(64))

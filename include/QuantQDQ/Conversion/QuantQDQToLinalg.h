@@ -24,6 +24,12 @@ void populateQDQToLinalgPatterns(RewritePatternSet &patterns);
 /// form for such constants.
 void widenNarrowConstants(Operation *root);
 
+/// Replaces every signed and unsigned integer type under `root` (values,
+/// block arguments, attributes, function types) by the signless type of its
+/// width, once the lowering has chosen each operation by signedness, and
+/// drops the tensor.bitcasts that become identities.
+void eraseIntegerSignedness(Operation *root);
+
 } // namespace mlir::quant_qdq
 
 #endif // QUANTQDQ_CONVERSION_QUANTQDQTOLINALG_H

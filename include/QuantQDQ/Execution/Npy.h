@@ -91,6 +91,12 @@ llvm::Error writeNpy(StringRef path, const NpyArray &array);
 /// default, for a float32 model), which convertFloatElements converts.
 bool isConvertibleElementType(Type from, Type to);
 
+/// Whether `array`'s bytes are elements of type `type` as they are: the
+/// same type, or integers of one width where an unsigned model type (ui8,
+/// an image model's pixels) takes an unsigned array (NumPy's uint8) and a
+/// signless one takes either.
+bool holdsElementType(const NpyArray &array, Type type);
+
 /// `array` with its elements converted to `elementType` when both are
 /// floating-point types and differ, in an array of its own; otherwise
 /// `array` itself.

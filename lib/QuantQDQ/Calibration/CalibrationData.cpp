@@ -118,7 +118,8 @@ static LogicalResult checkArray(const NpyArray &array, RankedTensorType type,
                           << " samples), got rank " << array.shape.size();
   // The data is checked before anything compiles, and errors name it.
   // Floating-point data of another width is converted batch by batch.
-  if (!isConvertibleElementType(array.elementType, type.getElementType()))
+  if (!holdsElementType(array, type.getElementType()) &&
+      !isConvertibleElementType(array.elementType, type.getElementType()))
     return emitError(loc) << what << ": holds elements of type "
                           << array.elementType << " but the model's input "
                           << "is " << type;

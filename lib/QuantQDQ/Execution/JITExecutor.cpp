@@ -176,7 +176,8 @@ collectResultTypes(func::FuncOp func, SmallVectorImpl<RankedTensorType> &types,
       return func.emitError("results must be tensors of static shape, got ")
              << result.getType();
     types.push_back(type);
-    isUnsigned.push_back(isUnsignedResult(result));
+    isUnsigned.push_back(isUnsignedResult(result) ||
+                         type.getElementType().isUnsignedInteger());
   }
   return success();
 }
@@ -397,7 +398,7 @@ llvm::Error JITExecutor::run(ArrayRef<NpyArray> inputs,
   memrefs.reserve(inputs.size() + resultTypes.size());
   for (auto [i, input] : llvm::enumerate(inputs)) {
     RankedTensorType type = inputTypes[i];
-    if (input.elementType != type.getElementType() ||
+    if (!holdsElementType(input, type.getElementType()) ||
         ArrayRef<int64_t>(input.shape) != type.getShape()) {
       std::string expected, got;
       llvm::raw_string_ostream(expected) << type;

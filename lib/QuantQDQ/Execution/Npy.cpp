@@ -48,6 +48,18 @@ bool mlir::quant_qdq::isConvertibleElementType(Type from, Type to) {
   return from == to || (isa<FloatType>(from) && isa<FloatType>(to));
 }
 
+bool mlir::quant_qdq::holdsElementType(const NpyArray &array, Type type) {
+  if (array.elementType == type)
+    return true;
+  auto held = dyn_cast<IntegerType>(array.elementType);
+  auto wanted = dyn_cast<IntegerType>(type);
+  if (!held || !wanted || held.getWidth() != wanted.getWidth())
+    return false;
+  if (wanted.isUnsigned())
+    return array.isUnsigned;
+  return wanted.isSignless();
+}
+
 NpyArray mlir::quant_qdq::convertFloatElements(const NpyArray &array,
                                                Type elementType) {
   auto from = dyn_cast<FloatType>(array.elementType);
@@ -92,8 +104,10 @@ struct Dtype {
 static constexpr Dtype kDtypes[] = {
     {"<f4", 4, true, false}, {"<f8", 8, true, false},
     {"<f2", 2, true, false}, {"|i1", 1, false, false},
-    {"|u1", 1, false, true}, {"<i4", 4, false, false},
-    {"<i8", 8, false, false}, {"|b1", 1, false, true}};
+    {"|u1", 1, false, true}, {"<i2", 2, false, false},
+    {"<u2", 2, false, true}, {"<i4", 4, false, false},
+    {"<u4", 4, false, true}, {"<i8", 8, false, false},
+    {"<u8", 8, false, true}, {"|b1", 1, false, true}};
 
 static Type getElementType(MLIRContext *ctx, const Dtype &dtype) {
   Builder b(ctx);

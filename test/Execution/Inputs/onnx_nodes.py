@@ -116,6 +116,26 @@ def cases():
                            h.make_node("Cast", ["i"], ["g"], to=F),
                            h.make_node("Add", ["f", "g"], ["y"])],
                   [("x", F, [7])], [("y", F)]))
+    # Unsigned integers: raw uint8 pixels to float (an image model's first
+    # node), floats out of uint8's range (wrapping as ONNX Runtime does),
+    # int64 to uint16 and uint16 back to int64, and CastLike to uint8.
+    pixels = {"p": np.array([[[0, 1, 127, 128, 255]]] * 2, np.uint8)}
+    c.append(Case("Cast-uint8-to-float", [h.make_node("Cast", ["p"], ["y"], to=F)],
+                  [("p", T.UINT8, [1, 5])], [("y", F)], data=pixels))
+    wide = {"x": np.array([[-1.5, 0.4, 2.6, 200.7, 300.0, -300.2]] * 2, np.float32)}
+    c.append(Case("Cast-float-to-uint8", [h.make_node("Cast", ["x"], ["y"], to=T.UINT8)],
+                  [("x", F, [6])], [("y", T.UINT8)], data=wide))
+    c.append(Case("Cast-float-to-int8", [h.make_node("Cast", ["x"], ["y"], to=T.INT8)],
+                  [("x", F, [6])], [("y", T.INT8)], data=wide))
+    ints = {"i": np.array([[-1, 0, 1, 65535, 70000]] * 2, np.int64)}
+    c.append(Case("Cast-int64-uint16-int64",
+                  [h.make_node("Cast", ["i"], ["u"], to=T.UINT16),
+                   h.make_node("Cast", ["u"], ["y"], to=I64)],
+                  [("i", I64, [5])], [("y", I64)], data=ints))
+    c.append(Case("CastLike-uint8", [h.make_node("CastLike", ["x", "p"], ["y"])],
+                  [("x", F, [5]), ("p", T.UINT8, [1, 5])], [("y", T.UINT8)],
+                  data={"x": np.array([[3.7, 0.2, 255.9, 17.0, 1.0]] * 2, np.float32),
+                        **pixels}, opset=15))
     for op in ["Max", "Min", "Sum", "Mean"]:
         c.append(Case(op, [h.make_node(op, ["a", "b", "c"], ["y"])],
                       [("a", F, [3, 4]), ("b", F, [1, 4]), ("c", F, [3, 1])], [("y", F)]))

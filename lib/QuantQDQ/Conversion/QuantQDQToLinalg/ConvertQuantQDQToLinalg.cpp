@@ -97,6 +97,7 @@ struct ConvertQuantQDQToLinalgPass
                                       std::move(patterns))))
       return signalPassFailure();
     widenNarrowConstants(getOperation());
+    eraseIntegerSignedness(getOperation());
   }
 };
 } // namespace

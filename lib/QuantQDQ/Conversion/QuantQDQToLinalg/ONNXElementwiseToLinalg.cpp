@@ -153,9 +153,6 @@ static const llvm::StringMap<ElementFn> &getElementFns() {
     m["Where"] = [](OpBuilder &b, Location l, ValueRange a, Type, ONNXNode) {
       return Value(arith::SelectOp::create(b, l, a[0], a[1], a[2]));
     };
-    m["Cast"] = [](OpBuilder &b, Location l, ValueRange a, Type r, ONNXNode) {
-      return castScalar(b, l, a[0], r);
-    };
     m["Neg"] = [](OpBuilder &b, Location l, ValueRange a, Type,
                   ONNXNode) -> Value {
       if (isFloat(a[0]))
@@ -234,16 +231,29 @@ static LogicalResult lowerElementwise(ONNXNode node,
   return success();
 }
 
-/// CastLike: a Cast of the first input to the result's element type (the
-/// second input's), whose values it does not read.
-static LogicalResult lowerCastLike(ONNXNode node, PatternRewriter &rewriter) {
+/// Cast, and CastLike (whose second input gives the type and whose values
+/// it does not read): the first input converted to the result's element
+/// type. Unsigned integer tensors are computed on as signless ones of the
+/// same bits (tensor.bitcast), their signedness choosing the conversion.
+static LogicalResult lowerCast(ONNXNode node, PatternRewriter &rewriter) {
   GenericOp op = node.getOp();
+  Location loc = op.getLoc();
   RankedTensorType type = getStaticResultType(node);
+  Value input = op.getInputs().front();
+  auto isUnsigned = [](Type t) {
+    return cast<RankedTensorType>(t).getElementType().isUnsignedInteger();
+  };
+  bool fromUnsigned = isUnsigned(input.getType());
+  bool toUnsigned = isUnsigned(type);
+  RankedTensorType signlessType = getSignlessType(type);
   Value result = buildElementwise(
-      rewriter, op.getLoc(), type, op.getInputs().take_front(1),
-      [&](OpBuilder &b, Location loc, ValueRange args) {
-        return castScalar(b, loc, args[0], type.getElementType());
+      rewriter, loc, signlessType, castToSignless(rewriter, loc, input),
+      [&](OpBuilder &b, Location l, ValueRange args) {
+        return castScalar(b, l, args[0], signlessType.getElementType(),
+                          fromUnsigned, toUnsigned);
       });
+  if (signlessType != type)
+    result = tensor::BitcastOp::create(rewriter, loc, type, result);
   rewriter.replaceOp(op, result);
   return success();
 }
@@ -252,5 +262,5 @@ void mlir::quant_qdq::addONNXElementwiseLowerings(
     ONNXNodeLowerings &lowerings) {
   for (const auto &entry : getElementFns())
     lowerings.add(entry.getKey(), lowerElementwise);
-  lowerings.add({"CastLike"}, lowerCastLike);
+  lowerings.add({"Cast", "CastLike"}, lowerCast);
 }

@@ -53,9 +53,21 @@ FailureOr<SmallVector<int64_t>> getConstantIntInput(ONNXNode node,
 /// The result type of `node`'s result `index`, which must be a ranked
 /// tensor of static shape.
 RankedTensorType getStaticResultType(ONNXNode node, unsigned index = 0);
-/// `x` converted to `to` as ONNX's Cast does: float to integer truncates,
-/// anything to bool is "not zero", bool to a number is 0 or 1.
-Value castScalar(OpBuilder &b, Location loc, Value x, Type to);
+/// `x` converted to `to` as ONNX's Cast does (and ONNX Runtime computes
+/// it): float to integer truncates toward zero, through 32 bits for
+/// narrower integers so that out-of-range values wrap as they do there;
+/// anything to bool is "not zero", bool to a number is 0 or 1. Both are
+/// signless; `fromUnsigned` and `toUnsigned` say which integers were
+/// unsigned in the model (zero extension, unsigned conversions).
+Value castScalar(OpBuilder &b, Location loc, Value x, Type to,
+                 bool fromUnsigned = false, bool toUnsigned = false);
+
+/// `type` with a signless integer element type in place of an unsigned (or
+/// signed) one of the same width. Arithmetic takes signless integers only.
+RankedTensorType getSignlessType(RankedTensorType type);
+/// `tensor` as getSignlessType's type, through a tensor.bitcast of the same
+/// bits where it differs.
+Value castToSignless(OpBuilder &b, Location loc, Value tensor);
 
 } // namespace mlir::quant_qdq
 

@@ -42,8 +42,8 @@ RankedTensorType mlir::quant_qdq::getStaticResultType(ONNXNode node,
   return type && type.hasStaticShape() ? type : RankedTensorType();
 }
 
-Value mlir::quant_qdq::castScalar(OpBuilder &b, Location loc, Value x,
-                                  Type to) {
+Value mlir::quant_qdq::castScalar(OpBuilder &b, Location loc, Value x, Type to,
+                                  bool fromUnsigned, bool toUnsigned) {
   Type from = x.getType();
   if (from == to)
     return x;
@@ -60,20 +60,49 @@ Value mlir::quant_qdq::castScalar(OpBuilder &b, Location loc, Value x,
   if (fromInt && toInt) {
     if (toInt.getWidth() < fromInt.getWidth())
       return arith::TruncIOp::create(b, loc, to, x);
-    if (fromInt.getWidth() == 1)
+    if (fromInt.getWidth() == 1 || fromUnsigned)
       return arith::ExtUIOp::create(b, loc, to, x);
     return arith::ExtSIOp::create(b, loc, to, x);
   }
   if (fromInt) {
-    if (fromInt.getWidth() == 1)
+    if (fromInt.getWidth() == 1 || fromUnsigned)
       return arith::UIToFPOp::create(b, loc, to, x);
     return arith::SIToFPOp::create(b, loc, to, x);
   }
-  if (toInt)
+  if (toInt) {
+    // LLVM leaves an out-of-range conversion undefined; ONNX Runtime
+    // converts to a wider signed integer and keeps the low bits (300.0 to
+    // uint8 is 44, -1.5 is 255): through 32 bits below 32, 64 for uint32.
+    unsigned width = toInt.getWidth();
+    unsigned through = width < 32 ? 32 : width == 32 && toUnsigned ? 64 : 0;
+    if (through) {
+      Value wide =
+          arith::FPToSIOp::create(b, loc, b.getIntegerType(through), x);
+      return arith::TruncIOp::create(b, loc, to, wide);
+    }
+    if (toUnsigned)
+      return arith::FPToUIOp::create(b, loc, to, x);
     return arith::FPToSIOp::create(b, loc, to, x);
+  }
   if (cast<FloatType>(to).getWidth() < cast<FloatType>(from).getWidth())
     return arith::TruncFOp::create(b, loc, to, x);
   return arith::ExtFOp::create(b, loc, to, x);
+}
+
+RankedTensorType mlir::quant_qdq::getSignlessType(RankedTensorType type) {
+  auto element = dyn_cast<IntegerType>(type.getElementType());
+  if (!element || element.isSignless())
+    return type;
+  return type.clone(IntegerType::get(type.getContext(), element.getWidth()));
+}
+
+Value mlir::quant_qdq::castToSignless(OpBuilder &b, Location loc,
+                                      Value tensor) {
+  auto type = cast<RankedTensorType>(tensor.getType());
+  RankedTensorType signless = getSignlessType(type);
+  if (signless == type)
+    return tensor;
+  return tensor::BitcastOp::create(b, loc, signless, tensor);
 }
 
 namespace {
