@@ -32,3 +32,14 @@ func.func @main(%x: tensor<4xf32>) -> tensor<128x128xf32> {
   %0 = quant_qdq.generic "Gather" "lookup" %x, %w : (tensor<4xf32>, tensor<128x128xf32>) -> tensor<128x128xf32>
   return %0 : tensor<128x128xf32>
 }
+
+// -----
+
+// A graph output whose rank is unknown here (its producer's shape could not
+// be inferred) has no ONNX form the checker accepts: an error naming it,
+// where a file with a shapeless output used to be written.
+// CHECK: export-self-check.mlir:{{[0-9]+}} offset :{{[0-9]+}}:1: error: graph output 'output_0' has no known rank (the shapes before it could not be inferred), and ONNX requires one of a graph output, so the model is not written
+func.func @main(%x: tensor<4xf32>) -> tensor<*xf32> {
+  %0 = quant_qdq.generic "Relu" "relu" %x : (tensor<4xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}

@@ -574,6 +574,18 @@ onnx::ModelProto ModelExporter::getCheckView() {
   }
   for (const StreamedTensor &t : streamed)
     addInput(t.header);
+  // A custom-domain node's output may have no known rank (nothing here
+  // infers it), which ONNX Runtime accepts: such an output is checked as
+  // if it had one. Any other output of unknown rank fails the check.
+  llvm::StringSet<> customOutputs;
+  for (const onnx::NodeProto &node : viewGraph.node())
+    if (!onnx_io::isDefaultDomain(node.domain()))
+      customOutputs.insert(node.output().begin(), node.output().end());
+  for (onnx::ValueInfoProto &output : *viewGraph.mutable_output())
+    if (output.type().has_tensor_type() &&
+        !output.type().tensor_type().has_shape() &&
+        customOutputs.contains(output.name()))
+      output.mutable_type()->mutable_tensor_type()->mutable_shape();
   return view;
 }
 
@@ -758,6 +770,14 @@ prepareExport(ModuleOp module, const ONNXExportOptions &options) {
     return failure();
   // What ONNX refuses is never written: ONNX Runtime would refuse it too.
   onnx::ModelProto view = prepared.exporter->getCheckView();
+  for (const onnx::ValueInfoProto &output : view.graph().output())
+    if (output.type().has_tensor_type() &&
+        !output.type().tensor_type().has_shape())
+      return emitError(func.getLoc())
+             << "graph output '" << output.name()
+             << "' has no known rank (the shapes before it could not be "
+                "inferred), and ONNX requires one of a graph output, so the "
+                "model is not written";
   if (std::string error = checkWrittenModel(view); !error.empty())
     return emitError(findNamedOp(func, getCheckedNodeName(error)))
            << "the ONNX model fails ONNX's full checker, so it is not "

@@ -157,8 +157,9 @@ ShapeInferenceResult inferShapes(onnx::ModelProto &model);
 /// structure, every node against its schema at the model's opsets, and
 /// strict shape inference) on a model about to be written, isolated in a
 /// child process; `model` holds no large tensor data (see
-/// ModelExporter::getCheckView). Returns the checker's message on one
-/// line, empty when the model passes.
+/// ModelExporter::getCheckView). A graph output without a shape fails, as
+/// in the file. Returns the checker's message on one line, empty when the
+/// model passes.
 std::string checkWrittenModel(onnx::ModelProto &model);
 
 /// The checker's message on one line, led by the node it names in its

@@ -106,15 +106,17 @@ static std::string inferModelShapes(onnx::ModelProto &model) {
 }
 
 /// ONNX's checker on `model` (with `fullCheck`, its strict shape inference
-/// too), except that a graph input or output of unknown rank (no shape,
-/// which ONNX Runtime accepts and a custom-domain producer leaves) passes
-/// the shape requirement. The model is left as it was.
-static std::string checkModel(onnx::ModelProto &model, bool fullCheck = false) {
+/// too), except that, with `relaxRankless`, a graph input or output of
+/// unknown rank (no shape, which ONNX Runtime accepts and a custom-domain
+/// producer leaves) passes the shape requirement. The model is left as it
+/// was.
+static std::string checkModel(onnx::ModelProto &model, bool fullCheck = false,
+                              bool relaxRankless = true) {
   std::vector<onnx::TypeProto_Tensor *> rankless;
   onnx::GraphProto &graph = *model.mutable_graph();
   for (auto *infos : {graph.mutable_input(), graph.mutable_output()})
     for (onnx::ValueInfoProto &info : *infos)
-      if (info.type().has_tensor_type() &&
+      if (relaxRankless && info.type().has_tensor_type() &&
           !info.type().tensor_type().has_shape()) {
         rankless.push_back(info.mutable_type()->mutable_tensor_type());
         rankless.back()->mutable_shape();
@@ -251,6 +253,11 @@ inferShapesInProcess(onnx::ModelProto &model) {
   result.checkError = checkModel(model);
   if (result.error.empty() && result.checkError.empty())
     std::tie(result.badNode, result.nodeError) = findRejectedNode(model);
+  // What only ONNX's full check finds (strict inference against the types
+  // the model declares: a value_info of another rank than its producer
+  // gives) comes last, after the checks that name the node.
+  if (result.checkError.empty() && result.badNode < 0)
+    result.checkError = checkModel(model, /*fullCheck=*/true);
   return result;
 }
 
@@ -313,7 +320,8 @@ std::string onnx_io::checkWrittenModel(onnx::ModelProto &model) {
       [&] {
         // "0": it passes; "1" and why not. (checkModel leaves the model as
         // it was, in whichever process it runs.)
-        std::string error = checkModel(model, /*fullCheck=*/true);
+        std::string error =
+            checkModel(model, /*fullCheck=*/true, /*relaxRankless=*/false);
         return error.empty() ? std::string("0") : "1" + error;
       },
       "ONNX's checker", /*timeoutMs=*/120000);

@@ -739,6 +739,16 @@ def unlowerable_node():
                  [value("x", [1, 4])], [value("y", [1, 4])], opset=17)
 
 
+def declared_rank_mismatch():
+    """A Relu whose output the model's value_info declares of rank 3, where
+    its input is of rank 2."""
+    nodes = [helper.make_node("Relu", ["x"], ["r"], name="relu"),
+             helper.make_node("Neg", ["r"], ["y"], name="neg")]
+    m = model(nodes, [value("x", [2, 4])], [value("y", [2, 4])])
+    m.graph.value_info.append(value("r", [2, 4, 1]))
+    return m
+
+
 def conv_rank_mismatch():
     """A Conv whose input (rank 3) and weight (rank 4) disagree, behind Q/DQ
     and hidden from whole-model inference: the graph output that names the
@@ -915,7 +925,7 @@ MODELS = {f.__name__: f for f in [
     loop_body_arity, unsorted_nodes, custom_output_unknown_rank,
     relu_chain_100k, residual_10k, unlowerable_node, attention_23,
     attention_name_clash,
-    conv_rank_mismatch]}
+    conv_rank_mismatch, declared_rank_mismatch]}
 
 RAW = {
     "empty": lambda: b"",
