@@ -245,6 +245,37 @@ static std::pair<int, std::string> findRejectedNode(onnx::ModelProto &model) {
   return {-1, {}};
 }
 
+/// `model` without the data of its large initializers (weights), which are
+/// graph inputs of their type and shape in the copy: what ONNX's full
+/// check judges of them, without the copy of every weight it would make.
+static onnx::ModelProto withoutLargeInitializers(onnx::ModelProto &model) {
+  onnx::GraphProto &graph = *model.mutable_graph();
+  google::protobuf::RepeatedPtrField<onnx::TensorProto> initializers;
+  initializers.Swap(graph.mutable_initializer());
+  onnx::ModelProto view = model;
+  initializers.Swap(graph.mutable_initializer());
+  onnx::GraphProto &viewGraph = *view.mutable_graph();
+  std::unordered_set<std::string> inputs;
+  for (const onnx::ValueInfoProto &input : viewGraph.input())
+    inputs.insert(input.name());
+  for (const onnx::TensorProto &init : graph.initializer()) {
+    if (countElements(init.dims()) <= kMaxCheckData) {
+      *viewGraph.add_initializer() = init;
+      continue;
+    }
+    if (!inputs.insert(init.name()).second)
+      continue;
+    onnx::ValueInfoProto &input = *viewGraph.add_input();
+    input.set_name(init.name());
+    auto *type = input.mutable_type()->mutable_tensor_type();
+    type->set_elem_type(init.data_type());
+    auto *shape = type->mutable_shape();
+    for (int64_t d : init.dims())
+      shape->add_dim()->set_dim_value(d);
+  }
+  return view;
+}
+
 static onnx_io::ShapeInferenceResult
 inferShapesInProcess(onnx::ModelProto &model) {
   onnx_io::ShapeInferenceResult result;
@@ -256,8 +287,10 @@ inferShapesInProcess(onnx::ModelProto &model) {
   // What only ONNX's full check finds (strict inference against the types
   // the model declares: a value_info of another rank than its producer
   // gives) comes last, after the checks that name the node.
-  if (result.checkError.empty() && result.badNode < 0)
-    result.checkError = checkModel(model, /*fullCheck=*/true);
+  if (result.checkError.empty() && result.badNode < 0) {
+    onnx::ModelProto view = withoutLargeInitializers(model);
+    result.checkError = checkModel(view, /*fullCheck=*/true);
+  }
   return result;
 }
 
