@@ -546,34 +546,16 @@ LogicalResult ModelExporter::convertKeptNodes(func::FuncOp func) {
 static constexpr size_t kCheckedInlineBytes = 1 << 16;
 
 onnx::ModelProto ModelExporter::getCheckView() {
-  // The model but its initializers, copied; then the small initializers.
-  google::protobuf::RepeatedPtrField<onnx::TensorProto> initializers;
-  initializers.Swap(graph->mutable_initializer());
-  onnx::ModelProto view = model;
-  initializers.Swap(graph->mutable_initializer());
-  onnx::GraphProto &viewGraph = *view.mutable_graph();
-  llvm::StringSet<> inputs;
-  for (const onnx::ValueInfoProto &input : viewGraph.input())
-    inputs.insert(input.name());
-  auto addInput = [&](const onnx::TensorProto &tensor) {
-    if (!inputs.insert(tensor.name()).second)
-      return;
-    onnx::ValueInfoProto &input = *viewGraph.add_input();
-    input.set_name(tensor.name());
-    auto *type = input.mutable_type()->mutable_tensor_type();
-    type->set_elem_type(tensor.data_type());
-    auto *shape = type->mutable_shape();
-    for (int64_t d : tensor.dims())
-      shape->add_dim()->set_dim_value(d);
-  };
-  for (const onnx::TensorProto &init : graph->initializer()) {
-    if (init.raw_data().size() < kCheckedInlineBytes)
-      *viewGraph.add_initializer() = init;
-    else
-      addInput(init);
-  }
+  SmallVector<const onnx::TensorProto *> streamedHeaders;
   for (const StreamedTensor &t : streamed)
-    addInput(t.header);
+    streamedHeaders.push_back(&t.header);
+  onnx::ModelProto view = copyWithoutWeights(
+      model,
+      [](const onnx::TensorProto &init) {
+        return init.raw_data().size() >= kCheckedInlineBytes;
+      },
+      streamedHeaders);
+  onnx::GraphProto &viewGraph = *view.mutable_graph();
   // A custom-domain node's output may have no known rank (nothing here
   // infers it), which ONNX Runtime accepts: such an output is checked as
   // if it had one. Any other output of unknown rank fails the check.

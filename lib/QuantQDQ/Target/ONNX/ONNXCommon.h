@@ -15,6 +15,7 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Location.h"
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
 
 #include "onnx/onnx_pb.h"
@@ -161,6 +162,16 @@ ShapeInferenceResult inferShapes(onnx::ModelProto &model);
 /// in the file. Returns the checker's message on one line, empty when the
 /// model passes.
 std::string checkWrittenModel(onnx::ModelProto &model);
+
+/// A copy of `model` for ONNX's full check in which the initializers
+/// `isWeight` picks, and `moreWeights` (tensors written beside the graph),
+/// are graph inputs of their type and shape: their data is not copied
+/// (check_model copies the model it infers), and what the check judges of
+/// a weight is its type and shape.
+onnx::ModelProto
+copyWithoutWeights(onnx::ModelProto &model,
+                   llvm::function_ref<bool(const onnx::TensorProto &)> isWeight,
+                   llvm::ArrayRef<const onnx::TensorProto *> moreWeights = {});
 
 /// The checker's message on one line, led by the node it names in its
 /// context ("==> Context: Bad node spec for node. Name: n OpType: Conv").

@@ -245,10 +245,11 @@ static std::pair<int, std::string> findRejectedNode(onnx::ModelProto &model) {
   return {-1, {}};
 }
 
-/// `model` without the data of its large initializers (weights), which are
-/// graph inputs of their type and shape in the copy: what ONNX's full
-/// check judges of them, without the copy of every weight it would make.
-static onnx::ModelProto withoutLargeInitializers(onnx::ModelProto &model) {
+onnx::ModelProto onnx_io::copyWithoutWeights(
+    onnx::ModelProto &model,
+    llvm::function_ref<bool(const onnx::TensorProto &)> isWeight,
+    llvm::ArrayRef<const onnx::TensorProto *> moreWeights) {
+  // The model but its initializers, copied; then the others.
   onnx::GraphProto &graph = *model.mutable_graph();
   google::protobuf::RepeatedPtrField<onnx::TensorProto> initializers;
   initializers.Swap(graph.mutable_initializer());
@@ -258,21 +259,25 @@ static onnx::ModelProto withoutLargeInitializers(onnx::ModelProto &model) {
   std::unordered_set<std::string> inputs;
   for (const onnx::ValueInfoProto &input : viewGraph.input())
     inputs.insert(input.name());
-  for (const onnx::TensorProto &init : graph.initializer()) {
-    if (countElements(init.dims()) <= kMaxCheckData) {
-      *viewGraph.add_initializer() = init;
-      continue;
-    }
-    if (!inputs.insert(init.name()).second)
-      continue;
+  auto addInput = [&](const onnx::TensorProto &tensor) {
+    if (!inputs.insert(tensor.name()).second)
+      return;
     onnx::ValueInfoProto &input = *viewGraph.add_input();
-    input.set_name(init.name());
+    input.set_name(tensor.name());
     auto *type = input.mutable_type()->mutable_tensor_type();
-    type->set_elem_type(init.data_type());
+    type->set_elem_type(tensor.data_type());
     auto *shape = type->mutable_shape();
-    for (int64_t d : init.dims())
+    for (int64_t d : tensor.dims())
       shape->add_dim()->set_dim_value(d);
+  };
+  for (const onnx::TensorProto &init : graph.initializer()) {
+    if (isWeight(init))
+      addInput(init);
+    else
+      *viewGraph.add_initializer() = init;
   }
+  for (const onnx::TensorProto *tensor : moreWeights)
+    addInput(*tensor);
   return view;
 }
 
@@ -288,7 +293,11 @@ inferShapesInProcess(onnx::ModelProto &model) {
   // the model declares: a value_info of another rank than its producer
   // gives) comes last, after the checks that name the node.
   if (result.checkError.empty() && result.badNode < 0) {
-    onnx::ModelProto view = withoutLargeInitializers(model);
+    // Without the copy of every weight the check would make.
+    onnx::ModelProto view =
+        onnx_io::copyWithoutWeights(model, [](const onnx::TensorProto &init) {
+          return countElements(init.dims()) > kMaxCheckData;
+        });
     result.checkError = checkModel(view, /*fullCheck=*/true);
   }
   return result;
