@@ -26,7 +26,6 @@
 #include <algorithm>
 #include <cmath>
 #include <iterator>
-#include <limits>
 
 using namespace mlir;
 using namespace mlir::quant_qdq;
@@ -203,36 +202,8 @@ static double getRoundingError(float v, float scale, float qmin, float qmax) {
   return e * e;
 }
 
-float mlir::quant_qdq::chooseWeightScale(ArrayRef<float> values,
-                                         QuantizerAttr q) {
-  float lo = 0.0f, hi = 0.0f;
-  for (float v : values) {
-    lo = v < lo ? v : lo;
-    hi = v > hi ? v : hi;
-  }
-  if (!searchesClipping(q))
-    return getUnclippedScales(GroupRanges{{lo}, {hi}}, q).front();
-  float base = getUnclippedScale(lo, hi, q);
-  if (!(base > 0.0f))
-    return 1.0f;
-  float qmin = float(q.getQMin()), qmax = float(q.getQMax());
-  float best = base;
-  double bestError = std::numeric_limits<double>::infinity();
-  for (float factor : kClipFactors) {
-    float scale = base * factor;
-    double error = 0;
-    for (float v : values)
-      error += getRoundingError(v, scale, qmin, qmax);
-    if (error < bestError) {
-      bestError = error;
-      best = scale;
-    }
-  }
-  return best;
-}
-
-/// The scales chooseWeightScale gives each group of `data` (of `shape`),
-/// computed in one pass over the data for every group at once.
+/// The clipping search of `calibration = mse` for every group of `data` (of
+/// `shape`) at once, in one pass over the data.
 static SmallVector<float> searchClippedScales(ArrayRef<float> data,
                                               ArrayRef<int64_t> shape,
                                               QuantizerAttr q,
@@ -290,6 +261,14 @@ mlir::quant_qdq::computeWeightScales(ArrayRef<float> weight,
   if (searchesClipping(q))
     return searchClippedScales(weight, shape, q, ranges);
   return getUnclippedScales(ranges, q);
+}
+
+float mlir::quant_qdq::chooseWeightScale(ArrayRef<float> values,
+                                         QuantizerAttr q) {
+  // The values as one group: the quantizer per tensor.
+  return computeWeightScales(values, {int64_t(values.size())},
+                             q.withAxis(std::nullopt))
+      .front();
 }
 
 namespace {
