@@ -153,13 +153,13 @@ LogicalResult InsertQDQPass::checkDecision(const LayerDecision &decision,
 /// trained models of bench/accuracy and bench/llm); wider ones keep
 /// TensorRT's narrow max / qmax. `mse`: every signed integer weight takes
 /// the full range and each scale group the clipping of least rounding
-/// error. What `set` (the spec entry's or case's fields) names stays as
-/// given.
+/// error. `max`: `q` as it is. What `set` (the spec entry's or case's fields)
+/// names stays as given.
 static QuantizerAttr
 withScaleRule(QuantizerAttr q, const QuantizerOverride &set, StringRef rule) {
   bool search = rule == "mse";
-  if (q.isFloatStorage() || !q.getIsSigned() || !q.getSymmetric() ||
-      (!search && q.getBits() > 4))
+  if (rule == "max" || q.isFloatStorage() || !q.getIsSigned() ||
+      !q.getSymmetric() || (!search && q.getBits() > 4))
     return q;
   std::optional<CalibrationMethod> calibration = set.calibration;
   if (search && !calibration)
@@ -203,7 +203,7 @@ InsertQDQPass::decide(ModuleOp module, const QuantizationSpec *spec,
       weightSet = entry->weightQuantizer;
       decision.weightQuantizer =
           weightSet.apply(decision.weightQuantizer, channelAxis, reductionAxis);
-      blocksChosen = entry->weightQuantizer.blockSize.has_value();
+      blocksChosen = weightSet.blockSize.has_value();
       decision.rule = "spec '" + entry->pattern + "'";
     } else if (record) {
       llvm::append_range(decision.inputs, record.getInputPositions());
@@ -227,9 +227,8 @@ InsertQDQPass::decide(ModuleOp module, const QuantizationSpec *spec,
       decision.inputs.clear();
       decision.rule += "; weight-only";
     }
-    if (weightScale != "max")
-      decision.weightQuantizer =
-          withScaleRule(decision.weightQuantizer, weightSet, weightScale);
+    decision.weightQuantizer =
+        withScaleRule(decision.weightQuantizer, weightSet, weightScale);
     // Blocks of input channels replace the per-channel scales.
     if (weightBlockSize > 0 && !blocksChosen &&
         decision.weightQuantizer.isPerAxis() && reductionAxis)
