@@ -7,6 +7,11 @@ which runs before any of its modules, sits no higher than they do: it
 cannot reach above the subpackage's front end. A new module must be given
 its layer here. And `import quant_qdq` loads no framework (torch, Keras,
 TensorFlow): only the training modules do.
+
+One reach upwards is by design and not an import: the `keras` package
+names TFMOT's API (quant_qdq.keras.quantize_apply, ...), which sits in the
+training layer, as attributes loaded on first use (PEP 562 __getattr__),
+never when the package is imported; test_lazy_names_resolve checks them.
 """
 
 import ast
@@ -28,12 +33,14 @@ LAYERS = [
         "custom_qdq_cases",
         "keras", "keras.models", "keras.mlir_text", "keras.graph_walk",
         "keras.emitter", "keras.layer_translator", "keras.importer",
-        "keras.qat_layers",
+        "keras.qat_layers", "keras.quantizers", "keras.quantize_config",
+        "keras.quantize_wrapper", "keras.quantized_import",
         "torch", "torch.export", "torch.qat_modules"]),
     ("any model", ["loading"]),
     ("running models", ["calibration", "compare", "number_formats"]),
     ("placement", ["placement"]),
-    ("training", ["keras.qat", "torch.qat"]),
+    ("training", ["keras.qat", "keras.default_scheme", "keras.tfmot",
+                  "torch.qat"]),
     ("quantize_model", ["quantize"]),
     ("facade", ["", "__main__", "keras_import", "keras_qat", "torch_qat"]),
 ]
@@ -202,3 +209,22 @@ if __name__ == "__main__":
     problems = check_layering(sys.argv[1])
     print("\n".join(problems))
     sys.exit(1 if problems else 0)
+
+
+def test_lazy_names_resolve():
+    """The keras package's lazily loaded names are modules of the package
+    with a layer that define them (read, not imported: some import Keras,
+    which this process must not load)."""
+    import quant_qdq.keras as package
+    modules = package_modules(os.path.dirname(quant_qdq.__file__))
+    for name, (module, attribute) in package._TFMOT_NAMES.items():
+        assert "keras." + module in LAYER_OF, module
+        if attribute is not None:
+            with open(modules["keras." + module]) as f:
+                tree = ast.parse(f.read())
+            defined = {node.name for node in tree.body if isinstance(
+                node, (ast.FunctionDef, ast.ClassDef))}
+            defined |= {alias.asname or alias.name for node in tree.body
+                        if isinstance(node, ast.ImportFrom)
+                        for alias in node.names}
+            assert attribute in defined, (name, module)

@@ -132,28 +132,40 @@ class Emitter:
     # -- Q/DQ pairs --------------------------------------------------------
 
     def qdq_pair(self, result, operand, shape, bits, narrow_range, axis,
-                 scales, location):
+                 scales, location, signed=True, zero_points=None):
         """`result = dequantize(quantize(operand))`, as insert-qdq places
-        them (export turns a pair on a constant into integer weights)."""
-        quantizer = self.quantizer(bits, narrow_range, axis)
-        scale_text = ", ".join("%.9e" % v for v in scales)
+        them (export turns a pair on a constant into integer weights).
+        Zero points, when given and not all 0, make the pair asymmetric."""
+        asymmetric = zero_points is not None and any(
+            int(z) != 0 for z in zero_points)
+        quantizer = self.quantizer(bits, narrow_range, axis, signed,
+                                   asymmetric)
+        params = "scale [%s]" % ", ".join("%.9e" % v for v in scales)
+        if asymmetric:
+            params += " zero_point [%s]" % ", ".join(
+                "%d" % z for z in zero_points)
         stored = self.fresh()
         float_type = tensor_type(shape)
         int_type = float_type.replace("f32>", "i%d>" % bits)
         self.lines.append(
-            "%s = quant_qdq.quantize %s %s scale [%s] : %s -> %s %s"
-            % (stored, operand, quantizer, scale_text, float_type, int_type,
+            "%s = quant_qdq.quantize %s %s %s : %s -> %s %s"
+            % (stored, operand, quantizer, params, float_type, int_type,
                self.loc(location)))
         self.lines.append(
-            "%s = quant_qdq.dequantize %s %s scale [%s] : %s -> %s %s"
-            % (result, stored, quantizer, scale_text, int_type, float_type,
+            "%s = quant_qdq.dequantize %s %s %s : %s -> %s %s"
+            % (result, stored, quantizer, params, int_type, float_type,
                self.loc(location)))
 
     @staticmethod
-    def quantizer(bits, narrow_range, axis=None):
+    def quantizer(bits, narrow_range, axis=None, signed=True,
+                  asymmetric=False):
         params = ["bits = %d" % bits]
+        if not signed:
+            params.append("is_signed = false")
         if not narrow_range:
             params.append("narrow_range = false")
+        if asymmetric:
+            params.append("symmetric = false")
         if axis is not None:
             params.append("axis = %d" % axis)
         return "<%s>" % ", ".join(params)

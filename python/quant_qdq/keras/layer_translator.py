@@ -14,6 +14,7 @@ from .emitter import Emitter
 from .graph_walk import Renamed, class_of, is_own, node_outputs
 from .mlir_text import Value, f32, i64s, pair, tensor_type, to_numpy
 from .models import KerasImportError
+from .quantized_import import WrapperQuantization, qdq_parameters_of
 
 __all__ = ["LayerTranslator"]
 
@@ -40,6 +41,9 @@ class LayerTranslator(Emitter):
         # (bits, narrow range) of the kernel of the layer being translated,
         # when it was trained with it fake-quantized.
         self.weight_quantizer = None
+        # The quantizers of the QuantizeWrapper being translated (TFMOT's
+        # API), if any.
+        self.wrapped: Optional[WrapperQuantization] = None
 
     # -- layers ------------------------------------------------------------
 
@@ -75,11 +79,19 @@ class LayerTranslator(Emitter):
         if not isinstance(kind, str):
             kind = getattr(getattr(layer, "activation", None), "__name__",
                            None)
-        out = self.activation("%s/%s" % (layer.name, kind), kind, value)
+        pre, post = None, None
+        if self.wrapped is not None:
+            pre, post = self.wrapped.take_activation() or (None, None)
+        name = "%s/%s" % (layer.name, kind)
+        if pre is not None:
+            value = self.quantized(value, pre, name + "/quantize_input")
+        out = self.activation(name, kind, value)
         if out is None:
             raise KerasImportError(
                 "layer '%s' (%s): activation %r has no quant_qdq equivalent"
                 % (layer.name, class_of(layer), kind))
+        if post is not None:
+            out = self.quantized(out, post, name + "/quantize")
         return out
 
     def same_pads(self, value: Value, kernel, strides, dilations, name):
@@ -118,8 +130,9 @@ class LayerTranslator(Emitter):
     def conv(self, layer, config, inputs, out_shape, depthwise=False):
         self.check_channels_last(layer, config)
         x = self.channel_first(inputs[0])
-        kernel = to_numpy(layer.kernel if hasattr(layer, "kernel")
+        kernel_variable = (layer.kernel if hasattr(layer, "kernel")
                            else layer.depthwise_kernel)
+        kernel = to_numpy(kernel_variable)
         kh, kw = kernel.shape[:2]
         if depthwise:
             channels, multiplier = kernel.shape[2], kernel.shape[3]
@@ -133,12 +146,14 @@ class LayerTranslator(Emitter):
         dilations = pair(config.get("dilation_rate", 1))
         pads = self.pads_of(config, inputs[0], (kh, kw), strides, dilations,
                             layer.name)
-        operands = [x.ssa, self.weight(weight, layer.name + "_kernel", 0)]
+        operands = [x.ssa, self.weight(weight, layer.name + "_kernel", 0,
+                                       kernel_variable)]
         types = [x.type, tensor_type(weight.shape)]
         if config.get("use_bias", True) and getattr(layer, "bias", None) \
                 is not None:
             bias = to_numpy(layer.bias)
-            operands.append(self.constant(bias, layer.name + "_bias"))
+            operands.append(self.bias(bias, layer.name + "_bias",
+                                      layer.bias))
             types.append(tensor_type(bias.shape))
         attrs = ["strides = %s" % i64s(strides),
                  "pads = %s" % i64s(pads),
@@ -156,11 +171,13 @@ class LayerTranslator(Emitter):
     def dense(self, layer, config, inputs, out_shape):
         x = self.keras_layout(inputs[0])
         kernel = to_numpy(layer.kernel)
-        operands = [x.ssa, self.weight(kernel, layer.name + "_kernel", 1)]
+        operands = [x.ssa, self.weight(kernel, layer.name + "_kernel", 1,
+                                       layer.kernel)]
         types = [x.type, tensor_type(kernel.shape)]
         if config.get("use_bias", True) and layer.bias is not None:
             bias = to_numpy(layer.bias)
-            operands.append(self.constant(bias, layer.name + "_bias"))
+            operands.append(self.bias(bias, layer.name + "_bias",
+                                      layer.bias))
             types.append(tensor_type(bias.shape))
         result = self.emit("quant_qdq.dense", layer.name, operands, types,
                            self.new_value(out_shape, False))
@@ -259,10 +276,17 @@ class LayerTranslator(Emitter):
         """The values of one layer call (walk_graph's visitor)."""
         out_shapes = [self.shape_of(o) for o in node_outputs(node)]
         self.weight_quantizer = None
+        self.wrapped = None
         if is_own(layer, "QuantizeWeights"):
             # A layer trained with its kernel fake-quantized: the layer,
             # and a per-channel Q/DQ on its kernel.
             self.weight_quantizer = (layer.num_bits, layer.narrow_range)
+            layer = layer.layer
+        elif is_own(layer, "QuantizeWrapper"):
+            # TFMOT's API: the layer, with its quantizers as Q/DQ pairs.
+            self.wrapped = WrapperQuantization(layer)
+            layer = layer.layer
+        elif is_own(layer, "QuantizeAnnotate"):
             layer = layer.layer
         cls = type(layer).__name__
         config = layer.get_config() if hasattr(layer, "get_config") else {}
@@ -284,6 +308,8 @@ class LayerTranslator(Emitter):
         if results is None:
             self.unknown.setdefault(cls, []).append(name)
             results = self.unknown_layer(cls, name, inputs, out_shapes)
+        if self.wrapped is not None:
+            results = self.quantize_outputs(self.wrapped, results, name)
         for value in results:
             value.origin = value.origin or name
         return results
@@ -294,6 +320,11 @@ class LayerTranslator(Emitter):
         models it."""
         if is_own(layer, "FakeQuantize"):
             return [self.fake_quantize(layer, inputs[0])]
+        if is_own(layer, "QuantizeLayer"):
+            params = qdq_parameters_of(layer.quantizer,
+                                       layer.quantizer_variables, layer.name,
+                                       "input")
+            return [self.quantized(inputs[0], params, layer.name)]
         handler = _TRANSLATIONS.get(class_of(layer))
         if handler is None:
             return None
@@ -475,10 +506,69 @@ class LayerTranslator(Emitter):
                       layer.narrow_range, None, [scale], layer.name)
         return result
 
-    def weight(self, array: np.ndarray, hint: str, channel_axis: int) -> str:
-        """The constant `array`, behind a per-channel Q/DQ pair along
-        `channel_axis` when the layer was trained so (QuantizeWeights)."""
+    def quantize_outputs(self, wrapped, results, name):
+        """`results` behind the wrapper's output quantizers, after checking
+        that the translation placed all its other quantizers."""
+        wrapped.check_placed()
+        if len(wrapped.outputs) > len(results):
+            raise KerasImportError("layer '%s': %d output quantizers for %d "
+                                   "outputs" % (name, len(wrapped.outputs),
+                                                len(results)))
+        results = list(results)
+        for i, params in enumerate(wrapped.outputs):
+            results[i] = self.quantized(
+                results[i], params, name + ("/quantize" if i == 0 else
+                                            "/quantize_%d" % i))
+        return results
+
+    def quantized(self, x: Value, params, location: str) -> Value:
+        """`x` behind the Q/DQ pair `params` (a QDQParameters; per axis
+        means along the Keras last axis)."""
+        axis = None
+        if params.per_axis:
+            axis = 1 if x.nchw else x.rank - 1
+        result = self.new_value(x.shape, x.nchw)
+        self.qdq_pair(result.ssa, x.ssa, x.held_shape, params.bits,
+                      params.narrow_range, axis, params.scale, location,
+                      params.signed, params.zero_point)
+        return result
+
+    def tfmot_weight(self, ssa, array, params, channel_axis, hint):
+        """The constant `ssa` behind its TFMOT quantizer's Q/DQ pair; a
+        per-axis quantizer's ranges, along the Keras last axis, are those
+        of `channel_axis` here (repeated along it for a depthwise kernel,
+        whose multiplier is the Keras last axis)."""
+        scale, zero_point, axis = params.scale, params.zero_point, None
+        if params.per_axis:
+            axis = channel_axis
+            repeats = array.shape[channel_axis] // scale.size
+            scale = np.tile(scale, repeats)
+            zero_point = np.tile(zero_point, repeats)
+        result = self.fresh()
+        self.qdq_pair(result, ssa, array.shape, params.bits,
+                      params.narrow_range, axis, scale, hint, params.signed,
+                      zero_point)
+        return result
+
+    def bias(self, array: np.ndarray, hint: str, variable) -> str:
+        """A bias constant, behind its quantizer's Q/DQ pair when a TFMOT
+        config quantizes it."""
         ssa = self.constant(array, hint)
+        params = self.wrapped.weight(variable) if self.wrapped else None
+        if params is None:
+            return ssa
+        return self.tfmot_weight(ssa, array, params, 0, hint)
+
+    def weight(self, array: np.ndarray, hint: str, channel_axis: int,
+               variable=None) -> str:
+        """The constant `array`, behind a per-channel Q/DQ pair along
+        `channel_axis` when the layer was trained so (QuantizeWeights), or
+        behind its quantizer's pair when a TFMOT config quantizes
+        `variable` (the Keras weight it was read from)."""
+        ssa = self.constant(array, hint)
+        params = self.wrapped.weight(variable) if self.wrapped else None
+        if params is not None:
+            return self.tfmot_weight(ssa, array, params, channel_axis, hint)
         if self.weight_quantizer is None:
             return ssa
         bits, narrow = self.weight_quantizer

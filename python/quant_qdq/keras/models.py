@@ -63,9 +63,12 @@ def load_keras_model(path):
         try:
             module = __import__(name)
             # Models saved after quantization-aware training hold
-            # qat_layers' layers: registered with this Keras first.
+            # qat_layers' or TFMOT's API's layers: registered with this
+            # Keras first.
             from .qat_layers import layers_of
+            from .quantize_wrapper import layers_of as tfmot_layers_of
             layers_of(name)
+            tfmot_layers_of(module)
             return module.models.load_model(path, compile=False)
         except ImportError as e:
             errors.append("%s: %s" % (name, e))

@@ -1,0 +1,265 @@
+"""TFMOT's quantization API over Keras 3 and tf.keras models:
+
+    import quant_qdq.keras as qk          # for tfmot.quantization.keras
+    model = qk.quantize_annotate_model(keras.Sequential([
+        qk.quantize_annotate_layer(Conv2D(...), MyConvConfig()), ...]))
+    qat = qk.quantize_apply(model)        # or qk.quantize_model(model)
+    qat.compile(...); qat.fit(...)
+    qk.export_qat_model(qat, output="model.qdq.onnx")
+
+Placement is TFMOT's, not insert-qdq's: layers' outputs (after their
+activation) and the model inputs are quantized, by each layer's
+QuantizeConfig (default_scheme.py), where the NVIDIA toolkit quantizes
+the inputs of quantizable layers (docs/Keras.md says where they differ).
+Unlike TFMOT, a layer the default scheme does not know is left in float
+with a warning rather than refusing the model, and a model's weights are
+copied, never shared with the annotated model.
+"""
+
+import contextlib
+import sys
+import warnings
+
+from .graph_walk import walk_graph
+from .models import is_keras_model
+from .default_scheme import default_config, fuse
+from .quantize_config import QuantizeConfig
+from .quantize_wrapper import layers_for, layers_of
+from .quantizers import AllValuesQuantizer, keras_of
+
+__all__ = ["quantize_annotate_layer", "quantize_annotate_model",
+           "quantize_apply", "quantize_model", "quantize_scope"]
+
+
+def _check_model(model, what):
+    if not is_keras_model(model):
+        raise ValueError("%s takes a keras.Model (Keras 3 or tf.keras), got "
+                         "%s.%s" % (what, type(model).__module__,
+                                    type(model).__name__))
+
+
+def _is_annotation(layer):
+    return type(layer).__name__ == "QuantizeAnnotate" and \
+        type(layer).__module__.startswith("quant_qdq")
+
+
+def quantize_annotate_layer(to_annotate, quantize_config=None):
+    """`to_annotate` (a Keras layer) marked to be quantized by
+    quantize_apply, by `quantize_config` (default: its class's in the
+    default scheme)."""
+    if to_annotate is None:
+        raise ValueError("quantize_annotate_layer: `to_annotate` is None")
+    k = keras_of(to_annotate)
+    if not isinstance(to_annotate, k.layers.Layer) or is_keras_model(
+            to_annotate):
+        raise ValueError("quantize_annotate_layer takes a Keras layer, got "
+                         "%r" % (to_annotate,))
+    if quantize_config is not None and not isinstance(quantize_config,
+                                                      QuantizeConfig):
+        raise ValueError("quantize_config must be a quant_qdq.keras."
+                         "QuantizeConfig, got %r" % (quantize_config,))
+    annotate, _, _ = layers_of(k)
+    return annotate(to_annotate, quantize_config)
+
+
+def _rebuild(model, visit):
+    """A new model of `model`'s graph, each layer call replaced by what
+    `visit(layer, inputs)` returns; inputs are new Input tensors of the
+    same shapes and names."""
+    k = keras_of(model)
+    inputs = []
+    for tensor in model.inputs:
+        layer = tensor._keras_history[0]
+        inputs.append(k.Input(batch_shape=tuple(tensor.shape),
+                              dtype=tensor.dtype, name=layer.name))
+    outputs = walk_graph(model, inputs,
+                         lambda layer, node, args: visit(layer, args))
+    return k.Model(inputs if len(inputs) > 1 else inputs[0],
+                   outputs if len(outputs) > 1 else outputs[0],
+                   name=model.name)
+
+
+def _outputs(result):
+    return list(result) if isinstance(result, (list, tuple)) else [result]
+
+
+def _call(layer, args):
+    return _outputs(layer(args if len(args) > 1 else args[0]))
+
+
+def quantize_annotate_model(to_annotate):
+    """A model of the same layers (shared, not copied) with every layer
+    not yet annotated marked for quantize_apply by its default config."""
+    _check_model(to_annotate, "quantize_annotate_model")
+    annotate, _, _ = layers_for(to_annotate)
+    annotated = {}
+
+    def visit(layer, args):
+        if not _is_annotation(layer):
+            if id(layer) not in annotated:
+                annotated[id(layer)] = annotate(layer)
+            layer = annotated[id(layer)]
+        return _call(layer, args)
+
+    return _rebuild(to_annotate, visit)
+
+
+def _clone(layer):
+    """A new layer of `layer`'s configuration (weights copied once built)."""
+    try:
+        return layer.__class__.from_config(layer.get_config())
+    except Exception as error:
+        raise ValueError(
+            "layer '%s' (%s) cannot be rebuilt from its get_config(): %s: %s "
+            "(a custom layer needs a get_config giving its __init__ "
+            "arguments)" % (layer.name, type(layer).__name__,
+                            type(error).__name__, error)) from error
+
+
+def _layer_calls(model):
+    """[(layer, [producer layers], annotation or None)] of `model` in graph
+    order, annotations seen through (a producer None: a model input)."""
+    calls = []
+
+    def visit(layer, node, args):
+        annotation = layer if _is_annotation(layer) else None
+        inner = layer.layer if annotation is not None else layer
+        calls.append((inner, [a for a in args if a is not None], annotation))
+        return [inner] * len(_outputs(node.output_tensors))
+
+    walk_graph(model, [None] * len(model.inputs), visit)
+    return calls
+
+
+def _configs(calls):
+    """({layer id: QuantizeConfig}, ids on the default config, ids
+    annotated) for the annotated layers of `calls`, fusions applied; warns
+    once about annotated layers no config covers."""
+    configs, defaulted, annotated, unknown = {}, set(), set(), []
+    for layer, _, annotation in calls:
+        if annotation is None or id(layer) in annotated:
+            continue
+        annotated.add(id(layer))
+        config = annotation.quantize_config
+        if config is None:
+            config = default_config(layer)
+            if config is None:
+                if type(layer).__name__ != "BatchNormalization":
+                    unknown.append("%s (%s)" % (layer.name,
+                                                type(layer).__name__))
+                continue
+            defaulted.add(id(layer))
+        configs[id(layer)] = config
+    fuse([(layer, producers) for layer, producers, _ in calls], configs,
+         defaulted, annotated)
+    if unknown:
+        warnings.warn(
+            "quantize_apply: no default QuantizeConfig for %s; left in float "
+            "(annotate them with a QuantizeConfig to quantize them)"
+            % ", ".join(unknown), stacklevel=3)
+    return configs
+
+
+def quantize_apply(model):
+    """A copy of the annotated `model` ready for quantization-aware
+    training: each annotated layer a QuantizeWrapper of its config, a
+    QuantizeLayer on each model input an annotated layer reads, the other
+    layers in float; weights copied from `model`."""
+    _check_model(model, "quantize_apply")
+    calls = _layer_calls(model)
+    if not any(annotation is not None for _, _, annotation in calls):
+        raise ValueError(
+            "quantize_apply: model '%s' has no annotated layer: annotate "
+            "with quantize_annotate_layer/quantize_annotate_model, or call "
+            "quantize_model" % model.name)
+    configs = _configs(calls)
+    _, wrapper, quantize_layer = layers_for(model)
+    clones = {}
+    quantized_inputs = {}
+
+    def visit(layer, args):
+        inner = layer.layer if _is_annotation(layer) else layer
+        args = [quantized_inputs.get(id(a), a) for a in args]
+        if id(inner) not in clones:
+            clone = _clone(inner)
+            config = configs.get(id(inner))
+            runner = clone if config is None else wrapper(clone, config)
+            clones[id(inner)] = (clone, runner, True)
+        clone, runner, fresh = clones[id(inner)]
+        outputs = _call(runner, args)
+        if fresh:
+            clone.set_weights(inner.get_weights())
+            clones[id(inner)] = (clone, runner, False)
+        return outputs
+
+    k = keras_of(model)
+    inputs = []
+    for tensor in model.inputs:
+        layer = tensor._keras_history[0]
+        inputs.append(k.Input(batch_shape=tuple(tensor.shape),
+                              dtype=tensor.dtype, name=layer.name))
+    quantized = set(_inputs_read_quantized(model, calls, configs))
+    bound = []
+    for i, tensor in enumerate(inputs):
+        if i in quantized:
+            bound.append(quantize_layer(
+                AllValuesQuantizer(8, False, False, False),
+                name="quantize_layer" + ("" if i == 0 else "_%d" % i))(tensor))
+        else:
+            bound.append(tensor)
+    outputs = walk_graph(model, bound,
+                         lambda layer, node, args: visit(layer, args))
+    return k.Model(inputs if len(inputs) > 1 else inputs[0],
+                   outputs if len(outputs) > 1 else outputs[0],
+                   name=model.name)
+
+
+def _inputs_read_quantized(model, calls, configs):
+    """Indices of the model inputs that a quantized layer reads directly."""
+    readers = []
+
+    def visit(layer, node, args):
+        inner = layer.layer if _is_annotation(layer) else layer
+        if id(inner) in configs:
+            readers.extend(a for a in args if isinstance(a, int))
+        return [None] * len(_outputs(node.output_tensors))
+
+    walk_graph(model, list(range(len(model.inputs))), visit)
+    return readers
+
+
+def quantize_model(to_quantize):
+    """quantize_apply(quantize_annotate_model(to_quantize)): every layer
+    quantized by its default config."""
+    _check_model(to_quantize, "quantize_model")
+    if any(_is_annotation(layer) for layer in to_quantize.layers):
+        raise ValueError("quantize_model: '%s' is already annotated; call "
+                         "quantize_apply" % to_quantize.name)
+    return quantize_apply(quantize_annotate_model(to_quantize))
+
+
+@contextlib.contextmanager
+def quantize_scope(*args):
+    """A scope inside which Keras loads models holding this API's layers,
+    configs and quantizers, and the user's ones given as dicts
+    ({name: class})."""
+    objects = {}
+    for arg in args:
+        objects.update(arg)
+    from . import quantizers
+    from .quantize_config import config_classes
+    objects.update(config_classes())
+    objects.update({name: getattr(quantizers, name) for name in (
+        "LastValueQuantizer", "MovingAverageQuantizer",
+        "AllValuesQuantizer")})
+    with contextlib.ExitStack() as stack:
+        for name in ("keras", "tf_keras"):
+            k = sys.modules.get(name)
+            if k is None:
+                if name == "tf_keras":
+                    continue
+                import keras as k
+            for cls in layers_of(k):
+                objects[cls.__name__] = cls
+            stack.enter_context(k.saving.custom_object_scope(dict(objects)))
+        yield
