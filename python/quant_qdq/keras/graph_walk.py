@@ -8,7 +8,7 @@ which rebuild the same graph into different things.
 from .models import KerasImportError, is_keras_model
 
 __all__ = ["walk_graph", "graph_outputs", "history", "node_outputs",
-           "class_of", "is_own", "Renamed"]
+           "class_of", "is_own", "Renamed", "fresh_inputs"]
 
 
 def class_of(layer) -> str:
@@ -115,6 +115,17 @@ def walk_graph(model, bound_inputs: list, visit) -> list:
             values[(id(op), ni, i)] = value
     return [values[(id(op), ni, ti)]
             for op, ni, ti in (history(t) for t in outputs)]
+
+
+def fresh_inputs(model, k):
+    """New `k.Input`s (k: keras or tf_keras) of the shapes, types and
+    names of `model`'s inputs, to rebuild its graph on."""
+    inputs = []
+    for tensor in model.inputs:
+        layer = history(tensor)[0]
+        inputs.append(k.Input(batch_shape=tuple(tensor.shape),
+                              dtype=tensor.dtype, name=layer.name))
+    return inputs
 
 
 class Renamed:

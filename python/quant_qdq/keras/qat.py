@@ -27,7 +27,7 @@ Keras 3 and tf.keras (tf-keras) models alike.
 from .._options import RANGE_TRACKING
 from ..ir import export_onnx, save_onnx
 from ..placement import qat_placement
-from .graph_walk import walk_graph
+from .graph_walk import fresh_inputs, walk_graph
 from .importer import import_keras
 from .models import is_keras_model, keras_flavour
 from .qat_layers import (KERNEL_RANGE_AXES, FakeQuantize, QuantizeWeights,
@@ -106,7 +106,8 @@ def quantize_keras_model(model, quantization_mode: str = "full",
     k, fake_quantize_layer, quantize_weights_layer, _ = layers_of(keras_flavour(model))
     module = import_keras(model)
     placement = qat_placement(module, quantization_mode, quantization_spec,
-                              custom_qdq_cases, weight_bits, activation_bits)
+                              custom_qdq_cases, weight_bits, activation_bits,
+                              keras_model=model)
     # One FakeQuantize per quantized tensor, made when first read.
     quantized = {}
 
@@ -138,13 +139,9 @@ def quantize_keras_model(model, quantization_mode: str = "full",
             producers[id(tensor)] = layer.name
         return outputs
 
-    inputs = []
-    for tensor in model.inputs:
-        layer = tensor._keras_history[0]
-        new = k.Input(batch_shape=tuple(tensor.shape), dtype=tensor.dtype,
-                      name=layer.name)
-        producers[id(new)] = layer.name
-        inputs.append(new)
+    inputs = fresh_inputs(model, k)
+    for new in inputs:
+        producers[id(new)] = new._keras_history[0].name
     outputs = walk_graph(model, inputs, visit)
     qat = k.Model(inputs if len(inputs) > 1 else inputs[0],
                   outputs if len(outputs) > 1 else outputs[0],

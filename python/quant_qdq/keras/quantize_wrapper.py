@@ -169,8 +169,24 @@ def _define_layers(k):
                             "keyword")
         return base(*args, **kwargs)
 
+    class ConfiguredWrapper(k.layers.Wrapper):
+        """A wrapper of a layer and its QuantizeConfig, saved together."""
+
+        def get_config(self):
+            config = super().get_config()
+            config["quantize_config"] = serialize_config(self.quantize_config)
+            return config
+
+        @classmethod
+        def from_config(cls, config):
+            config = dict(config)
+            config["quantize_config"] = deserialize_config(
+                config.get("quantize_config"), lookup)
+            config["layer"] = k.layers.deserialize(config["layer"])
+            return cls(**config)
+
     @register
-    class QuantizeAnnotate(k.layers.Wrapper):
+    class QuantizeAnnotate(ConfiguredWrapper):
         """Marks `layer` for quantize_apply, with the QuantizeConfig to
         quantize it by (None: the default for its class). Runs the layer
         unchanged."""
@@ -190,21 +206,8 @@ def _define_layers(k):
                 kwargs["training"] = training
             return self.layer(inputs, **kwargs)
 
-        def get_config(self):
-            config = super().get_config()
-            config["quantize_config"] = serialize_config(self.quantize_config)
-            return config
-
-        @classmethod
-        def from_config(cls, config):
-            config = dict(config)
-            config["quantize_config"] = deserialize_config(
-                config.get("quantize_config"), lookup)
-            config["layer"] = k.layers.deserialize(config["layer"])
-            return cls(**config)
-
     @register
-    class QuantizeWrapper(k.layers.Wrapper):
+    class QuantizeWrapper(ConfiguredWrapper):
         """`layer` quantized as `quantize_config` says (see the module's
         docstring)."""
 
@@ -289,19 +292,6 @@ def _define_layers(k):
                 values[i] = call_quantizer(quantizer, values[i], training,
                                            variables, self.optimizer_step)
             return values if several else values[0]
-
-        def get_config(self):
-            config = super().get_config()
-            config["quantize_config"] = serialize_config(self.quantize_config)
-            return config
-
-        @classmethod
-        def from_config(cls, config):
-            config = dict(config)
-            config["quantize_config"] = deserialize_config(
-                config["quantize_config"], lookup)
-            config["layer"] = k.layers.deserialize(config["layer"])
-            return cls(**config)
 
     @register
     class QuantizeLayer(k.layers.Layer):

@@ -20,9 +20,9 @@ import contextlib
 import sys
 import warnings
 
-from .graph_walk import walk_graph
-from .models import is_keras_model
 from .default_scheme import default_config, fuse
+from .graph_walk import fresh_inputs, walk_graph
+from .models import is_keras_model
 from .quantize_config import QuantizeConfig
 from .quantize_wrapper import layers_for, layers_of
 from .quantizers import AllValuesQuantizer, keras_of
@@ -62,17 +62,14 @@ def quantize_annotate_layer(to_annotate, quantize_config=None):
     return annotate(to_annotate, quantize_config)
 
 
-def _rebuild(model, visit):
+def _rebuild(model, visit, bind=lambda index, tensor: tensor):
     """A new model of `model`'s graph, each layer call replaced by what
-    `visit(layer, inputs)` returns; inputs are new Input tensors of the
-    same shapes and names."""
+    `visit(layer, inputs)` returns, on new Input tensors of the same shapes
+    and names, each read through `bind(its index, it)`."""
     k = keras_of(model)
-    inputs = []
-    for tensor in model.inputs:
-        layer = tensor._keras_history[0]
-        inputs.append(k.Input(batch_shape=tuple(tensor.shape),
-                              dtype=tensor.dtype, name=layer.name))
-    outputs = walk_graph(model, inputs,
+    inputs = fresh_inputs(model, k)
+    bound = [bind(i, tensor) for i, tensor in enumerate(inputs)]
+    outputs = walk_graph(model, bound,
                          lambda layer, node, args: visit(layer, args))
     return k.Model(inputs if len(inputs) > 1 else inputs[0],
                    outputs if len(outputs) > 1 else outputs[0],
@@ -174,44 +171,36 @@ def quantize_apply(model):
             "quantize_model" % model.name)
     configs = _configs(calls)
     _, wrapper, quantize_layer = layers_for(model)
+    # One copy per layer, so that a layer called twice stays shared.
     clones = {}
-    quantized_inputs = {}
 
     def visit(layer, args):
         inner = layer.layer if _is_annotation(layer) else layer
-        args = [quantized_inputs.get(id(a), a) for a in args]
-        if id(inner) not in clones:
+        first_call = id(inner) not in clones
+        if first_call:
             clone = _clone(inner)
             config = configs.get(id(inner))
-            runner = clone if config is None else wrapper(clone, config)
-            clones[id(inner)] = (clone, runner, True)
-        clone, runner, fresh = clones[id(inner)]
+            clones[id(inner)] = (clone, clone if config is None
+                                 else wrapper(clone, config))
+        clone, runner = clones[id(inner)]
         outputs = _call(runner, args)
-        if fresh:
+        if first_call:  # built now: its weights can be set
             clone.set_weights(inner.get_weights())
-            clones[id(inner)] = (clone, runner, False)
         return outputs
 
-    k = keras_of(model)
-    inputs = []
-    for tensor in model.inputs:
-        layer = tensor._keras_history[0]
-        inputs.append(k.Input(batch_shape=tuple(tensor.shape),
-                              dtype=tensor.dtype, name=layer.name))
     quantized = set(_inputs_read_quantized(model, calls, configs))
-    bound = []
-    for i, tensor in enumerate(inputs):
-        if i in quantized:
-            bound.append(quantize_layer(
-                AllValuesQuantizer(8, False, False, False),
-                name="quantize_layer" + ("" if i == 0 else "_%d" % i))(tensor))
-        else:
-            bound.append(tensor)
-    outputs = walk_graph(model, bound,
-                         lambda layer, node, args: visit(layer, args))
-    return k.Model(inputs if len(inputs) > 1 else inputs[0],
-                   outputs if len(outputs) > 1 else outputs[0],
-                   name=model.name)
+
+    def bind(index, tensor):
+        """A model input a quantized layer reads, through a QuantizeLayer
+        (TFMOT's: 8-bit asymmetric, the range of every value seen)."""
+        if index not in quantized:
+            return tensor
+        return quantize_layer(
+            AllValuesQuantizer(8, False, False, False),
+            name="quantize_layer" + ("" if index == 0 else "_%d" % index))(
+                tensor)
+
+    return _rebuild(model, visit, bind)
 
 
 def _inputs_read_quantized(model, calls, configs):

@@ -11,7 +11,6 @@ import keras
 import numpy as np
 import onnx
 import pytest
-import tensorflow as tf
 
 import quant_qdq.keras as qk
 from qdq_helpers import run_onnx
