@@ -63,5 +63,21 @@ __all__ = [
     "parse_module", "import_onnx", "import_keras", "load_keras_model",
     "export_onnx", "save_onnx", "run_pipeline",
     "load_module", "compare", "Comparison", "TensorComparison",
-    "QuantQDQError", "QuantQDQWarning",
+    "QuantQDQError", "QuantQDQWarning", "BaseQuantizeWrapper",
+    "WeightedBaseQuantizeWrapper", "NonWeightedBaseQuantizeWrapper",
 ]
+
+# NVIDIA's wrapper classes are Keras layers: Keras loads when one is first
+# named (PEP 562), never on `import quant_qdq`.
+_KERAS_WRAPPERS = ("BaseQuantizeWrapper", "WeightedBaseQuantizeWrapper",
+                   "NonWeightedBaseQuantizeWrapper")
+
+
+def __getattr__(name):
+    if name not in _KERAS_WRAPPERS:
+        raise AttributeError("module %r has no attribute %r"
+                             % (__name__, name))
+    from .keras import nvidia_wrappers
+    value = getattr(nvidia_wrappers, name)
+    globals()[name] = value
+    return value

@@ -11,12 +11,26 @@ from . import _quant_qdq
 from ._quant_qdq import Module
 from .ir import import_onnx
 from .keras.importer import import_keras
-from .keras.models import is_keras_file, is_keras_model
+from .keras.models import is_keras_file, is_keras_model, load_keras_model
 from .torch.export import import_torch, is_torch_module
 
-__all__ = ["load_module"]
+__all__ = ["load_module", "load_keras"]
 
 _MLIR_SUFFIXES = (".mlir", ".mlirbc")
+
+
+def load_keras(model):
+    """(Module, keras.Model) for a keras.Model or a Keras file (loaded once,
+    its path naming the module's locations), or None for other models:
+    Python insertion cases receive the keras.Model itself."""
+    if is_keras_model(model):
+        return import_keras(model), model
+    if isinstance(model, (str, os.PathLike)):
+        path = os.fspath(model)
+        if not path.endswith(_MLIR_SUFFIXES) and is_keras_file(path):
+            keras_model = load_keras_model(path)
+            return import_keras(keras_model, source=path), keras_model
+    return None
 
 
 def load_module(model, example_input=None, opset_version: int = 13) -> Module:

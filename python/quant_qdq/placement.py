@@ -13,6 +13,7 @@ report's text for people.
 
 import os
 import tempfile
+import warnings
 from typing import Dict, List, Optional, Tuple
 
 from ._options import check_calibration_settings, check_quantization_mode
@@ -20,6 +21,7 @@ from ._quant_qdq import Module
 from .calibration import data_paths
 from .custom_qdq_cases import CustomQDQInsertionCase, applies_by_name
 from .graph import Graph
+from .layer_defaults import default_rows
 from .spec import QuantizationSpec
 
 __all__ = ["insert_qdq", "place_qdq", "qat_placement"]
@@ -63,26 +65,57 @@ def _attention_max_sequence(custom_qdq_cases) -> int:
 
 
 def _record_python_cases(module: Module, python_cases,
-                         quantization_spec: Optional[QuantizationSpec]):
-    """Runs each Python case on the graph as imported (and the user's
-    spec) and records what it returns on the module's layers."""
+                         quantization_spec: Optional[QuantizationSpec],
+                         keras_model=None):
+    """Runs each Python case on the model (the `keras_model` itself when
+    the model is a Keras one, as the toolkit does; otherwise the graph as
+    imported) and the user's spec, and records what it returns on the
+    module's layers."""
     if not python_cases:
         return
     # A copy: a case cannot change the module being quantized.
-    graph = Graph(module.clone())
+    view = keras_model if keras_model is not None else Graph(module.clone())
     specs = []
     for case in python_cases:
-        result = case.case(graph, quantization_spec)
-        if result is None:
-            continue
-        if not isinstance(result, QuantizationSpec):
+        result = case.case(view, quantization_spec)
+        if result is not None and not isinstance(result, QuantizationSpec):
             raise TypeError("%s.case() must return a QuantizationSpec, "
                             "got %s" % (type(case).__name__,
                                         type(result).__name__))
-        specs.append((type(case).__name__, result))
+        if keras_model is None and (result is None or not len(result)):
+            _warn_empty_case(case, view)
+        if result is not None:
+            specs.append((type(case).__name__, result))
     for case_name, case_spec in specs:
         if len(case_spec):
             module.record_case_spec(case_name, case_spec.to_json_lines())
+
+
+def _record_default_rows(module: Module):
+    """The rows NVIDIA-style wrapper classes registered, recorded first
+    (so the cases and the user's spec win over them), each under its
+    wrapper's name for the report."""
+    for row in default_rows():
+        spec = QuantizationSpec()
+        spec.add(name=row.keras_class, is_keras_class=True,
+                 quantize_input=row.quantize_input,
+                 quantize_weight=row.quantize_weight,
+                 quantization_index=row.quantization_index)
+        module.record_case_spec(row.source, spec.to_json_lines())
+
+
+def _warn_empty_case(case, graph: Graph):
+    """A case that quantizes nothing on a Graph may have been written for
+    a Keras model (isinstance tests on its layers): say what it got."""
+    classes = sorted({layer.class_name for layer in graph.layers})
+    warnings.warn(
+        "%s.case() returned no layer to quantize. It received a "
+        "quant_qdq.Graph, the layer graph of a model that is not Keras "
+        "(its layers have .name and .class_name, here %s), not a "
+        "keras.Model: isinstance(layer, keras.layers.X) never holds on it; "
+        "test layer.class_name instead" % (
+            type(case).__name__, ", ".join(classes[:12]) +
+            (", ..." if len(classes) > 12 else "")), stacklevel=4)
 
 
 def place_qdq(module: Module, quantization_mode: str = "full",
@@ -95,10 +128,12 @@ def place_qdq(module: Module, quantization_mode: str = "full",
               activation_format: str = "", block_size: int = 0,
               weight_scale: str = "auto", awq: bool = False,
               gptq: bool = False,
-              smooth_alpha=None, kv_cache: Optional[str] = None) -> str:
+              smooth_alpha=None, kv_cache: Optional[str] = None,
+              keras_model=None) -> str:
     """Places Q/DQ pairs in `module`, in place, with every setting
     quantize_model has for it, and, given `calibration_data`, calibrates;
-    returns insert-qdq's report."""
+    returns insert-qdq's report. `keras_model`, the Keras model `module`
+    was imported from, is what Python cases receive."""
     check_quantization_mode(quantization_mode)
     if (quantization_spec is not None
             and not isinstance(quantization_spec, QuantizationSpec)):
@@ -116,7 +151,10 @@ def place_qdq(module: Module, quantization_mode: str = "full",
                              "quantization_spec")
         spec = QuantizationSpec()
 
-    _record_python_cases(module, python_cases, quantization_spec)
+    if quantization_mode == "full":
+        _record_default_rows(module)
+    _record_python_cases(module, python_cases, quantization_spec,
+                         keras_model)
 
     with tempfile.TemporaryDirectory(prefix="quant_qdq_") as folder:
         data = []
@@ -162,8 +200,8 @@ def insert_qdq(module: Module, quantization_mode: str = "full",
 
 
 def qat_placement(module: Module, quantization_mode, quantization_spec,
-                  custom_qdq_cases, weight_bits: int, activation_bits: int
-                  ) -> Dict[str, Tuple[List[int], bool]]:
+                  custom_qdq_cases, weight_bits: int, activation_bits: int,
+                  keras_model=None) -> Dict[str, Tuple[List[int], bool]]:
     """Where quantization-aware training puts fake quantization:
     {layer: (quantized input positions, weight quantized)} for the layers
     with either, as insert-qdq places Q/DQ with propagation off (each pair
@@ -171,7 +209,7 @@ def qat_placement(module: Module, quantization_mode, quantization_spec,
     its layer graph after insertion."""
     place_qdq(module, quantization_mode, quantization_spec, custom_qdq_cases,
               propagate=False, weight_bits=weight_bits,
-              activation_bits=activation_bits)
+              activation_bits=activation_bits, keras_model=keras_model)
     return {layer.name: (list(layer.quantized_inputs),
                          layer.weight_quantized)
             for layer in Graph(module)

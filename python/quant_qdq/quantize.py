@@ -9,7 +9,7 @@ from typing import List, Optional
 
 from .calibration import CalibrationTable, apply_table
 from .ir import export_onnx, save_onnx
-from .loading import load_module
+from .loading import load_keras, load_module
 from .placement import insert_qdq, place_qdq
 from .spec import QuantizationSpec
 from .torch.export import is_torch_module
@@ -160,8 +160,13 @@ def quantize_model(model, quantization_mode: str = "full",
         if asked and calibration_data is None:
             raise ValueError("%s measures the layers' inputs: give "
                              "calibration_data" % name)
-    module = load_module(model, example_input=example_input,
-                         opset_version=opset_version)
+    keras_model = None
+    loaded = load_keras(model)
+    if loaded is not None:
+        module, keras_model = loaded
+    else:
+        module = load_module(model, example_input=example_input,
+                             opset_version=opset_version)
     # Folded first, so that cases see the layers that will run.
     if fold_batch_norm:
         module.run_pipeline("qdq-fold-batch-norm")
@@ -176,7 +181,8 @@ def quantize_model(model, quantization_mode: str = "full",
                      activation_format=activation_format or "",
                      block_size=block_size, weight_scale=weight_scale,
                      awq=awq, gptq=gptq,
-                     smooth_alpha=smooth_alpha, kv_cache=kv_cache)
+                     smooth_alpha=smooth_alpha, kv_cache=kv_cache,
+                     keras_model=keras_model)
     if report is not None:
         with open(report, "w") as f:
             f.write(text)

@@ -28,13 +28,14 @@ import quant_qdq
 # too.
 LAYERS = [
     ("foundation", ["_quant_qdq", "_diagnostics", "_arrays", "_options"]),
-    ("model", ["ir", "graph", "spec"]),
+    ("model", ["ir", "graph", "spec", "layer_defaults"]),
     ("front ends and cases", [
         "custom_qdq_cases",
         "keras", "keras.models", "keras.mlir_text", "keras.graph_walk",
         "keras.emitter", "keras.layer_translator", "keras.importer",
         "keras.qat_layers", "keras.quantizers", "keras.quantize_config",
         "keras.quantize_wrapper", "keras.quantized_import",
+        "keras.nvidia_wrappers",
         "torch", "torch.export", "torch.qat_modules"]),
     ("any model", ["loading"]),
     ("running models", ["calibration", "compare", "number_formats"]),
