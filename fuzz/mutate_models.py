@@ -24,17 +24,16 @@ counted apart, as "unsorted, read sorted". Exits 1 when anything but that
 was accepted or written invalid, or a run crashed or hung.
 """
 import argparse
-import collections
 import copy
 import random
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 import onnx
 from onnx import TensorProto
+
+from mutation_campaign import Campaign
 
 
 def set_opset(model, rng):
@@ -142,31 +141,21 @@ def main():
     rng = random.Random(args.seed)
     work = Path(args.work or tempfile.mkdtemp(prefix="qdq-mutants-"))
     work.mkdir(parents=True, exist_ok=True)
-    counts = collections.defaultdict(collections.Counter)
-    examples = {}
-    start, done = time.monotonic(), 0
-    while time.monotonic() - start < args.seconds and (
-            not args.count or done < args.count):
+    campaign = Campaign(work, ["accepted", "invalid written",
+                               "unsorted, read sorted"],
+                        benign=["unsorted, read sorted"])
+    while campaign.running(args.seconds, args.count):
         mutation = rng.choice(MUTATIONS)
         model = copy.deepcopy(base)
         what = mutation(model, rng)
         if what is None:
             continue
-        done += 1
-        kind = mutation.__name__
         path, out = work / "mutant.onnx", work / "mutant.out.onnx"
         onnx.save(model, path)
         out.unlink(missing_ok=True)
         refused = checker_error(path)
-        try:
-            run = subprocess.run([args.qdq_opt, str(path), *args.options.split(),
-                                  "-o", str(out)], capture_output=True,
-                                 text=True, timeout=120)
-            status = run.returncode
-        except subprocess.TimeoutExpired:
-            status = "timeout"
-        tally = counts[kind]
-        tally["mutants"] += 1
+        status, _ = campaign.run([args.qdq_opt, str(path),
+                                  *args.options.split(), "-o", str(out)])
         problem = None
         if status == "timeout" or status not in (0, 1):
             problem = f"exit {status}"
@@ -175,27 +164,8 @@ def main():
         elif status == 0 and refused:
             unsorted = "topologically sorted" in refused
             problem = "unsorted, read sorted" if unsorted else "accepted"
-        if problem:
-            tally[problem] += 1
-            if problem != "unsorted, read sorted" and problem not in examples:
-                kept = work / f"{kind}-{tally['mutants']}.onnx"
-                path.rename(kept)
-                examples[problem] = f"{kept}: {what}"
-    seconds = time.monotonic() - start
-    print(f"{done} mutants of {args.model} in {seconds:.0f} s "
-          f"(qdq-opt {args.options})")
-    columns = ["mutants", "accepted", "invalid written", "unsorted, read sorted"]
-    print("class".ljust(20) + "".join(c.rjust(24) for c in columns) + "  other")
-    bad = 0
-    for kind in sorted(counts):
-        tally = counts[kind]
-        other = {k: v for k, v in tally.items() if k not in columns}
-        bad += tally["accepted"] + tally["invalid written"] + sum(other.values())
-        print(kind.ljust(20) + "".join(str(tally[c]).rjust(24) for c in columns)
-              + ("  " + str(other) if other else ""))
-    for problem, example in examples.items():
-        print(f"first {problem}: {example}")
-    return 1 if bad else 0
+        campaign.record(mutation.__name__, problem, path, what)
+    return campaign.report(f"{args.model} (qdq-opt {args.options})")
 
 
 if __name__ == "__main__":
