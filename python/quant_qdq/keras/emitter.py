@@ -41,11 +41,16 @@ class Emitter:
         self.names[name] = count + 1
         return name if count == 0 else "%s_%d" % (name, count)
 
-    def constant(self, array: np.ndarray, hint: str) -> str:
+    def resource_key(self, hint: str) -> str:
+        """A new resource name made of `hint`."""
         key = "".join(c if c.isalnum() or c == "_" else "_" for c in hint)
         key = "w_" + key
         while key in self.resources:
             key += "_"
+        return key
+
+    def constant(self, array: np.ndarray, hint: str) -> str:
+        key = self.resource_key(hint)
         array = f32_array(array)
         self.resources[key] = array
         ssa = self.fresh()
@@ -136,14 +141,8 @@ class Emitter:
         """`result = dequantize(quantize(operand))`, as insert-qdq places
         them (export turns a pair on a constant into integer weights).
         Zero points, when given and not all 0, make the pair asymmetric."""
-        asymmetric = zero_points is not None and any(
-            int(z) != 0 for z in zero_points)
-        quantizer = self.quantizer(bits, narrow_range, axis, signed,
-                                   asymmetric)
-        params = "scale [%s]" % ", ".join("%.9e" % v for v in scales)
-        if asymmetric:
-            params += " zero_point [%s]" % ", ".join(
-                "%d" % z for z in zero_points)
+        quantizer, params = self.quantizer_text(bits, narrow_range, axis,
+                                                scales, signed, zero_points)
         stored = self.fresh()
         float_type = tensor_type(shape)
         int_type = float_type.replace("f32>", "i%d>" % bits)
@@ -155,6 +154,42 @@ class Emitter:
             "%s = quant_qdq.dequantize %s %s %s : %s -> %s %s"
             % (result, stored, quantizer, params, int_type, float_type,
                self.loc(location)))
+
+    def integer_weight(self, stored: np.ndarray, bits, narrow_range, axis,
+                       scales, location, signed=True,
+                       zero_points=None) -> str:
+        """`dequantize(stored)`, `stored` the integers of a weight already
+        quantized, held `bits` wide (export writes them as an integer
+        initializer)."""
+        key = self.resource_key(location + "_stored")
+        self.resources[key] = np.require(stored.astype(
+            np.int8 if bits <= 8 else np.int16), requirements="C")
+        storage = self.fresh()
+        int_type = tensor_type(stored.shape).replace("f32>", "i%d>" % bits)
+        self.lines.append("%s = arith.constant dense_resource<%s> : %s %s"
+                          % (storage, key, int_type, self.loc(location)))
+        quantizer, params = self.quantizer_text(bits, narrow_range, axis,
+                                                scales, signed, zero_points)
+        result = self.fresh()
+        self.lines.append(
+            "%s = quant_qdq.dequantize %s %s %s : %s -> %s %s"
+            % (result, storage, quantizer, params, int_type,
+               tensor_type(stored.shape), self.loc(location)))
+        return result
+
+    def quantizer_text(self, bits, narrow_range, axis, scales, signed,
+                       zero_points):
+        """(the quantizer attribute, its scale and zero point clauses);
+        zero points not all 0 make it asymmetric."""
+        asymmetric = zero_points is not None and any(
+            int(z) != 0 for z in zero_points)
+        quantizer = self.quantizer(bits, narrow_range, axis, signed,
+                                   asymmetric)
+        params = "scale [%s]" % ", ".join("%.9e" % v for v in scales)
+        if asymmetric:
+            params += " zero_point [%s]" % ", ".join(
+                "%d" % z for z in zero_points)
+        return quantizer, params
 
     @staticmethod
     def quantizer(bits, narrow_range, axis=None, signed=True,

@@ -533,31 +533,30 @@ class LayerTranslator(Emitter):
                       params.signed, params.zero_point)
         return result
 
-    def tfmot_weight(self, ssa, array, params, channel_axis, hint):
-        """The constant `ssa` behind its TFMOT quantizer's Q/DQ pair; a
-        per-axis quantizer's ranges, along the Keras last axis, are those
-        of `channel_axis` here (repeated along it for a depthwise kernel,
-        whose multiplier is the Keras last axis)."""
+    def tfmot_weight(self, array, params, channel_axis, hint):
+        """A weight a TFMOT quantizer quantizes, as the integers it rounds
+        it to (TensorFlow's rounding, so exactly the model's) and their
+        dequantize, in the narrowest of ONNX's 4, 8 and 16 bits that holds
+        them; a per-axis quantizer's ranges, along the Keras last axis, are
+        those of `channel_axis` here (repeated along it for a depthwise
+        kernel, whose multiplier is the Keras last axis)."""
+        stored = params.quantize(array, channel_axis)
         scale, zero_point, axis = params.scale, params.zero_point, None
         if params.per_axis:
             axis = channel_axis
             repeats = array.shape[channel_axis] // scale.size
             scale = np.tile(scale, repeats)
             zero_point = np.tile(zero_point, repeats)
-        result = self.fresh()
-        self.qdq_pair(result, ssa, array.shape, params.bits,
-                      params.narrow_range, axis, scale, hint, params.signed,
-                      zero_point)
-        return result
+        wire = next(b for b in (4, 8, 16) if params.bits <= b)
+        return self.integer_weight(stored, wire, params.narrow_range, axis,
+                                   scale, hint, params.signed, zero_point)
 
     def bias(self, array: np.ndarray, hint: str, variable) -> str:
-        """A bias constant, behind its quantizer's Q/DQ pair when a TFMOT
-        config quantizes it."""
-        ssa = self.constant(array, hint)
+        """A bias constant, quantized when a TFMOT config says so."""
         params = self.wrapped.weight(variable) if self.wrapped else None
         if params is None:
-            return ssa
-        return self.tfmot_weight(ssa, array, params, 0, hint)
+            return self.constant(array, hint)
+        return self.tfmot_weight(array, params, 0, hint)
 
     def weight(self, array: np.ndarray, hint: str, channel_axis: int,
                variable=None) -> str:
@@ -565,10 +564,10 @@ class LayerTranslator(Emitter):
         `channel_axis` when the layer was trained so (QuantizeWeights), or
         behind its quantizer's pair when a TFMOT config quantizes
         `variable` (the Keras weight it was read from)."""
-        ssa = self.constant(array, hint)
         params = self.wrapped.weight(variable) if self.wrapped else None
         if params is not None:
-            return self.tfmot_weight(ssa, array, params, channel_axis, hint)
+            return self.tfmot_weight(array, params, channel_axis, hint)
+        ssa = self.constant(array, hint)
         if self.weight_quantizer is None:
             return ssa
         bits, narrow = self.weight_quantizer

@@ -15,9 +15,12 @@ from .models import KerasImportError
 __all__ = ["WrapperQuantization", "qdq_parameters_of"]
 
 
-def qdq_parameters_of(quantizer, variables, layer_name, what):
+def qdq_parameters_of(quantizer, variables, layer_name, what,
+                      weight=False):
     """The quantizer's QDQParameters, or a KerasImportError saying that it
-    has no Q/DQ form."""
+    has no Q/DQ form. Weights of any width are stored in a wider ONNX
+    integer; a tensor computed at run time needs a QuantizeLinear, which
+    stores 4, 8 or 16 bits only."""
     form = getattr(quantizer, "qdq_parameters", None)
     params = form(variables) if form is not None else None
     if params is None:
@@ -26,6 +29,12 @@ def qdq_parameters_of(quantizer, variables, layer_name, what):
             "LastValueQuantizer, MovingAverageQuantizer, AllValuesQuantizer "
             "or a Quantizer whose qdq_parameters returns one export to ONNX)"
             % (layer_name, what, type(quantizer).__name__))
+    if not weight and params.bits not in (4, 8, 16):
+        raise KerasImportError(
+            "layer '%s': %s quantizer %s has %d bits; ONNX's QuantizeLinear "
+            "stores 4, 8 or 16 (weights of other widths export, stored "
+            "wider)" % (layer_name, what, type(quantizer).__name__,
+                        params.bits))
     return params
 
 
@@ -41,7 +50,8 @@ class WrapperQuantization:
         self.weight_names = {}
         for variable, quantizer, variables in held.weights:
             self.weights[id(variable)] = qdq_parameters_of(
-                quantizer, variables, name, "weight '%s'" % variable.name)
+                quantizer, variables, name, "weight '%s'" % variable.name,
+                weight=True)
             self.weight_names[id(variable)] = variable.name
         self.activation = None
         if held.activations:

@@ -92,6 +92,37 @@ class QDQParameters:
         self.zero_point = np.atleast_1d(np.asarray(zero_point, np.int64))
         self.per_axis = per_axis
 
+    def quantize(self, array, axis=None):
+        """The integers `array` (a constant) is stored as: TensorFlow's
+        fake quantization (clamp to the nudged range, round half up), so
+        that dequantized they are exactly what the model computes with.
+        Per axis, the scales run along `axis` of `array`, repeated when it
+        is longer (a depthwise kernel, whose multiplier is the Keras last
+        axis)."""
+        array = np.asarray(array, np.float32)
+        shape = [1] * array.ndim
+        scale, zero_point = self.scale, self.zero_point
+        if self.per_axis:
+            repeats = array.shape[axis] // scale.size
+            scale, zero_point = (np.tile(scale, repeats),
+                                 np.tile(zero_point, repeats))
+            shape[axis] = scale.size
+        scale = scale.reshape(shape)
+        zero_point = zero_point.reshape(shape)
+        qmin = 1 if self.narrow_range else 0
+        qmax = 2 ** self.bits - 1
+        if self.signed:  # unsigned levels, shifted
+            zero_point = zero_point + 2 ** (self.bits - 1)
+        low = ((qmin - zero_point) * scale).astype(np.float32)
+        high = ((qmax - zero_point) * scale).astype(np.float32)
+        clamped = np.minimum(np.maximum(array, low), high)
+        inverse = (np.float32(1) / scale).astype(np.float32)
+        levels = np.floor((clamped - low) * inverse + np.float32(0.5))
+        stored = levels.astype(np.int64) + qmin
+        if self.signed:
+            stored -= 2 ** (self.bits - 1)
+        return stored
+
 
 class Quantizer(metaclass=abc.ABCMeta):
     """TFMOT's Quantizer interface (see the module's docstring)."""

@@ -362,6 +362,48 @@ def test_saved_default_model_exports_from_its_file(tmp_path):
     assert np.abs(got - quantized.predict(x, verbose=0)).max() < 1e-5
 
 
+def test_six_bit_weights_export_exactly_and_six_bit_activations_refuse(
+        tmp_path):
+    """ONNX stores 4, 8 or 16 bits: a 6-bit weight is stored as its int8
+    integers (TensorFlow's rounding, so exactly the model's); a 6-bit
+    activation has no QuantizeLinear form and is refused by name."""
+    class SixBits(qk.QuantizeConfig):
+        def get_weights_and_quantizers(self, layer):
+            return [(layer.kernel, qk.quantizers.LastValueQuantizer(
+                num_bits=6, per_axis=True, symmetric=True,
+                narrow_range=False))]
+
+    class SixBitOutput(qk.QuantizeConfig):
+        def get_output_quantizers(self, layer):
+            return [qk.quantizers.MovingAverageQuantizer(num_bits=6)]
+
+    def net(config):
+        return qk.quantize_apply(keras.Sequential([
+            keras.Input((5,)),
+            qk.quantize_annotate_layer(L.Dense(4, name="fc"), config)]))
+
+    x = np.random.default_rng(4).normal(size=(16, 5)).astype(np.float32)
+    weights = net(SixBits())
+    weights(x, training=True)
+    exported = qk.export_qat_model(weights)
+    kernel = [t for t in exported.graph.initializer if t.name.endswith(
+        "kernel") or t.name.endswith("kernel_stored")]
+    values = onnx.numpy_helper.to_array(kernel[0])
+    assert kernel[0].data_type == onnx.TensorProto.INT8
+    assert values.min() >= -32 and values.max() <= 31
+    assert values.min() == -32 or values.max() == 31
+    np.testing.assert_allclose(run_onnx(exported, x),
+                               weights.predict(x, verbose=0), atol=1e-6)
+
+    outputs = net(SixBitOutput())
+    outputs(x, training=True)
+    out = tmp_path / "six.onnx"
+    with pytest.raises(QuantQDQError, match="layer 'fc': output quantizer "
+                       "MovingAverageQuantizer has 6 bits"):
+        qk.export_qat_model(outputs, output=str(out))
+    assert not out.exists()
+
+
 def test_quantize_apply_needs_annotations():
     model = keras.Sequential([keras.Input((3,)), L.Dense(2)])
     with pytest.raises(ValueError, match="no annotated layer"):
