@@ -347,6 +347,35 @@ def test_saved_model_loads_in_quantize_scope(tmp_path):
     np.testing.assert_allclose(loaded.predict(x, verbose=0), want, atol=1e-6)
 
 
+@pytest.mark.parametrize("suffix", [".h5", ".keras", ""])
+def test_tf_keras_model_saves_and_loads_in_quantize_scope(tmp_path, suffix):
+    """tf.keras's three formats (HDF5, .keras, a SavedModel folder)."""
+    import tf_keras
+
+    class Wide(qk.QuantizeConfig):
+        def get_weights_and_quantizers(self, layer):
+            return [(layer.kernel, qk.quantizers.LastValueQuantizer(
+                num_bits=6, per_axis=True))]
+
+    model = tf_keras.Sequential([
+        tf_keras.Input((4,)),
+        qk.quantize_annotate_layer(tf_keras.layers.Dense(3), Wide()),
+        tf_keras.layers.Dense(2)])
+    quantized = qk.quantize_apply(qk.quantize_annotate_model(model))
+    x = np.random.default_rng(5).normal(size=(5, 4)).astype(np.float32)
+    quantized(x, training=True)
+    want = quantized.predict(x, verbose=0)
+    path = str(tmp_path / ("tf_keras" + suffix))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # HDF5 is legacy, says tf.keras
+        quantized.save(path)
+    with qk.quantize_scope({"Wide": Wide}):
+        loaded = tf_keras.models.load_model(path)
+    np.testing.assert_allclose(loaded.predict(x, verbose=0), want, atol=1e-6)
+    np.testing.assert_allclose(run_onnx(qk.export_qat_model(loaded), x), want,
+                               atol=1e-5)
+
+
 def test_saved_default_model_exports_from_its_file(tmp_path):
     """A model on the default scheme needs no scope: the file exports as
     qdq-opt reads it (the importer loads it)."""
