@@ -6,10 +6,44 @@
 """
 
 import argparse
+import os
+import re
 import sys
+import tempfile
 import warnings
 
 from .keras import import_keras
+
+# What TensorFlow's C++ libraries print on stderr when they load, whatever
+# TF_CPP_MIN_LOG_LEVEL says: absl's notice that logging is not set up yet,
+# and oneDNN's note that its kernels are on (each twice).
+_START_UP_CHATTER = re.compile(
+    r"WARNING: All log messages before absl::InitializeLog\(\) is called"
+    r"|I\d{4} [\d:. ]+\d+ port\.cc:\d+\] oneDNN custom operations are on")
+
+
+def import_tensorflow_quietly() -> None:
+    """Loads TensorFlow with its start-up chatter held back (the rest of
+    what it prints passes), unless QUANTQDQ_VERBOSE is set: a tool reading
+    a Keras file should print what concerns the file."""
+    if os.environ.get("QUANTQDQ_VERBOSE"):
+        return
+    sys.stderr.flush()
+    saved = os.dup(2)
+    with tempfile.TemporaryFile() as held:
+        os.dup2(held.fileno(), 2)
+        try:
+            import tensorflow  # noqa: F401 - loaded for its side effect
+        except ImportError:
+            pass  # the import of the model says what is missing
+        finally:
+            sys.stderr.flush()
+            os.dup2(saved, 2)
+            os.close(saved)
+        held.seek(0)
+        for line in held.read().decode(errors="replace").splitlines(True):
+            if not _START_UP_CHATTER.match(line):
+                sys.stderr.write(line)
 
 
 def import_keras_main(argv) -> int:
@@ -30,6 +64,7 @@ def import_keras_main(argv) -> int:
         sys.stderr.write("%s: warning: %s\n" % (args.model, message))
 
     warnings.showwarning = show_warning
+    import_tensorflow_quietly()
     try:
         module = import_keras(args.model, batch_size=args.batch_size)
         data = module.to_bytecode()
