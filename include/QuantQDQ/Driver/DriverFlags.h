@@ -31,10 +31,8 @@ struct DriverFlag {
 };
 
 /// The driver flags (a flag appears once per pass it sets; its first entry
-/// carries the description), and for each pass the option a bare value of
-/// its flag stands for (`--insert-qdq=resnet-v1` is `cases=resnet-v1`).
+/// carries the description).
 ArrayRef<DriverFlag> getDriverFlags();
-StringRef getBareValueOption(StringRef pass);
 
 /// Rewrites `args` (the command line without the program name): every
 /// driver flag is removed and its value added to the options of each flag of

@@ -16,6 +16,7 @@
 #include "QuantQDQ/Calibration/Calibration.h"
 #include "QuantQDQ/Calibration/Passes.h"
 #include "QuantQDQ/IR/QuantQDQOps.h"
+#include "QuantQDQ/Utils/BareOption.h"
 #include "QuantQDQ/Utils/Scales.h"
 #include "QuantQDQ/Utils/TensorNames.h"
 
@@ -151,8 +152,9 @@ struct ActivationAwareScalesPass
   LogicalResult initializeOptions(
       StringRef options,
       function_ref<LogicalResult(const Twine &)> errorHandler) override {
-    return ActivationAwareScalesBase::initializeOptions(
-        expandDataShorthand(options), errorHandler);
+    return initializeWithMainOption<ActivationAwareScalesPass,
+                                    ActivationAwareScalesBase>(
+        *this, options, "data", errorHandler);
   }
 
   void runOnOperation() override;

@@ -3,6 +3,7 @@
 #include "CalibrationData.h"
 #include "QuantQDQ/Calibration/Calibration.h"
 #include "QuantQDQ/Calibration/Passes.h"
+#include "QuantQDQ/Utils/BareOption.h"
 
 namespace mlir::quant_qdq {
 #define GEN_PASS_DEF_CALIBRATE
@@ -21,8 +22,8 @@ struct CalibratePass
   LogicalResult initializeOptions(
       StringRef options,
       function_ref<LogicalResult(const Twine &)> errorHandler) override {
-    return CalibrateBase::initializeOptions(expandDataShorthand(options),
-                                            errorHandler);
+    return initializeWithMainOption<CalibratePass, CalibrateBase>(
+        *this, options, "data", errorHandler);
   }
 
   void runOnOperation() override {

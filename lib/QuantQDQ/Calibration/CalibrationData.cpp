@@ -15,13 +15,6 @@
 using namespace mlir;
 using namespace mlir::quant_qdq;
 
-std::string mlir::quant_qdq::expandDataShorthand(StringRef options) {
-  options = options.trim();
-  if (!options.empty() && !options.contains('='))
-    return ("data=" + options).str();
-  return options.str();
-}
-
 func::FuncOp mlir::quant_qdq::findDataPassEntry(ModuleOp module, StringRef pass,
                                                 StringRef entry,
                                                 int64_t batchSize) {

@@ -67,10 +67,6 @@ struct CalibrationData {
       function_ref<bool(int64_t, int64_t)> padShortBatch = {}) const;
 };
 
-/// A data pass's options as written, where a bare value names the data:
-/// `--calibrate=data.npy` is `--calibrate="data=data.npy"`.
-std::string expandDataShorthand(StringRef options);
-
 /// The function the data pass `pass` runs: `entry`, or the only public one,
 /// with inputs; null, with an error at `module` naming `pass`, when there is
 /// none or when `batchSize` is negative.

@@ -17,6 +17,7 @@
 #include "QuantQDQ/Calibration/Calibration.h"
 #include "QuantQDQ/Calibration/Passes.h"
 #include "QuantQDQ/Execution/Npy.h"
+#include "QuantQDQ/Utils/BareOption.h"
 #include "QuantQDQ/Utils/Scales.h"
 #include "QuantQDQ/Utils/TensorNames.h"
 
@@ -396,8 +397,8 @@ struct GPTQWeightsPass
   LogicalResult initializeOptions(
       StringRef options,
       function_ref<LogicalResult(const Twine &)> errorHandler) override {
-    return GPTQWeightsBase::initializeOptions(expandDataShorthand(options),
-                                              errorHandler);
+    return initializeWithMainOption<GPTQWeightsPass, GPTQWeightsBase>(
+        *this, options, "data", errorHandler);
   }
 
   void runOnOperation() override;

@@ -16,6 +16,7 @@
 #include "QuantQDQ/Calibration/Calibration.h"
 #include "QuantQDQ/Calibration/Passes.h"
 #include "QuantQDQ/Execution/Npy.h"
+#include "QuantQDQ/Utils/BareOption.h"
 #include "QuantQDQ/Utils/Scales.h"
 #include "QuantQDQ/Utils/TensorNames.h"
 
@@ -341,8 +342,9 @@ struct SmoothActivationsPass
   LogicalResult initializeOptions(
       StringRef options,
       function_ref<LogicalResult(const Twine &)> errorHandler) override {
-    return SmoothActivationsBase::initializeOptions(
-        expandDataShorthand(options), errorHandler);
+    return initializeWithMainOption<SmoothActivationsPass,
+                                    SmoothActivationsBase>(
+        *this, options, "data", errorHandler);
   }
 
   void runOnOperation() override;

@@ -3,7 +3,6 @@
 #include "QuantQDQ/Driver/DriverFlags.h"
 
 #include "llvm/ADT/STLExtras.h"
-#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/ManagedStatic.h"
 
@@ -40,13 +39,6 @@ static const DriverFlag driverFlags[] = {
 };
 
 ArrayRef<DriverFlag> mlir::quant_qdq::getDriverFlags() { return driverFlags; }
-
-StringRef mlir::quant_qdq::getBareValueOption(StringRef pass) {
-  return llvm::StringSwitch<StringRef>(pass)
-      .Cases("insert-qdq", "qdq-quantize", "cases")
-      .Case("calibrate", "data")
-      .Default("");
-}
 
 namespace {
 /// `-name`, `--name` or `--name=value` split; `name` is empty for anything
@@ -151,11 +143,9 @@ mlir::quant_qdq::expandDriverFlags(ArrayRef<std::string> args,
         if (passArg.name != flag.pass)
           continue;
         found = true;
-        std::string options =
-            passArg.value ? passArg.value->trim().str() : "";
-        // A bare value is the list of the pass's main option.
-        if (!options.empty() && !StringRef(options).contains('='))
-          options = getBareValueOption(flag.pass).str() + "=" + options;
+        // A bare leading value (`resnet-v1`) stays first: the pass reads
+        // it as its main option.
+        std::string options = passArg.value ? passArg.value->trim().str() : "";
         bool present = false;
         for (auto [key, current] : optionEntries(options))
           if (key == flag.option) {

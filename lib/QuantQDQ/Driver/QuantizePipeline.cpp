@@ -1,9 +1,9 @@
 //===- QuantizePipeline.cpp - the deployment job as one pipeline ----------===//
 
 #include "QuantQDQ/Driver/QuantizePipeline.h"
-#include "QuantQDQ/Driver/DriverFlags.h"
 #include "QuantQDQ/Calibration/Passes.h"
 #include "QuantQDQ/Transforms/Passes.h"
+#include "QuantQDQ/Utils/BareOption.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Pass/PassRegistry.h"
@@ -80,11 +80,13 @@ void mlir::quant_qdq::registerQuantizePipeline() {
       "(insert-qdq's and calibrate's options)",
       [](OpPassManager &pm, StringRef text,
          function_ref<LogicalResult(const Twine &)> errorHandler) {
-        // As for insert-qdq, a bare value is the case list:
-        // --qdq-quantize=resnet-v1.
-        std::string options = text.str();
-        if (!text.trim().empty() && !text.contains('='))
-          options = (getBareValueOption("qdq-quantize") + "=" + text).str();
+        // As for insert-qdq, a bare leading value is the case list:
+        // --qdq-quantize="resnet-v1 weight-format=int4".
+        std::string options =
+            nameBareLeadingEntry(text, "cases", [](StringRef entry) {
+              QuantizePipelineOptions probe;
+              return succeeded(probe.parseFromString(entry, llvm::nulls()));
+            });
         QuantizePipelineOptions parsed;
         if (failed(parsed.parseFromString(options)))
           return failure();

@@ -16,6 +16,7 @@
 #include "QuantQDQ/Transforms/KVCache.h"
 #include "QuantQDQ/Transforms/Passes.h"
 #include "QuantQDQ/Transforms/QuantizationSpec.h"
+#include "QuantQDQ/Utils/BareOption.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/Support/FileUtilities.h"
@@ -65,17 +66,14 @@ class InsertQDQPass : public quant_qdq::impl::InsertQDQBase<InsertQDQPass> {
 public:
   using InsertQDQBase::InsertQDQBase;
 
-  /// A bare value is a list of cases: `insert-qdq{resnet-v1,bn}` and
-  /// `--insert-qdq=resnet-v1` mean `cases=resnet-v1,bn`.
+  /// A bare leading value is the list of cases: `insert-qdq{resnet-v1,bn}`
+  /// and `--insert-qdq="resnet-v1 weight-format=int4"` mean `cases=...`.
   LogicalResult
   initializeOptions(StringRef options,
                     function_ref<LogicalResult(const Twine &)> errorHandler)
       override {
-    options = options.trim();
-    if (!options.empty() && !options.contains('='))
-      return InsertQDQBase::initializeOptions(("cases=" + options).str(),
-                                              errorHandler);
-    return InsertQDQBase::initializeOptions(options, errorHandler);
+    return initializeWithMainOption<InsertQDQPass, InsertQDQBase>(
+        *this, options, "cases", errorHandler);
   }
 
   void runOnOperation() override;

@@ -1,0 +1,18 @@
+//===- BareOption.cpp - a pass's main option given without its key --------===//
+
+#include "QuantQDQ/Utils/BareOption.h"
+
+using namespace mlir;
+
+std::string
+quant_qdq::nameBareLeadingEntry(StringRef options, StringRef mainOption,
+                                function_ref<bool(StringRef)> isOption) {
+  StringRef trimmed = options.trim();
+  // The first entry: up to the first space outside quotes and braces; a
+  // case list holds neither, so a plain split finds it.
+  StringRef first = trimmed.take_until([](char c) { return c == ' '; });
+  if (first.empty() || first.contains('=') || first.front() == '{' ||
+      first.front() == '\'' || first.front() == '"' || isOption(first))
+    return trimmed.str();
+  return (mainOption + "=" + trimmed).str();
+}
