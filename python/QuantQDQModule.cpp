@@ -49,6 +49,7 @@
 #include <pybind11/stl.h>
 
 #include <cstddef>
+#include <cstdlib>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -221,7 +222,11 @@ private:
 /// A context of its own for each module tree: resource blobs (weights) live
 /// as long as their context, so a context per model frees them with it.
 struct ContextHandle {
-  ContextHandle() : context(getRegistry()) {}
+  ContextHandle() : context(getRegistry()) {
+    // An error names its location; the operation it is on (a whole
+    // function for some) is printed only on request, QUANTQDQ_VERBOSE=1.
+    context.printOpOnDiagnostic(std::getenv("QUANTQDQ_VERBOSE") != nullptr);
+  }
   MLIRContext context;
   /// One operation at a time on a context's IR.
   std::mutex mutex;

@@ -70,6 +70,37 @@ def test_calibration_data_of_the_wrong_shape(block_model):
                        calibration_data=np.zeros((2, 3, 9, 9), np.float32))
 
 
+def test_errors_name_the_location_without_the_function(block_model,
+                                                       tmp_path):
+    """An error on a function (a model's inputs against an array of another
+    rank) is one line, not the function printed after it; QUANTQDQ_VERBOSE
+    asks for the operation."""
+    model = quantize_model(block_model)
+    data = np.zeros((2, 3, 8), np.float32)
+    with pytest.raises(QuantQDQError) as error:
+        quant_qdq.compare(model, block_model, data)
+    assert "has rank 3" in str(error.value)
+    assert "func.func" not in str(error.value)
+    assert len(str(error.value).splitlines()) == 1
+    import os
+    import subprocess
+    import sys
+    np.save(tmp_path / "x.npy", data)
+    with open(tmp_path / "m.onnx", "wb") as f:
+        f.write(model.SerializeToString())
+    code = ("import numpy as np, quant_qdq as q\n"
+            "try:\n"
+            "    q.compare(r'%s', r'%s', np.load(r'%s'))\n"
+            "except q.QuantQDQError as e:\n"
+            "    print(e)\n") % (tmp_path / "m.onnx", tmp_path / "m.onnx",
+                               tmp_path / "x.npy")
+    verbose = subprocess.run([sys.executable, "-c", code], text=True,
+                             capture_output=True, check=True,
+                             env=dict(os.environ, QUANTQDQ_VERBOSE="1"))
+    assert "see current operation" in verbose.stdout
+    assert "func.func" in verbose.stdout
+
+
 def test_invalid_pipelines():
     module = quant_qdq.parse_module("")
     for pipeline in ("builtin.module(", ")", "canonicalize{bogus=1}"):
