@@ -33,12 +33,14 @@ def load_keras(model):
     return None
 
 
-def load_module(model, example_input=None, opset_version: int = 13) -> Module:
+def load_module(model, example_input=None, opset_version: int = 13,
+                dynamic_axes="batch") -> Module:
     """A new Module holding `model`: an ONNX file path, a .mlir/.mlirbc
     path, serialized ONNX bytes, an onnx.ModelProto, a Module (copied), a
     keras.Model or Keras file (.keras, .h5, SavedModel folder; see
     quant_qdq.keras), or a torch.nn.Module with `example_input` (exported
-    with torch.onnx.export at `opset_version`)."""
+    with torch.onnx.export at `opset_version`, its batch axis free unless
+    `dynamic_axes` says otherwise: quant_qdq.torch.export_torch)."""
     if isinstance(model, Module):
         return model.clone()
     if isinstance(model, (str, os.PathLike)):
@@ -51,5 +53,6 @@ def load_module(model, example_input=None, opset_version: int = 13) -> Module:
     if is_keras_model(model):
         return import_keras(model)
     if is_torch_module(model):
-        return import_torch(model, example_input, opset_version)
+        return import_torch(model, example_input, opset_version,
+                            dynamic_axes)
     return import_onnx(model)

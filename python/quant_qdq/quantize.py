@@ -21,7 +21,7 @@ def quantize_model(model, quantization_mode: str = "full",
                    quantization_spec: Optional[QuantizationSpec] = None,
                    custom_qdq_cases: Optional[List] = None, *,
                    example_input=None, opset_version: int = 13,
-                   fold_batch_norm: bool = False, propagate: bool = True,
+                   dynamic_axes="batch", fold_batch_norm: bool = False, propagate: bool = True,
                    calibration_data=None, calibration_method: str = "max",
                    calibration_table: Optional[CalibrationTable] = None,
                    percentile: float = 99.99, batch_size: Optional[int] = None,
@@ -57,6 +57,10 @@ def quantize_model(model, quantization_mode: str = "full",
         .pdll/.mlir case files.
       example_input: the input torch.onnx.export traces a torch model with.
       opset_version: the ONNX opset of that export.
+      dynamic_axes: the sizes that export leaves free: "batch" (the first
+        axis of every input and output, the default), None (none: every
+        size the example's) or torch.onnx.export's dict, by the names
+        `input`/`input_N` and `output`/`output_N`.
       fold_batch_norm: fold BatchNormalization into the convolution before
         it first, so that weight scales see the weights that will run.
       propagate: move Q/DQ pairs through pass-through layers.
@@ -166,7 +170,8 @@ def quantize_model(model, quantization_mode: str = "full",
         module, keras_model = loaded
     else:
         module = load_module(model, example_input=example_input,
-                             opset_version=opset_version)
+                             opset_version=opset_version,
+                             dynamic_axes=dynamic_axes)
     # Folded first, so that cases see the layers that will run.
     if fold_batch_norm:
         module.run_pipeline("qdq-fold-batch-norm")

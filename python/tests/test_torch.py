@@ -94,6 +94,28 @@ def test_torch_module_calibrated(block):
         float(data.abs().max()) / 127, rel=1e-6)
 
 
+def test_batch_is_free_unless_fixed(block):
+    """Traced on one sample, the exported model runs any batch, as the
+    module does; dynamic_axes=None keeps the example's sizes."""
+    from qdq_helpers import run_onnx
+    block.eval()
+    x = torch.randn(8, 3, 16, 16)
+    q = quantize_model(block, example_input=x[:1])
+    assert q.graph.input[0].type.tensor_type.shape.dim[0].dim_param == "batch"
+    assert not q.graph.output[0].type.tensor_type.shape.dim[0].HasField(
+        "dim_value")
+    with torch.no_grad():
+        want = block(x).numpy()
+    # Quantized at amax 6 (uncalibrated), so not the float numbers.
+    assert run_onnx(q, x.numpy()).shape == want.shape
+    fixed = quantize_model(block, example_input=x[:1], dynamic_axes=None)
+    assert fixed.graph.input[0].type.tensor_type.shape.dim[0].dim_value == 1
+    with pytest.raises(Exception, match="input"):
+        run_onnx(fixed, x.numpy())
+    with pytest.raises(ValueError, match="dynamic_axes"):
+        quantize_model(block, example_input=x[:1], dynamic_axes="all")
+
+
 def test_training_mode_is_kept(block):
     block.train()
     quantize_model(block, example_input=torch.randn(1, 3, 16, 16))

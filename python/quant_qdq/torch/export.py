@@ -19,29 +19,64 @@ def is_torch_module(model) -> bool:
     return torch is not None and isinstance(model, torch.nn.Module)
 
 
-def export_torch(model, example_input, opset_version: int):
+def _names(prefix: str, count: int):
+    return [prefix] if count == 1 else ["%s_%d" % (prefix, i)
+                                        for i in range(count)]
+
+
+def _count_outputs(model, args) -> int:
+    """How many tensors `model` returns on `args`, run in eval mode (as the
+    export traces it) without changing its mode or statistics."""
+    import torch
+    training = model.training
+    model.eval()
+    try:
+        with torch.no_grad():
+            out = model(*args)
+    finally:
+        model.train(training)
+    return len(out) if isinstance(out, (tuple, list)) else 1
+
+
+def export_torch(model, example_input, opset_version: int,
+                 dynamic_axes="batch"):
     """(serialized ONNX, file name for diagnostics) of a torch.nn.Module,
-    traced on `example_input` (a tensor or a tuple of them)."""
+    traced on `example_input` (a tensor or a tuple of them). Inputs are
+    named `input` (or `input_0`, `input_1` ...), outputs `output` (or
+    `output_0` ...). `dynamic_axes`: "batch" (the default) leaves the first
+    axis of every input and output free, as a torch module takes any
+    batch; None fixes every size to the example's; a dict is
+    torch.onnx.export's, by those names."""
     import torch
     if example_input is None:
         raise ValueError("a torch.nn.Module is exported to ONNX on the way: "
                          "give example_input (a tensor or a tuple of them)")
     args = (example_input if isinstance(example_input, tuple)
             else (example_input,))
-    names = (["input"] if len(args) == 1
-             else ["input_%d" % i for i in range(len(args))])
+    inputs = _names("input", len(args))
+    outputs = _names("output", _count_outputs(model, args))
+    if isinstance(dynamic_axes, str):
+        if dynamic_axes != "batch":
+            raise ValueError("dynamic_axes is 'batch', None or a dict of "
+                             "torch.onnx.export's, got %r" % dynamic_axes)
+        dynamic_axes = {name: {0: "batch"} for name in inputs + outputs}
     buffer = io.BytesIO()
     with warnings.catch_warnings():
         # The exporter's tracer warnings are about the user's model code.
         warnings.simplefilter("ignore")
         torch.onnx.export(model, args, buffer, opset_version=opset_version,
-                          input_names=names, do_constant_folding=True,
+                          input_names=inputs, output_names=outputs,
+                          dynamic_axes=dynamic_axes or None,
+                          do_constant_folding=True,
                           training=torch.onnx.TrainingMode.EVAL)
     name = type(model).__name__ + ".onnx"
     return buffer.getvalue(), name
 
 
-def import_torch(model, example_input, opset_version: int = 13) -> Module:
-    """A Module of quant_qdq layer ops holding the ONNX export of `model`."""
-    data, name = export_torch(model, example_input, opset_version)
+def import_torch(model, example_input, opset_version: int = 13,
+                 dynamic_axes="batch") -> Module:
+    """A Module of quant_qdq layer ops holding the ONNX export of `model`
+    (export_torch says what `dynamic_axes` takes)."""
+    data, name = export_torch(model, example_input, opset_version,
+                              dynamic_axes)
     return _quant_qdq.import_onnx(data, name)
