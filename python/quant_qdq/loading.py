@@ -29,7 +29,10 @@ def load_keras(model):
         path = os.fspath(model)
         if not path.endswith(_MLIR_SUFFIXES) and is_keras_file(path):
             keras_model = load_keras_model(path)
-            return import_keras(keras_model, source=path), keras_model
+            module = import_keras(keras_model, source=path)
+            # A SavedModel of a bare TensorFlow graph is imported as ONNX.
+            return module, (keras_model if is_keras_model(keras_model)
+                            else None)
     return None
 
 

@@ -27,6 +27,7 @@ from .graph_walk import graph_outputs, history, walk_graph
 from .layer_translator import LayerTranslator
 from .mlir_text import Value, mlir_string
 from .models import is_keras_model, keras_flavour, load_keras_model
+from .saved_graph import import_saved_graph, is_graph_saved_model
 
 __all__ = ["import_keras"]
 
@@ -41,6 +42,8 @@ def import_keras(model, *, batch_size: Optional[int] = None,
     if isinstance(model, (str, os.PathLike)):
         source = source or os.fspath(model)
         model = load_keras_model(model)
+    if source is not None and is_graph_saved_model(model):
+        return import_saved_graph(model, source, batch_size)
     if not is_keras_model(model):
         raise TypeError("expected a keras.Model or a Keras file, got %s"
                         % type(model).__name__)

@@ -44,7 +44,8 @@ def is_keras_file(path) -> bool:
 def load_keras_model(path):
     """Loads a .keras or .h5 file or a SavedModel folder with the Keras that
     wrote it: Keras 3 for .keras, tf.keras for SavedModels, Keras 3 and
-    then tf.keras for .h5."""
+    then tf.keras for .h5. A SavedModel without Keras metadata loads as
+    the TensorFlow object it holds (saved_graph.py imports those)."""
     path = os.fspath(path)
     if not os.path.exists(path):
         raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), path)
@@ -58,6 +59,16 @@ def load_keras_model(path):
     else:
         raise ValueError("%s: not a Keras model (.keras, .h5 or a SavedModel "
                          "folder)" % path)
+    if os.path.isdir(path) and not os.path.exists(
+            os.path.join(path, "keras_metadata.pb")):
+        # No Keras model inside (Keras 3's model.export writes such folders):
+        # the TensorFlow object, which import_keras converts as a graph.
+        import tensorflow as tf
+        try:
+            return tf.saved_model.load(path)
+        except Exception as e:  # TensorFlow raises many kinds on a bad file.
+            raise ValueError("%s: cannot load the SavedModel: %s: %s"
+                             % (path, type(e).__name__, e)) from e
     errors = []
     for name in loaders:
         try:

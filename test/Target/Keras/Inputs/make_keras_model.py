@@ -2,11 +2,12 @@
 
     make_keras_model.py FOLDER
 
-FOLDER/block.keras and block.h5 (Keras 3), block_savedmodel/ (tf.keras):
+FOLDER/block.keras and block.h5 (Keras 3), block_savedmodel/ (tf.keras),
+block_export/ (Keras 3's model.export: a TensorFlow graph, no Keras model):
 a conv-BN-ReLU6 stem, a residual block and a classifier; prelu.keras, with
 a layer the importer does not know (PReLU); lambda.keras, with a Lambda
-layer holding Python code; x.npy, an input batch, and ref.npy, the model's output on
-it (the same weights in all three block files).
+layer holding Python code; x.npy, an input batch, and ref.npy, the model's
+output on it (the same weights in all four block files).
 """
 
 import os
@@ -52,6 +53,7 @@ def main(folder):
     legacy = block(tf_keras.layers, tf_keras.Model)
     legacy.set_weights(model.get_weights())
     legacy.save(os.path.join(folder, "block_savedmodel"), save_format="tf")
+    model.export(os.path.join(folder, "block_export"), verbose=False)
     x = np.random.RandomState(1).randn(2, 16, 16, 3).astype("f")
     np.save(os.path.join(folder, "x.npy"), x)
     np.save(os.path.join(folder, "ref.npy"), np.asarray(model(x)))
