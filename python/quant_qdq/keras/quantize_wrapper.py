@@ -106,8 +106,9 @@ _SCOPED_CLASSES = {}
 
 
 class scoped_attributes:
-    """`with scoped_attributes(layer) as scope:` assignments made in
-    `scope.capturing()` are seen by `layer` until the block ends."""
+    """`with scoped_attributes(layer) as scope:` the assignments a setter
+    makes inside `scope.capture(setter, ...)` are seen by `layer` until the
+    block ends, and then forgotten."""
 
     def __init__(self, layer):
         self.layer = layer
