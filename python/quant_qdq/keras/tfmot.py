@@ -157,12 +157,26 @@ def _configs(calls):
     return configs
 
 
-def quantize_apply(model):
+def _check_scheme(scheme):
+    """TFMOT's default 8-bit scheme is the one there is; naming it (as
+    TFMOT code may) is accepted."""
+    if scheme is not None and type(scheme).__name__ != \
+            "Default8BitQuantizeScheme":
+        raise ValueError(
+            "quantize_apply: scheme %s is not supported; quant_qdq.keras has "
+            "TFMOT's default 8-bit scheme (give QuantizeConfigs for others)"
+            % type(scheme).__name__)
+
+
+def quantize_apply(model, scheme=None, quantized_layer_name_prefix="quant_"):
     """A copy of the annotated `model` ready for quantization-aware
-    training: each annotated layer a QuantizeWrapper of its config, a
-    QuantizeLayer on each model input an annotated layer reads, the other
-    layers in float; weights copied from `model`."""
+    training: each annotated layer a QuantizeWrapper of its config (named
+    `quantized_layer_name_prefix` + its name), a QuantizeLayer on each
+    model input an annotated layer reads, the other layers in float;
+    weights copied from `model`. `scheme`: None or TFMOT's
+    Default8BitQuantizeScheme, the same."""
     _check_model(model, "quantize_apply")
+    _check_scheme(scheme)
     calls = _layer_calls(model)
     if not any(annotation is not None for _, _, annotation in calls):
         raise ValueError(
@@ -181,7 +195,9 @@ def quantize_apply(model):
             clone = _clone(inner)
             config = configs.get(id(inner))
             clones[id(inner)] = (clone, clone if config is None
-                                 else wrapper(clone, config))
+                                 else wrapper(clone, config, name=(
+                                     quantized_layer_name_prefix +
+                                     clone.name)))
         clone, runner = clones[id(inner)]
         outputs = _call(runner, args)
         if first_call:  # built now: its weights can be set
@@ -217,14 +233,16 @@ def _inputs_read_quantized(model, calls, configs):
     return readers
 
 
-def quantize_model(to_quantize):
+def quantize_model(to_quantize, quantized_layer_name_prefix="quant_"):
     """quantize_apply(quantize_annotate_model(to_quantize)): every layer
     quantized by its default config."""
     _check_model(to_quantize, "quantize_model")
     if any(_is_annotation(layer) for layer in to_quantize.layers):
         raise ValueError("quantize_model: '%s' is already annotated; call "
                          "quantize_apply" % to_quantize.name)
-    return quantize_apply(quantize_annotate_model(to_quantize))
+    return quantize_apply(
+        quantize_annotate_model(to_quantize),
+        quantized_layer_name_prefix=quantized_layer_name_prefix)
 
 
 @contextlib.contextmanager

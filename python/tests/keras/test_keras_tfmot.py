@@ -433,6 +433,22 @@ def test_six_bit_weights_export_exactly_and_six_bit_activations_refuse(
     assert not out.exists()
 
 
+def test_tfmot_signatures_run():
+    """TFMOT's optional arguments: the wrappers' name prefix, and its
+    default scheme named explicitly."""
+    import tensorflow_model_optimization as tfmot
+    import tf_keras
+    model = tf_keras.Sequential([tf_keras.Input((3,)),
+                                 tf_keras.layers.Dense(2, name="fc")])
+    quantized = qk.quantize_model(model, quantized_layer_name_prefix="q_")
+    assert [l.name for l in quantized.layers][-1] == "q_fc"
+    scheme = tfmot.quantization.keras.default_8bit.Default8BitQuantizeScheme()
+    applied = qk.quantize_apply(qk.quantize_annotate_model(model), scheme)
+    assert [l.name for l in applied.layers][-1] == "quant_fc"
+    with pytest.raises(ValueError, match="scheme object is not supported"):
+        qk.quantize_apply(qk.quantize_annotate_model(model), object())
+
+
 def test_quantize_apply_needs_annotations():
     model = keras.Sequential([keras.Input((3,)), L.Dense(2)])
     with pytest.raises(ValueError, match="no annotated layer"):
