@@ -25,7 +25,8 @@ loading in ONNX Runtime, or exit 1 with a located error (`FILE:L:C:
 error:`) and no OUT. Counted per class: exit statuses other than 0 and 1,
 time-outs, "no location" (exit 1 without one), "output left" (exit 1 with
 an OUT), "invalid written" (exit 0, the checker or ONNX Runtime refuses
-OUT). Exits 1 when any of these happened.
+OUT), "no output" (exit 0 without OUT). Exits 1 when any of these
+happened.
 """
 import argparse
 import io
@@ -210,6 +211,8 @@ def verdict(status, output, out: Path):
         if not LOCATED_ERROR.search(output):
             return "no location"
         return None
+    if not out.exists():
+        return "no output"
     import onnx
     import onnxruntime
     try:
@@ -236,7 +239,7 @@ def main():
     seeds = make_seeds(work)
     rng = random.Random(args.seed)
     campaign = Campaign(work, ["no location", "output left",
-                               "invalid written"])
+                               "invalid written", "no output"])
     while campaign.running(args.seconds, args.count):
         seed, options = rng.choice(seeds)
         data = seed.read_bytes()

@@ -4,6 +4,8 @@ tool on each, judge and tally the outcome per mutation class, keep the
 first mutant of each problem, print a table.
 """
 import collections
+import os
+import signal
 import subprocess
 import time
 
@@ -27,12 +29,17 @@ class Campaign:
             not count or self.done < count)
 
     def run(self, command, timeout=120):
-        """The tool's exit status, "timeout", and its output."""
+        """The tool's exit status, "timeout", and its output. A run that
+        times out is killed with its children (an importer child)."""
+        process = subprocess.Popen(command, stdout=subprocess.PIPE,
+                                   stderr=subprocess.STDOUT, text=True,
+                                   start_new_session=True)
         try:
-            run = subprocess.run(command, capture_output=True, text=True,
-                                 timeout=timeout)
-            return run.returncode, run.stdout + run.stderr
+            output, _ = process.communicate(timeout=timeout)
+            return process.returncode, output
         except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.communicate()
             return "timeout", ""
 
     def record(self, kind, problem, mutant, what):

@@ -54,6 +54,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace py = pybind11;
@@ -224,8 +225,11 @@ private:
 struct ContextHandle {
   ContextHandle() : context(getRegistry()) {
     // An error names its location; the operation it is on (a whole
-    // function for some) is printed only on request, QUANTQDQ_VERBOSE=1.
-    context.printOpOnDiagnostic(std::getenv("QUANTQDQ_VERBOSE") != nullptr);
+    // function for some) is printed only on request, QUANTQDQ_VERBOSE set
+    // to anything but "" or "0" (as quant_qdq.__main__ reads it).
+    const char *verbose = std::getenv("QUANTQDQ_VERBOSE");
+    context.printOpOnDiagnostic(verbose && *verbose &&
+                                std::string_view(verbose) != "0");
   }
   MLIRContext context;
   /// One operation at a time on a context's IR.

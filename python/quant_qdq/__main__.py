@@ -9,7 +9,7 @@ import argparse
 import os
 import re
 import sys
-import tempfile
+import threading
 import warnings
 
 from .keras import import_keras
@@ -22,28 +22,42 @@ _START_UP_CHATTER = re.compile(
     r"|I\d{4} [\d:. ]+\d+ port\.cc:\d+\] oneDNN custom operations are on")
 
 
+def verbose() -> bool:
+    """QUANTQDQ_VERBOSE set to anything but "" or "0" (as the C++ side
+    reads it)."""
+    return os.environ.get("QUANTQDQ_VERBOSE", "") not in ("", "0")
+
+
 def import_tensorflow_quietly() -> None:
-    """Loads TensorFlow with its start-up chatter held back (the rest of
-    what it prints passes), unless QUANTQDQ_VERBOSE is set: a tool reading
-    a Keras file should print what concerns the file."""
-    if os.environ.get("QUANTQDQ_VERBOSE"):
+    """Loads TensorFlow with its start-up chatter filtered out of stderr
+    (everything else passes as it comes, so a crash while loading still
+    says why), unless verbose(): a tool reading a Keras file should print
+    what concerns the file."""
+    if verbose():
         return
     sys.stderr.flush()
     saved = os.dup(2)
-    with tempfile.TemporaryFile() as held:
-        os.dup2(held.fileno(), 2)
-        try:
-            import tensorflow  # noqa: F401 - loaded for its side effect
-        except ImportError:
-            pass  # the import of the model says what is missing
-        finally:
-            sys.stderr.flush()
-            os.dup2(saved, 2)
-            os.close(saved)
-        held.seek(0)
-        for line in held.read().decode(errors="replace").splitlines(True):
-            if not _START_UP_CHATTER.match(line):
-                sys.stderr.write(line)
+    read_end, write_end = os.pipe()
+
+    def forward():
+        with os.fdopen(read_end, "rb") as lines:
+            for line in lines:
+                if not _START_UP_CHATTER.match(line.decode(errors="replace")):
+                    os.write(saved, line)
+
+    forwarder = threading.Thread(target=forward, daemon=True)
+    forwarder.start()
+    os.dup2(write_end, 2)
+    os.close(write_end)
+    try:
+        import tensorflow  # noqa: F401 - loaded for its side effect
+    except ImportError:
+        pass  # the import of the model says what is missing
+    finally:
+        sys.stderr.flush()
+        os.dup2(saved, 2)  # closes the pipe's last write end: EOF
+        forwarder.join()
+        os.close(saved)
 
 
 def import_keras_main(argv) -> int:

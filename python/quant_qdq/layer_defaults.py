@@ -4,9 +4,12 @@ In NVIDIA's toolkit, defining `<KerasClass>QuantizeWrapper` (a subclass of
 BaseQuantizeWrapper) gives that Keras class its default behaviour:
 whether its inputs are quantized, which ones, and its weight. Here such a
 class registers a row (keras/nvidia_wrappers.py); in "full" mode placement
-applies the rows as a case decided first, so the user's spec and the
-insertion cases still win over them, as they win over the built-in table.
-Layers the importer keeps generic are matched by their class name too.
+applies the rows of the classes a model has as a case decided first: the
+user's spec replaces a row's decision, as it replaces the built-in
+table's, and an insertion case's decision on the same layer merges with it
+(inputs and weight quantized by either). Layers the importer keeps generic
+are matched by their class name too. Rows last for the process: defining
+the class is the registration.
 """
 
 from typing import Dict, List, NamedTuple, Optional

@@ -11,6 +11,7 @@ insertion (Graph: each layer's quantized inputs and weight), and the
 report's text for people.
 """
 
+import inspect
 import os
 import tempfile
 import warnings
@@ -92,10 +93,17 @@ def _record_python_cases(module: Module, python_cases,
 
 
 def _record_default_rows(module: Module):
-    """The rows NVIDIA-style wrapper classes registered, recorded first
-    (so the cases and the user's spec win over them), each under its
+    """The rows NVIDIA-style wrapper classes registered, for the classes
+    the model has, recorded first (a case's decision on the same layer
+    merges with it; the user's spec replaces both), each under its
     wrapper's name for the report."""
-    for row in default_rows():
+    rows = default_rows()
+    if not rows:
+        return
+    classes = {layer.class_name for layer in Graph(module).layers}
+    for row in rows:
+        if row.keras_class not in classes:
+            continue
         spec = QuantizationSpec()
         spec.add(name=row.keras_class, is_keras_class=True,
                  quantize_input=row.quantize_input,
@@ -104,9 +112,22 @@ def _record_default_rows(module: Module):
         module.record_case_spec(row.source, spec.to_json_lines())
 
 
+def _written_for_keras(case) -> bool:
+    """Whether the case's code tests Keras classes (isinstance on keras
+    layers), as the toolkit's cases do; True when its code is not at
+    hand."""
+    try:
+        source = inspect.getsource(type(case))
+    except (OSError, TypeError):
+        return True
+    return "isinstance" in source and "keras" in source
+
+
 def _warn_empty_case(case, graph: Graph):
-    """A case that quantizes nothing on a Graph may have been written for
-    a Keras model (isinstance tests on its layers): say what it got."""
+    """A case written for a Keras model (isinstance tests on its layers)
+    that quantizes nothing on a Graph: say what it got."""
+    if not _written_for_keras(case):
+        return
     classes = sorted({layer.class_name for layer in graph.layers})
     warnings.warn(
         "%s.case() returned no layer to quantize. It received a "

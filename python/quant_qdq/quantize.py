@@ -172,7 +172,8 @@ def quantize_model(model, quantization_mode: str = "full",
         module = load_module(model, example_input=example_input,
                              opset_version=opset_version,
                              dynamic_axes=dynamic_axes)
-    # Folded first, so that cases see the layers that will run.
+    # Folded first, so that Graph cases see the layers that will run (a
+    # Keras case sees the keras.Model, folded or not).
     if fold_batch_norm:
         module.run_pipeline("qdq-fold-batch-norm")
     text = place_qdq(module, quantization_mode, quantization_spec,

@@ -4,8 +4,11 @@
 // MlirOptMain that load plugins (upstream mlir-opt, or a stack's own opt):
 //
 //   mlir-opt --load-dialect-plugin=lib/QuantQDQPlugin.so \
-//            --load-pass-plugin=lib/QuantQDQPlugin.so \
-//            model.mlir --insert-qdq=resnet-v1
+//            --load-pass-plugin=lib/QuantQDQPlugin.so model.mlir \
+//            --pass-pipeline="builtin.module(insert-qdq{cases=resnet-v1})"
+//
+// (plugin passes go in --pass-pipeline: mlir-opt makes its --pass flags
+// before it loads plugins).
 //
 // The library carries quant-qdq's code and links the host's libMLIR.so, so
 // that both share one MLIR. qdq-opt's own flags (--qdq-spec ...) are

@@ -8,11 +8,10 @@ std::string
 quant_qdq::nameBareLeadingEntry(StringRef options, StringRef mainOption,
                                 function_ref<bool(StringRef)> isOption) {
   StringRef trimmed = options.trim();
-  // The first entry: up to the first space outside quotes and braces; a
-  // case list holds neither, so a plain split finds it.
+  // The first entry: up to the first space (a case list, `{a,b}` too, or
+  // a data path has none).
   StringRef first = trimmed.take_until([](char c) { return c == ' '; });
-  if (first.empty() || first.contains('=') || first.front() == '{' ||
-      first.front() == '\'' || first.front() == '"' || isOption(first))
+  if (first.empty() || first.contains('=') || isOption(first))
     return trimmed.str();
   return (mainOption + "=" + trimmed).str();
 }

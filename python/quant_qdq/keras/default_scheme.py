@@ -6,13 +6,14 @@ Per class (TFMOT 0.8's registry, by Keras class name):
 
 - Conv2D, DepthwiseConv2D: kernel per output channel, activation;
   Dense: kernel per tensor, activation;
-- ReLU, LeakyReLU, Activation, Add, Concatenate, AveragePooling,
-  GlobalAveragePooling, UpSampling2D: the output;
+- ReLU, Add, Concatenate, AveragePooling, GlobalAveragePooling,
+  UpSampling2D: the output; Activation: the output of relu, relu6, swish
+  and gelu, nothing for linear, softmax, sigmoid and tanh;
 - Softmax: nothing; reshaping, padding, cropping, dropout and max pooling
   layers: nothing, their range is their input's;
-- any other class (BatchNormalization alone, Multiply, custom layers
-  without a config): none; quantize_apply leaves it in float and warns,
-  where TFMOT refuses the model.
+- any other class (BatchNormalization that no fusion takes, LeakyReLU,
+  Multiply, custom layers without a config): none; quantize_apply leaves
+  it in float and warns, where TFMOT refuses the model.
 
 Fusions, as TFMOT's transforms, for layers on the default config whose
 output feeds only the next layer of the pattern:
@@ -26,11 +27,12 @@ output feeds only the next layer of the pattern:
   Concatenate.
 """
 
-from .quantize_config import DefaultQuantizeConfig, NoOpQuantizeConfig
+from .quantize_config import (ActivationQuantizeConfig, DefaultQuantizeConfig,
+                              NoOpQuantizeConfig)
 
 __all__ = ["default_config", "fuse", "PASS_THROUGH"]
 
-_OUTPUT = ("ReLU", "LeakyReLU", "Activation", "Add", "Concatenate",
+_OUTPUT = ("ReLU", "Add", "Concatenate",
            "AveragePooling1D", "AveragePooling2D", "GlobalAveragePooling1D",
            "GlobalAveragePooling2D", "GlobalAveragePooling3D", "UpSampling2D")
 PASS_THROUGH = ("Softmax", "Cropping1D", "Cropping2D", "Cropping3D",
@@ -55,6 +57,8 @@ def default_config(layer):
             else "kernel"
         return DefaultQuantizeConfig([attr], ["activation"], False,
                                      _WEIGHTED[class_name])
+    if class_name == "Activation":
+        return ActivationQuantizeConfig()
     if class_name in _OUTPUT:
         return DefaultQuantizeConfig([], [], True)
     if class_name in PASS_THROUGH:
@@ -119,7 +123,8 @@ def fuse(calls, configs, defaulted, annotated):
         if cls == "Concatenate":
             for producer in producers:
                 config = configs.get(id(producer))
-                if isinstance(config, DefaultQuantizeConfig) and \
+                if isinstance(config, (DefaultQuantizeConfig,
+                                       ActivationQuantizeConfig)) and \
                         default(producer) and \
                         sole_consumer(producer) is layer:
                     quantize_output_after(producer)

@@ -544,9 +544,7 @@ class LayerTranslator(Emitter):
         scale, zero_point, axis = params.scale, params.zero_point, None
         if params.per_axis:
             axis = channel_axis
-            repeats = array.shape[channel_axis] // scale.size
-            scale = np.tile(scale, repeats)
-            zero_point = np.tile(zero_point, repeats)
+            scale, zero_point, _ = params.along(array.shape[channel_axis])
         wire = next(b for b in (4, 8, 16) if params.bits <= b)
         return self.integer_weight(stored, wire, params.narrow_range, axis,
                                    scale, hint, params.signed, zero_point)

@@ -23,7 +23,7 @@ output channel.
 import keras
 
 from ..layer_defaults import DefaultRow, register_default_row
-from .qat_layers import fake_quantize
+from .qat_layers import KERNEL_RANGE_AXES, fake_quantize
 from .quantize_wrapper import scoped_attributes
 
 __all__ = ["BaseQuantizeWrapper", "WeightedBaseQuantizeWrapper",
@@ -77,11 +77,12 @@ class BaseQuantizeWrapper(keras.layers.Wrapper):
         self.built = True
 
     def quantized_positions(self, count):
-        if not self.quantize_input:
-            return []
-        if self.quantization_index is None:
-            return list(range(count))
-        return [i for i in self.quantization_index if i < count]
+        """The inputs to quantize, as a QuantizationSpec entry says:
+        `quantization_index` when given, else all or none by
+        `quantize_input`."""
+        if self.quantization_index is not None:
+            return [i for i in self.quantization_index if i < count]
+        return list(range(count)) if self.quantize_input else []
 
     def quantize_inputs(self, inputs, training):
         several = isinstance(inputs, (list, tuple))
@@ -112,7 +113,10 @@ class NonWeightedBaseQuantizeWrapper(BaseQuantizeWrapper):
 @keras.saving.register_keras_serializable(package="quant_qdq")
 class WeightedBaseQuantizeWrapper(BaseQuantizeWrapper):
     """A layer with a kernel (the attribute `kernel_type`), fake-quantized
-    per output channel (its last axis) as well as its inputs."""
+    per output channel as well as its inputs (unless the class says
+    `quantize_weight = False`). The output channels are those of the
+    layer's class where the project knows it (a depthwise kernel's are its
+    channels times multiplier), else the kernel's last axis."""
 
     quantize_weight = True
 
@@ -122,8 +126,11 @@ class WeightedBaseQuantizeWrapper(BaseQuantizeWrapper):
 
     def call_layer(self, inputs, training):
         layer = self.layer
+        if not self.quantize_weight:
+            return layer(inputs)
         kernel = getattr(layer, self.kernel_type)
-        axes = tuple(range(len(kernel.shape) - 1))
+        axes = KERNEL_RANGE_AXES.get(type(layer).__name__,
+                                     tuple(range(len(kernel.shape) - 1)))
         amax = keras.ops.max(keras.ops.abs(keras.ops.stop_gradient(kernel)),
                              axis=axes, keepdims=True)
         with scoped_attributes(layer) as scope:

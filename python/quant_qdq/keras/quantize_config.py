@@ -22,7 +22,8 @@ asymmetric 8-bit ranges.
 from .quantizers import LastValueQuantizer, MovingAverageQuantizer
 
 __all__ = ["QuantizeConfig", "NoOpQuantizeConfig", "DefaultQuantizeConfig",
-           "config_classes", "serialize_config", "deserialize_config"]
+           "ActivationQuantizeConfig", "config_classes", "serialize_config",
+           "deserialize_config"]
 
 
 def _attribute_holding(layer, value):
@@ -150,10 +151,34 @@ class DefaultQuantizeConfig(QuantizeConfig):
                 "per_axis": self.per_axis}
 
 
+class ActivationQuantizeConfig(QuantizeConfig):
+    """TFMOT's config of an Activation layer: its output quantized when the
+    function is relu, relu6, swish or gelu; nothing for linear, softmax,
+    sigmoid and tanh, whose range is bounded or their input's."""
+
+    QUANTIZED = ("relu", "relu6", "swish", "silu", "gelu")
+
+    def __init__(self, quantize_output=True):
+        self.quantize_output = bool(quantize_output)
+
+    def without_output_quantization(self):
+        return ActivationQuantizeConfig(False)
+
+    def get_output_quantizers(self, layer):
+        name = getattr(layer.activation, "__name__", None)
+        if self.quantize_output and name in self.QUANTIZED:
+            return [MovingAverageQuantizer()]
+        return []
+
+    def get_config(self):
+        return {"quantize_output": self.quantize_output}
+
+
 def config_classes():
     """The package's own configs, by class name."""
     return {c.__name__: c for c in (QuantizeConfig, NoOpQuantizeConfig,
-                                    DefaultQuantizeConfig)}
+                                    DefaultQuantizeConfig,
+                                    ActivationQuantizeConfig)}
 
 
 def serialize_config(config):

@@ -15,6 +15,7 @@ read-only property (Keras 3's `Dense.kernel`) works as on tf.keras.
 """
 
 import inspect
+import threading
 
 from .quantize_config import deserialize_config, serialize_config
 from .quantizers import Quantizer, is_training, keras_of
@@ -36,8 +37,9 @@ def _activation_name(activation):
 
 def call_quantizer(quantizer, x, training, variables, step=None):
     """Calls `quantizer` as TFMOT 0.8 does (inputs, training, weights),
-    also passing `step` (the optimizer step) to a quantizer whose
-    `__call__` takes one, as the seed guide's does."""
+    also passing `step` to a quantizer whose `__call__` takes one, as the
+    seed guide's does: the wrapper's `optimizer_step` variable, which, as
+    in TFMOT, nothing advances (it stays -1)."""
     parameters = inspect.signature(quantizer.__call__).parameters
     kwargs = {"training": training, "weights": variables}
     if "step" in parameters:
@@ -103,25 +105,38 @@ class _ScopedAttributes:
 
 
 _SCOPED_CLASSES = {}
+# One scope at a time in the process: the class swap is per layer object,
+# and Keras may trace a layer from several threads.
+_SCOPE_LOCK = threading.RLock()
+
+
+def _scoped_class(cls):
+    """`cls` with _ScopedAttributes mixed in (made once per class)."""
+    if cls not in _SCOPED_CLASSES:
+        _SCOPED_CLASSES[cls] = type(cls.__name__, (_ScopedAttributes, cls),
+                                    {"__module__": cls.__module__,
+                                     "_qdq_base": cls})
+    return _SCOPED_CLASSES[cls]
 
 
 class scoped_attributes:
     """`with scoped_attributes(layer) as scope:` the assignments a setter
     makes inside `scope.capture(setter, ...)` are seen by `layer` until the
-    block ends, and then forgotten."""
+    block ends, and then forgotten. Scopes nest (an inner one sees the
+    outer's assignments, and its own until it ends)."""
 
     def __init__(self, layer):
         self.layer = layer
 
     def __enter__(self):
-        cls = type(self.layer)
-        if cls not in _SCOPED_CLASSES:
-            _SCOPED_CLASSES[cls] = type(cls.__name__, (_ScopedAttributes, cls),
-                                        {"__module__": cls.__module__})
-        self.layer.__dict__["_qdq_scoped"] = {}
-        self.layer.__dict__["_qdq_capturing"] = False
-        self.original_class = cls
-        self.layer.__class__ = _SCOPED_CLASSES[cls]
+        _SCOPE_LOCK.acquire()
+        state = self.layer.__dict__
+        self.saved = (type(self.layer), state.get("_qdq_scoped"),
+                      state.get("_qdq_capturing"))
+        base = getattr(type(self.layer), "_qdq_base", type(self.layer))
+        state["_qdq_scoped"] = dict(self.saved[1] or {})
+        state["_qdq_capturing"] = False
+        self.layer.__class__ = _scoped_class(base)
         return self
 
     def capture(self, setter, *args):
@@ -132,9 +147,18 @@ class scoped_attributes:
             self.layer.__dict__["_qdq_capturing"] = False
 
     def __exit__(self, *exc):
-        self.layer.__class__ = self.original_class
-        self.layer.__dict__.pop("_qdq_scoped", None)
-        self.layer.__dict__.pop("_qdq_capturing", None)
+        cls, scoped, capturing = self.saved
+        state = self.layer.__dict__
+        try:
+            self.layer.__class__ = cls
+            for key, value in (("_qdq_scoped", scoped),
+                               ("_qdq_capturing", capturing)):
+                if value is None:
+                    state.pop(key, None)
+                else:
+                    state[key] = value
+        finally:
+            _SCOPE_LOCK.release()
         return False
 
 

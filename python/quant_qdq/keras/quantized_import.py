@@ -10,6 +10,9 @@ quantizer) makes the import fail naming the layer and the quantizer, so
 that nothing is exported that would compute otherwise than the model.
 """
 
+import warnings
+
+from .._quant_qdq import QuantQDQWarning
 from .models import KerasImportError
 
 __all__ = ["WrapperQuantization", "qdq_parameters_of"]
@@ -29,6 +32,13 @@ def qdq_parameters_of(quantizer, variables, layer_name, what,
             "LastValueQuantizer, MovingAverageQuantizer, AllValuesQuantizer "
             "or a Quantizer whose qdq_parameters returns one export to ONNX)"
             % (layer_name, what, type(quantizer).__name__))
+    if float(params.scale.max()) < 1e-30:
+        warnings.warn(
+            "layer '%s': the range of its %s quantizer %s is empty (never "
+            "trained: TFMOT's input range starts at [0, 0]); its Q/DQ pair "
+            "turns the tensor into zeros" % (layer_name, what,
+                                             type(quantizer).__name__),
+            QuantQDQWarning, stacklevel=2)
     if not weight and params.bits not in (4, 8, 16):
         raise KerasImportError(
             "layer '%s': %s quantizer %s has %d bits; ONNX's QuantizeLinear "

@@ -56,7 +56,7 @@ def tensor_ops(x):
         import tensorflow as tf
 
         class _TF:
-            abs, floor, cast = tf.abs, tf.floor, tf.cast
+            abs, floor, cast, where = tf.abs, tf.floor, tf.cast, tf.where
             minimum, maximum = tf.minimum, tf.maximum
             stop_gradient = tf.stop_gradient
 
@@ -84,31 +84,46 @@ class QDQParameters:
     or per index of the tensor's last axis."""
 
     def __init__(self, bits, signed, narrow_range, scale, zero_point,
-                 per_axis):
+                 per_axis, inverse_scale=None):
         self.bits = bits
         self.signed = signed
         self.narrow_range = narrow_range
         self.scale = np.atleast_1d(np.asarray(scale, np.float32))
         self.zero_point = np.atleast_1d(np.asarray(zero_point, np.int64))
         self.per_axis = per_axis
+        # TensorFlow rounds with the inverse computed from the range.
+        self.inverse_scale = (np.float32(1) / self.scale
+                              if inverse_scale is None else np.atleast_1d(
+                                  np.asarray(inverse_scale, np.float32)))
+
+    def along(self, length):
+        """(scales, zero points, inverse scales) for `length` indices of
+        the quantized axis: as they are, or repeated when the axis is
+        longer (a depthwise kernel's channels times multiplier, its scales
+        being per multiplier, the Keras last axis)."""
+        if length % self.scale.size:
+            raise ValueError("%d scales do not divide an axis of %d"
+                             % (self.scale.size, length))
+        repeats = length // self.scale.size
+        return (np.tile(self.scale, repeats),
+                np.tile(self.zero_point, repeats),
+                np.tile(self.inverse_scale, repeats))
 
     def quantize(self, array, axis=None):
         """The integers `array` (a constant) is stored as: TensorFlow's
         fake quantization (clamp to the nudged range, round half up), so
-        that dequantized they are exactly what the model computes with.
-        Per axis, the scales run along `axis` of `array`, repeated when it
-        is longer (a depthwise kernel, whose multiplier is the Keras last
-        axis)."""
+        that dequantized they are what the model computes with. Per axis,
+        the scales run along `axis` of `array` (see `along`)."""
         array = np.asarray(array, np.float32)
         shape = [1] * array.ndim
-        scale, zero_point = self.scale, self.zero_point
+        scale, zero_point, inverse = (self.scale, self.zero_point,
+                                      self.inverse_scale)
         if self.per_axis:
-            repeats = array.shape[axis] // scale.size
-            scale, zero_point = (np.tile(scale, repeats),
-                                 np.tile(zero_point, repeats))
+            scale, zero_point, inverse = self.along(array.shape[axis])
             shape[axis] = scale.size
         scale = scale.reshape(shape)
         zero_point = zero_point.reshape(shape)
+        inverse = inverse.reshape(shape)
         qmin = 1 if self.narrow_range else 0
         qmax = 2 ** self.bits - 1
         if self.signed:  # unsigned levels, shifted
@@ -116,7 +131,6 @@ class QDQParameters:
         low = ((qmin - zero_point) * scale).astype(np.float32)
         high = ((qmax - zero_point) * scale).astype(np.float32)
         clamped = np.minimum(np.maximum(array, low), high)
-        inverse = (np.float32(1) / scale).astype(np.float32)
         levels = np.floor((clamped - low) * inverse + np.float32(0.5))
         stored = levels.astype(np.int64) + qmin
         if self.signed:
@@ -161,34 +175,50 @@ class Quantizer(metaclass=abc.ABCMeta):
 
 
 def nudged_range(low, high, num_bits, narrow_range, ops):
-    """(scale, nudged min, nudged max, zero point) of the range
-    [low, high] on 2^num_bits levels (less the lowest with narrow_range),
-    moved so that 0.0 is a level, as TensorFlow's fake_quant ops nudge it.
-    Works on tensors (with `ops`) and on numpy arrays (ops=np)."""
+    """(scale, its inverse, nudged min, nudged max, zero point) of the
+    range [low, high] on 2^num_bits levels (less the lowest with
+    narrow_range), moved so that 0.0 is a level, in the arithmetic of
+    TensorFlow's fake_quant kernels (the inverse is computed from the
+    range, not from the scale, as they do). Works on tensors (with `ops`)
+    and on float32 numpy vectors (ops=np)."""
     qmin = 1.0 if narrow_range else 0.0
     qmax = float(2 ** num_bits - 1)
-    scale = ops.maximum((high - low) / (qmax - qmin), 1e-12)
+    width = ops.maximum(high - low, 1e-30)
+    scale = width / (qmax - qmin)
+    inverse = (qmax - qmin) / width
     from_min = qmin - low / scale
-    # std::round: half away from zero (from_min is >= qmin here once the
-    # clamp applies, so half up).
-    zero_point = ops.minimum(ops.maximum(ops.floor(from_min + 0.5), qmin),
-                             qmax)
-    return (scale, (qmin - zero_point) * scale, (qmax - zero_point) * scale,
-            zero_point)
+    # std::round, half away from zero (from_min matters only where it is
+    # positive): floor plus one from the half, exactly; floor(x + 0.5)
+    # would round 0.49999997 up.
+    floor = ops.floor(from_min)
+    rounded = ops.where(from_min - floor >= 0.5, floor + 1.0, floor)
+    zero_point = ops.minimum(ops.maximum(rounded, qmin), qmax)
+    return (scale, inverse, (qmin - zero_point) * scale,
+            (qmax - zero_point) * scale, zero_point)
 
 
 def fake_quantize_range(x, low, high, num_bits, narrow_range):
-    """`x` fake-quantized on the nudged range [low, high] (broadcast along
-    the last axis when per axis): clamp, round half up onto the levels;
-    gradient 1 inside the range, 0 outside."""
+    """`x` fake-quantized on the nudged range [low, high] (per index of the
+    last axis when they are vectors): clamp, round half up onto the levels;
+    gradient 1 inside the range, 0 outside. TensorFlow tensors go through
+    TensorFlow's own fake_quant ops (the same numbers as TFMOT, to the
+    bit); others through the same arithmetic in keras.ops."""
+    if type(x).__module__.startswith("tensorflow"):
+        import tensorflow as tf
+        low = tf.cast(low, tf.float32)
+        high = tf.cast(high, tf.float32)
+        if len(low.shape) == 1:
+            return tf.quantization.fake_quant_with_min_max_vars_per_channel(
+                x, low, high, num_bits=num_bits, narrow_range=narrow_range)
+        return tf.quantization.fake_quant_with_min_max_vars(
+            x, low, high, num_bits=num_bits, narrow_range=narrow_range)
     ops = tensor_ops(x)
     low = ops.cast(low, x.dtype)
     high = ops.cast(high, x.dtype)
-    scale, nudged_low, nudged_high, _ = nudged_range(
+    scale, inverse, nudged_low, nudged_high, _ = nudged_range(
         low, high, num_bits, narrow_range, ops)
     clamped = ops.minimum(ops.maximum(x, nudged_low), nudged_high)
-    # TensorFlow multiplies by the inverse scale; so do we, to round alike.
-    levels = ops.floor((clamped - nudged_low) * (1.0 / scale) + 0.5)
+    levels = ops.floor((clamped - nudged_low) * inverse + 0.5)
     rounded = levels * scale + nudged_low
     return clamped + ops.stop_gradient(rounded - clamped)
 
@@ -260,9 +290,13 @@ class _RangeQuantizer(Quantizer):
                                    self.narrow_range)
 
     def qdq_parameters(self, weights):
-        low = np.asarray(_numpy(weights["min_var"]), np.float32)
-        high = np.asarray(_numpy(weights["max_var"]), np.float32)
-        scale, _, _, zero_point = nudged_range(
+        # Vectors, so that numpy computes in float32, as TensorFlow does
+        # (it would widen 0-d arrays with the Python floats to float64).
+        low = np.atleast_1d(np.asarray(_numpy(weights["min_var"]),
+                                       np.float32))
+        high = np.atleast_1d(np.asarray(_numpy(weights["max_var"]),
+                                        np.float32))
+        scale, inverse, _, _, zero_point = nudged_range(
             low, high, self.num_bits, self.narrow_range, np)
         # Symmetric ranges are signed storage (zero point 0 when the range
         # is TFMOT's symmetric one), the others unsigned.
@@ -272,7 +306,7 @@ class _RangeQuantizer(Quantizer):
         return QDQParameters(self.num_bits, signed, self.narrow_range,
                              scale.astype(np.float32),
                              np.rint(zero_point).astype(np.int64),
-                             self.per_axis)
+                             self.per_axis, inverse.astype(np.float32))
 
     def get_config(self):
         return {"num_bits": self.num_bits, "per_axis": self.per_axis,

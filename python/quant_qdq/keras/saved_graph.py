@@ -39,7 +39,10 @@ def _serving(loaded, path):
             % (path, "signatures %s" % ", ".join(sorted(signatures))
                if signatures else "no signature"))
     _, inputs = concrete.structured_input_signature
-    names = sorted(inputs)
+    # In the signature's own order where it says it (sorted is only as
+    # good as the names: input_10 before input_2).
+    names = [n for n in getattr(concrete, "_arg_keywords", None) or []
+             if n in inputs] or sorted(inputs)
 
     def by_position(*args):
         return concrete(**dict(zip(names, args)))

@@ -17,6 +17,7 @@ copied, never shared with the annotated model.
 """
 
 import contextlib
+import importlib
 import sys
 import warnings
 
@@ -141,14 +142,15 @@ def _configs(calls):
         if config is None:
             config = default_config(layer)
             if config is None:
-                if type(layer).__name__ != "BatchNormalization":
-                    unknown.append("%s (%s)" % (layer.name,
-                                                type(layer).__name__))
+                # A batch norm may join a fusion below.
+                unknown.append(layer)
                 continue
             defaulted.add(id(layer))
         configs[id(layer)] = config
     fuse([(layer, producers) for layer, producers, _ in calls], configs,
          defaulted, annotated)
+    unknown = ["%s (%s)" % (layer.name, type(layer).__name__)
+               for layer in unknown if id(layer) not in configs]
     if unknown:
         warnings.warn(
             "quantize_apply: no default QuantizeConfig for %s; left in float "
@@ -261,11 +263,12 @@ def quantize_scope(*args):
         "AllValuesQuantizer")})
     with contextlib.ExitStack() as stack:
         for name in ("keras", "tf_keras"):
-            k = sys.modules.get(name)
-            if k is None:
-                if name == "tf_keras":
-                    continue
-                import keras as k
+            # Both, whether loaded yet or not: a SavedModel folder loads
+            # with tf.keras, which may be imported only inside the scope.
+            try:
+                k = sys.modules.get(name) or importlib.import_module(name)
+            except ImportError:
+                continue
             for cls in layers_of(k):
                 objects[cls.__name__] = cls
             stack.enter_context(k.saving.custom_object_scope(dict(objects)))

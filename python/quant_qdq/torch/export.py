@@ -24,10 +24,12 @@ def _names(prefix: str, count: int):
                                         for i in range(count)]
 
 
-def _count_outputs(model, args) -> int:
-    """How many tensors `model` returns on `args`, run in eval mode (as the
+def _outputs(model, args):
+    """The tensors `model` returns on `args`, flattened as the export
+    flattens them (tuples, lists, dicts, nested), run in eval mode (as the
     export traces it) without changing its mode or statistics."""
     import torch
+    from torch.utils._pytree import tree_flatten
     training = model.training
     model.eval()
     try:
@@ -35,7 +37,7 @@ def _count_outputs(model, args) -> int:
             out = model(*args)
     finally:
         model.train(training)
-    return len(out) if isinstance(out, (tuple, list)) else 1
+    return [t for t in tree_flatten(out)[0] if isinstance(t, torch.Tensor)]
 
 
 def export_torch(model, example_input, opset_version: int,
@@ -43,23 +45,31 @@ def export_torch(model, example_input, opset_version: int,
     """(serialized ONNX, file name for diagnostics) of a torch.nn.Module,
     traced on `example_input` (a tensor or a tuple of them). Inputs are
     named `input` (or `input_0`, `input_1` ...), outputs `output` (or
-    `output_0` ...). `dynamic_axes`: "batch" (the default) leaves the first
-    axis of every input and output free, as a torch module takes any
-    batch; None fixes every size to the example's; a dict is
-    torch.onnx.export's, by those names."""
+    `output_0` ..., counted by one eval-mode run) unless `dynamic_axes` is
+    None. `dynamic_axes`: "batch" (the default) leaves the first axis of
+    every input and output free, as a torch module takes any batch; None
+    fixes every size to the example's; a dict is torch.onnx.export's, by
+    those names."""
     import torch
     if example_input is None:
         raise ValueError("a torch.nn.Module is exported to ONNX on the way: "
                          "give example_input (a tensor or a tuple of them)")
     args = (example_input if isinstance(example_input, tuple)
             else (example_input,))
+    if isinstance(dynamic_axes, str) and dynamic_axes != "batch":
+        raise ValueError("dynamic_axes is 'batch', None or a dict of "
+                         "torch.onnx.export's, got %r" % dynamic_axes)
     inputs = _names("input", len(args))
-    outputs = _names("output", _count_outputs(model, args))
-    if isinstance(dynamic_axes, str):
-        if dynamic_axes != "batch":
-            raise ValueError("dynamic_axes is 'batch', None or a dict of "
-                             "torch.onnx.export's, got %r" % dynamic_axes)
-        dynamic_axes = {name: {0: "batch"} for name in inputs + outputs}
+    outputs = None
+    if dynamic_axes:
+        # Named, so that dynamic axes can be given by name.
+        results = _outputs(model, args)
+        outputs = _names("output", len(results))
+    if dynamic_axes == "batch":
+        # The first axis of every tensor of rank 1 or more.
+        dynamic_axes = {name: {0: "batch"} for name, tensor in zip(
+            inputs + outputs, list(args) + results)
+            if getattr(tensor, "dim", lambda: 0)() > 0}
     buffer = io.BytesIO()
     with warnings.catch_warnings():
         # The exporter's tracer warnings are about the user's model code.

@@ -226,8 +226,13 @@ def tf_keras_net(k):
     x = k.layers.Add()([x, y])
     x = k.layers.AveragePooling2D(2)(x)
     x = k.layers.Conv2D(4, 1, activation="relu")(x)
+    x = k.layers.Conv2D(4, 1)(x)
+    x = k.layers.BatchNormalization()(x)
+    x = k.layers.Activation("relu")(x)
     x = k.layers.Flatten()(x)
-    return k.Model(inputs, k.layers.Dense(5, activation="softmax")(x))
+    x = k.layers.Dense(5, activation="softmax")(x)
+    x = k.layers.Dense(5)(x)
+    return k.Model(inputs, k.layers.Activation("softmax")(x))
 
 
 def test_numbers_match_tfmot_on_tf_keras():
@@ -447,6 +452,92 @@ def test_tfmot_signatures_run():
     assert [l.name for l in applied.layers][-1] == "quant_fc"
     with pytest.raises(ValueError, match="scheme object is not supported"):
         qk.quantize_apply(qk.quantize_annotate_model(model), object())
+
+
+def test_layer_then_relu_keeps_its_kernel_quantized():
+    """Where TFMOT differs on purpose: its Conv/Dense -> ReLU transform
+    gives the layer a NoOp config, leaving its kernel in float; here the
+    kernel stays quantized and only the output's quantization moves to the
+    ReLU, as TFMOT's own Conv -> BatchNorm -> ReLU transform does."""
+    import tensorflow_model_optimization as tfmot
+    import tf_keras
+    model = tf_keras.Sequential([
+        tf_keras.Input((4, 4, 2)), tf_keras.layers.Conv2D(3, 1, name="conv"),
+        tf_keras.layers.ReLU(name="relu")])
+    theirs = tfmot.quantization.keras.quantize_model(model)
+    ours = qk.quantize_model(model)
+
+    def ranges(m):  # the layers' (the input's QuantizeLayer aside)
+        return sorted(v.name.split(":")[0] for v in m.non_trainable_weights
+                      if v.name.split(":")[0].endswith(("_min", "_max"))
+                      and v.name.startswith("quant_"))
+
+    assert "quant_conv/kernel_min" not in ranges(theirs)
+    assert ranges(ours) == sorted(ranges(theirs) + ["quant_conv/kernel_max",
+                                                    "quant_conv/kernel_min"])
+
+
+def test_scoped_attributes_nest_and_leave_the_layer_as_it_was():
+    from quant_qdq.keras.quantize_wrapper import scoped_attributes
+    dense = L.Dense(2)
+    dense.build((None, 3))
+    kernel = dense.kernel
+    with scoped_attributes(dense) as outer:
+        outer.capture(setattr, dense, "kernel", "outer")
+        with scoped_attributes(dense) as inner:
+            assert dense.kernel == "outer"
+            inner.capture(setattr, dense, "bias", "inner")
+            assert (dense.kernel, dense.bias) == ("outer", "inner")
+        assert dense.kernel == "outer" and not isinstance(dense.bias, str)
+    assert type(dense) is L.Dense and dense.kernel is kernel
+    assert "_qdq_scoped" not in vars(dense)
+
+
+def test_batch_norm_no_fusion_takes_warns():
+    """TFMOT refuses a BatchNormalization that follows no convolution;
+    it stays in float here, with the warning that says so."""
+    model = keras.Sequential([keras.Input((3,)),
+                              L.BatchNormalization(name="bn"), L.Dense(2)])
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        quantized = qk.quantize_model(model)
+    assert any("bn (BatchNormalization)" in str(w.message) for w in caught)
+    assert kinds(quantized) == ["BatchNormalization", "QuantizeWrapper"]
+
+
+def test_quantize_scope_loads_tf_keras_models_in_a_fresh_process(tmp_path):
+    """tf.keras is imported by the loading, inside the scope: the scope
+    covers it anyway."""
+    import subprocess
+    import sys
+    import tf_keras
+
+    class Wide(qk.QuantizeConfig):
+        def get_weights_and_quantizers(self, layer):
+            return [(layer.kernel, qk.quantizers.LastValueQuantizer())]
+
+    model = tf_keras.Sequential([
+        tf_keras.Input((4,)),
+        qk.quantize_annotate_layer(tf_keras.layers.Dense(3, name="fc"),
+                                   Wide())])
+    quantized = qk.quantize_apply(model)
+    quantized(np.ones((2, 4), np.float32), training=True)
+    quantized.save(str(tmp_path / "saved"))
+    code = (
+        "import os, sys\n"
+        "os.environ['TF_CPP_MIN_LOG_LEVEL'] = '3'\n"
+        "import quant_qdq.keras as qk\n"
+        "assert 'tf_keras' not in sys.modules\n"
+        "class Wide(qk.QuantizeConfig):\n"
+        "    def get_weights_and_quantizers(self, layer):\n"
+        "        return [(layer.kernel, "
+        "qk.quantizers.LastValueQuantizer())]\n"
+        "with qk.quantize_scope({'Wide': Wide}):\n"
+        "    model = qk.load_keras_model(sys.argv[1])\n"
+        "print([type(l).__name__ for l in model.layers])\n")
+    run = subprocess.run([sys.executable, "-c", code, str(tmp_path / "saved")],
+                         capture_output=True, text=True, check=True)
+    assert "QuantizeWrapper" in run.stdout
 
 
 def test_quantize_apply_needs_annotations():
