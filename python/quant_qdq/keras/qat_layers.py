@@ -24,6 +24,15 @@ def _storage_max(num_bits: int) -> int:
     return 2 ** (num_bits - 1) - 1
 
 
+def _checked_bits(num_bits) -> int:
+    """`num_bits` as an int of 2 to 16 (a saved model may say anything)."""
+    if isinstance(num_bits, bool) or not isinstance(num_bits, (int, float)) \
+            or num_bits != int(num_bits) or not 2 <= int(num_bits) <= 16:
+        raise ValueError("num_bits must be an integer of 2 to 16, got %r"
+                         % (num_bits,))
+    return int(num_bits)
+
+
 class _TFOps:
     """The keras.ops this module uses, for tf.keras layers (TensorFlow's
     own functions, as tf.keras layers compute with them)."""
@@ -87,10 +96,7 @@ def _define_layers(k, ops):
                      **kwargs):
             super().__init__(**kwargs)
             check_range_tracking(range_tracking)
-            if not 2 <= int(num_bits) <= 16:
-                raise ValueError("num_bits must be 2 to 16, got %r"
-                                 % num_bits)
-            self.num_bits = int(num_bits)
+            self.num_bits = _checked_bits(num_bits)
             self.narrow_range = bool(narrow_range)
             self.range_tracking = range_tracking
             self.ema_decay = float(ema_decay)
@@ -144,7 +150,7 @@ def _define_layers(k, ops):
                                  % ("/".join(KERNEL_RANGE_AXES), kind))
             kwargs.setdefault("name", "quant_" + layer.name)
             super().__init__(layer, **kwargs)
-            self.num_bits = int(num_bits)
+            self.num_bits = _checked_bits(num_bits)
             self.narrow_range = bool(narrow_range)
             self.quantizing = True
 

@@ -231,8 +231,11 @@ class _RangeQuantizer(Quantizer):
 
     def __init__(self, num_bits=8, per_axis=False, symmetric=True,
                  narrow_range=True):
-        if not 2 <= int(num_bits) <= 16:
-            raise ValueError("num_bits must be 2 to 16, got %r" % (num_bits,))
+        if isinstance(num_bits, bool) or not isinstance(
+                num_bits, (int, float)) or num_bits != int(num_bits) or \
+                not 2 <= int(num_bits) <= 16:
+            raise ValueError("num_bits must be an integer of 2 to 16, got %r"
+                             % (num_bits,))
         self.num_bits = int(num_bits)
         self.per_axis = bool(per_axis)
         self.symmetric = bool(symmetric)

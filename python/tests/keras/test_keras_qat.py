@@ -227,3 +227,15 @@ def test_keras_qat_is_quant_qdq_keras_qat():
         old = importlib.import_module("quant_qdq.keras_qat")
     assert old.export_qat_model is quant_qdq.keras.qat.export_qat_model
     assert old.FakeQuantize is quant_qdq.keras.qat.FakeQuantize
+
+
+def test_saved_bit_widths_are_checked():
+    """A saved model may say anything: a QuantizeWeights of 1e30 bits used
+    to compute 2 ** 1e30 (found by fuzz/mutate_keras.py); it is refused."""
+    dense = keras.layers.Dense(2)
+    for bits in (1e30, 0, 17, 2.5, "8", True):
+        with pytest.raises(ValueError, match="num_bits"):
+            QuantizeWeights(dense, num_bits=bits)
+        with pytest.raises(ValueError, match="num_bits"):
+            FakeQuantize(num_bits=bits)
+    assert QuantizeWeights(dense, num_bits=4.0).num_bits == 4
