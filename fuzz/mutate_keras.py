@@ -35,13 +35,12 @@ import os
 import random
 import re
 import sys
-import tempfile
 import zipfile
 from pathlib import Path
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
 
-from mutation_campaign import Campaign  # noqa: E402
+from mutation_campaign import Campaign, add_campaign_arguments  # noqa: E402
 
 LOCATED_ERROR = re.compile(r":\d+:\d+: error:")
 WILD_VALUES = [-1, 0, 1, 3, 17, 2 ** 31, -2 ** 63, 1e30, float("nan"),
@@ -227,15 +226,10 @@ def verdict(status, output, out: Path):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("qdq_opt")
-    parser.add_argument("--seconds", type=float, default=600)
-    parser.add_argument("--count", type=int, default=0,
-                        help="stop after this many mutants (0: time only)")
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--work", help="keep the mutants that count here")
+    work_folder = add_campaign_arguments(parser, "qdq-keras-mutants-")
     args = parser.parse_args()
 
-    work = Path(args.work or tempfile.mkdtemp(prefix="qdq-keras-mutants-"))
-    work.mkdir(parents=True, exist_ok=True)
+    work = work_folder(args)
     seeds = make_seeds(work)
     rng = random.Random(args.seed)
     campaign = Campaign(work, ["no location", "output left",

@@ -27,13 +27,11 @@ import argparse
 import copy
 import random
 import sys
-import tempfile
-from pathlib import Path
 
 import onnx
 from onnx import TensorProto
 
-from mutation_campaign import Campaign
+from mutation_campaign import Campaign, add_campaign_arguments
 
 
 def set_opset(model, rng):
@@ -129,18 +127,13 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("model")
     parser.add_argument("qdq_opt")
-    parser.add_argument("--seconds", type=float, default=600)
-    parser.add_argument("--count", type=int, default=0,
-                        help="stop after this many mutants (0: time only)")
-    parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--options", default="--insert-qdq=transformer")
-    parser.add_argument("--work", help="keep the mutants that count here")
+    work_folder = add_campaign_arguments(parser, "qdq-mutants-")
     args = parser.parse_args()
 
     base = onnx.load(args.model)
     rng = random.Random(args.seed)
-    work = Path(args.work or tempfile.mkdtemp(prefix="qdq-mutants-"))
-    work.mkdir(parents=True, exist_ok=True)
+    work = work_folder(args)
     campaign = Campaign(work, ["accepted", "invalid written",
                                "unsorted, read sorted"],
                         benign=["unsorted, read sorted"])

@@ -7,7 +7,27 @@ import collections
 import os
 import signal
 import subprocess
+import tempfile
 import time
+from pathlib import Path
+
+
+def add_campaign_arguments(parser, work_prefix):
+    """The options both drivers take: how long, how many, the random seed,
+    and the folder that keeps the mutants that count. Returns a function
+    that makes that folder from the parsed arguments."""
+    parser.add_argument("--seconds", type=float, default=600)
+    parser.add_argument("--count", type=int, default=0,
+                        help="stop after this many mutants (0: time only)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--work", help="keep the mutants that count here")
+
+    def work_folder(args):
+        work = Path(args.work or tempfile.mkdtemp(prefix=work_prefix))
+        work.mkdir(parents=True, exist_ok=True)
+        return work
+
+    return work_folder
 
 
 class Campaign:
