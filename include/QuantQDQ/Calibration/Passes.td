@@ -5,6 +5,35 @@
 
 include "mlir/Pass/PassBase.td"
 
+def SpecializeInputShapes
+    : Pass<"qdq-specialize-input-shapes", "::mlir::ModuleOp"> {
+  let summary = "Fix the model's input shapes, and every shape that "
+                "follows from them";
+  let description = [{
+    Gives the entry function's inputs the static `shapes` (one `AxBxC` per
+    input, in order; only dynamic sizes may change) and recomputes every
+    result type from them, as qdq-run and the data passes do before they
+    run a model: layer ops infer theirs, ONNX nodes kept generic take ONNX's
+    inference and are imported again with static operands, so that shape
+    computations fold to constants and nodes whose output size a tensor
+    gives (`Expand`, `Reshape` of a computed shape, ...) become static, or
+    layer ops. The module then lowers with `convert-quant-qdq-to-linalg`
+    without a dynamic size, for compilers that want static shapes (IREE's
+    llvm-cpu). A size the shapes do not determine is an error naming the
+    node.
+
+    `--qdq-specialize-input-shapes=1x3x224x224` is short for
+    `shapes=1x3x224x224`.
+  }];
+  let options = [
+    ListOption<"shapes", "shapes", "std::string",
+               "The inputs' shapes, in order: sizes joined by 'x' "
+               "(1x3x224x224); a scalar input is an empty string">,
+    Option<"entry", "entry", "std::string", /*default=*/"\"\"",
+           "The function to specialize (default: the only public one)">,
+  ];
+}
+
 def Calibrate : Pass<"calibrate", "::mlir::ModuleOp"> {
   let summary = "Set Q/DQ scales from calibration data (post-training)";
   let description = [{

@@ -103,4 +103,5 @@ void mlir::quant_qdq::registerCalibrationPasses() {
   registerPass([] { return createActivationAwareScales(); });
   registerPass([] { return createGPTQWeights(); });
   registerPass([] { return createSmoothActivations(); });
+  registerPass([] { return createSpecializeInputShapes(); });
 }
