@@ -83,10 +83,26 @@ OwningOpRef<ModuleOp> quant_qdq::importKerasFile(StringRef path,
                                  path,   "-o", bytecode};
   std::vector<std::string> env = importerEnvironment(packages);
   std::vector<StringRef> envRefs(env.begin(), env.end());
+  // A damaged file can hang a library reading it (h5py on a corrupted
+  // HDF5 attribute): the importer gets a bound, QUANTQDQ_KERAS_TIMEOUT
+  // seconds (600 by default; 0: none).
+  unsigned seconds = 600;
+  if (StringRef(fromEnvironment("QUANTQDQ_KERAS_TIMEOUT", "600"))
+          .getAsInteger(10, seconds)) {
+    emitError(loc) << "QUANTQDQ_KERAS_TIMEOUT must be a number of seconds";
+    return nullptr;
+  }
   std::string message;
   bool failedToRun = false;
-  int status = llvm::sys::ExecuteAndWait(python, args, envRefs, {}, 0, 0,
+  int status = llvm::sys::ExecuteAndWait(python, args, envRefs, {}, seconds, 0,
                                          &message, &failedToRun);
+  if (status == -2 && StringRef(message).contains("timed out")) {
+    emitError(loc) << "the Keras importer did not finish in " << seconds
+                   << " s, and was stopped (a damaged file can hang the "
+                      "libraries that read it; QUANTQDQ_KERAS_TIMEOUT sets "
+                      "the bound)";
+    return nullptr;
+  }
   if (failedToRun) {
     emitError(loc) << "cannot run the Keras importer '" << python
                    << "': " << message
