@@ -8,7 +8,8 @@ from typing import Optional
 
 __all__ = ["QUANTIZATION_MODES", "CALIBRATION_METHODS", "RANGE_TRACKING",
            "check_quantization_mode", "check_calibration_method",
-           "check_calibration_settings", "check_range_tracking"]
+           "check_calibration_settings", "check_range_tracking",
+           "checked_bits"]
 
 # NVIDIA's toolkit's modes: the default table overridden by the spec, or
 # only the layers the spec (or the cases) name.
@@ -48,3 +49,13 @@ def check_range_tracking(range_tracking: str) -> None:
     if range_tracking not in RANGE_TRACKING:
         raise ValueError("range_tracking must be one of %s, got %r"
                          % (", ".join(RANGE_TRACKING), range_tracking))
+
+
+def checked_bits(num_bits) -> int:
+    """`num_bits` as an int of 2 to 16, the widths quantizers take; a saved
+    model may say anything (1e30, 2.5, "8"), which is refused."""
+    if isinstance(num_bits, bool) or not isinstance(num_bits, (int, float)) \
+            or num_bits != int(num_bits) or not 2 <= int(num_bits) <= 16:
+        raise ValueError("num_bits must be an integer of 2 to 16, got %r"
+                         % (num_bits,))
+    return int(num_bits)

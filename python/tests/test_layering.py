@@ -35,7 +35,7 @@ LAYERS = [
         "keras.emitter", "keras.layer_translator", "keras.importer",
         "keras.qat_layers", "keras.quantizers", "keras.quantize_config",
         "keras.quantize_wrapper", "keras.quantized_import",
-        "keras.nvidia_wrappers", "keras.saved_graph",
+        "keras.nvidia_wrappers", "keras.saved_graph", "keras.tf_ops",
         "torch", "torch.export", "torch.qat_modules"]),
     ("any model", ["loading"]),
     ("running models", ["calibration", "compare", "number_formats"]),

@@ -14,7 +14,8 @@ registered for loading saved models (package "quant_qdq").
 
 import keras
 
-from .._options import check_range_tracking
+from .._options import check_range_tracking, checked_bits
+from .tf_ops import tf_ops
 
 __all__ = ["FakeQuantize", "QuantizeWeights", "fake_quantize", "layers_of",
            "KERNEL_RANGE_AXES"]
@@ -22,41 +23,6 @@ __all__ = ["FakeQuantize", "QuantizeWeights", "fake_quantize", "layers_of",
 
 def _storage_max(num_bits: int) -> int:
     return 2 ** (num_bits - 1) - 1
-
-
-def _checked_bits(num_bits) -> int:
-    """`num_bits` as an int of 2 to 16 (a saved model may say anything)."""
-    if isinstance(num_bits, bool) or not isinstance(num_bits, (int, float)) \
-            or num_bits != int(num_bits) or not 2 <= int(num_bits) <= 16:
-        raise ValueError("num_bits must be an integer of 2 to 16, got %r"
-                         % (num_bits,))
-    return int(num_bits)
-
-
-class _TFOps:
-    """The keras.ops this module uses, for tf.keras layers (TensorFlow's
-    own functions, as tf.keras layers compute with them)."""
-
-    def __init__(self):
-        import tensorflow as tf
-        self.tf = tf
-
-    def __getattr__(self, name):  # abs, cast, maximum, minimum, round...
-        return getattr(self.tf, name)
-
-    def max(self, x, axis=None, keepdims=False):
-        return self.tf.reduce_max(x, axis=axis, keepdims=keepdims)
-
-    def conv(self, x, kernel, strides, padding, data_format, dilation_rate):
-        return self.tf.nn.convolution(x, kernel, strides=strides,
-                                      padding=padding.upper(),
-                                      dilations=dilation_rate)
-
-    def depthwise_conv(self, x, kernel, strides, padding, data_format,
-                       dilation_rate):
-        return self.tf.nn.depthwise_conv2d(
-            x, kernel, strides=(1, *strides, 1), padding=padding.upper(),
-            dilations=dilation_rate)
 
 
 def fake_quantize(x, amax, num_bits: int = 8, narrow_range: bool = True,
@@ -96,7 +62,7 @@ def _define_layers(k, ops):
                      **kwargs):
             super().__init__(**kwargs)
             check_range_tracking(range_tracking)
-            self.num_bits = _checked_bits(num_bits)
+            self.num_bits = checked_bits(num_bits)
             self.narrow_range = bool(narrow_range)
             self.range_tracking = range_tracking
             self.ema_decay = float(ema_decay)
@@ -150,7 +116,7 @@ def _define_layers(k, ops):
                                  % ("/".join(KERNEL_RANGE_AXES), kind))
             kwargs.setdefault("name", "quant_" + layer.name)
             super().__init__(layer, **kwargs)
-            self.num_bits = _checked_bits(num_bits)
+            self.num_bits = checked_bits(num_bits)
             self.narrow_range = bool(narrow_range)
             self.quantizing = True
 
@@ -215,6 +181,6 @@ def layers_of(keras_name: str):
     if keras_name == "tf_keras":
         import tf_keras
         if "tf_keras" not in _LAYERS:
-            _LAYERS["tf_keras"] = _define_layers(tf_keras, _TFOps())
-        return (tf_keras, *_LAYERS["tf_keras"], _TFOps())
+            _LAYERS["tf_keras"] = _define_layers(tf_keras, tf_ops())
+        return (tf_keras, *_LAYERS["tf_keras"], tf_ops())
     return (keras, *_LAYERS["keras"], keras.ops)

@@ -35,6 +35,9 @@ import abc
 
 import numpy as np
 
+from .._options import checked_bits
+from .tf_ops import tf_ops
+
 __all__ = ["Quantizer", "LastValueQuantizer", "MovingAverageQuantizer",
            "AllValuesQuantizer", "QDQParameters", "keras_of", "tensor_ops"]
 
@@ -53,22 +56,7 @@ def tensor_ops(x):
     """Tensor functions for `x`: TensorFlow's for TensorFlow tensors (tf.keras
     layers, or Keras 3 on TensorFlow), keras.ops otherwise."""
     if type(x).__module__.startswith("tensorflow"):
-        import tensorflow as tf
-
-        class _TF:
-            abs, floor, cast, where = tf.abs, tf.floor, tf.cast, tf.where
-            minimum, maximum = tf.minimum, tf.maximum
-            stop_gradient = tf.stop_gradient
-
-            @staticmethod
-            def min(v, axis=None):
-                return tf.reduce_min(v, axis=axis)
-
-            @staticmethod
-            def max(v, axis=None):
-                return tf.reduce_max(v, axis=axis)
-
-        return _TF
+        return tf_ops()
     import keras
     return keras.ops
 
@@ -231,12 +219,7 @@ class _RangeQuantizer(Quantizer):
 
     def __init__(self, num_bits=8, per_axis=False, symmetric=True,
                  narrow_range=True):
-        if isinstance(num_bits, bool) or not isinstance(
-                num_bits, (int, float)) or num_bits != int(num_bits) or \
-                not 2 <= int(num_bits) <= 16:
-            raise ValueError("num_bits must be an integer of 2 to 16, got %r"
-                             % (num_bits,))
-        self.num_bits = int(num_bits)
+        self.num_bits = checked_bits(num_bits)
         self.per_axis = bool(per_axis)
         self.symmetric = bool(symmetric)
         self.narrow_range = bool(narrow_range)

@@ -20,6 +20,7 @@ import contextlib
 import importlib
 import sys
 import warnings
+from typing import NamedTuple
 
 from .default_scheme import default_config, fuse
 from .graph_walk import fresh_inputs, walk_graph
@@ -114,18 +115,27 @@ def _clone(layer):
                             type(error).__name__, error)) from error
 
 
+class _LayerCall(NamedTuple):
+    layer: object           # the layer, seen through its annotation
+    producers: list         # the layers it reads
+    annotation: object      # its QuantizeAnnotate, or None
+    model_inputs: list      # indices of the model inputs it reads
+
+
 def _layer_calls(model):
-    """[(layer, [producer layers], annotation or None)] of `model` in graph
-    order, annotations seen through (a producer None: a model input)."""
+    """The _LayerCall of each layer call of `model`, in graph order."""
     calls = []
 
     def visit(layer, node, args):
         annotation = layer if _is_annotation(layer) else None
         inner = layer.layer if annotation is not None else layer
-        calls.append((inner, [a for a in args if a is not None], annotation))
+        calls.append(_LayerCall(
+            inner, [a for a in args if not isinstance(a, int)], annotation,
+            [a for a in args if isinstance(a, int)]))
         return [inner] * len(_outputs(node.output_tensors))
 
-    walk_graph(model, [None] * len(model.inputs), visit)
+    # Model inputs are bound to their indices, layers' outputs to layers.
+    walk_graph(model, list(range(len(model.inputs))), visit)
     return calls
 
 
@@ -134,7 +144,7 @@ def _configs(calls):
     annotated) for the annotated layers of `calls`, fusions applied; warns
     once about annotated layers no config covers."""
     configs, defaulted, annotated, unknown = {}, set(), set(), []
-    for layer, _, annotation in calls:
+    for layer, _, annotation, _ in calls:
         if annotation is None or id(layer) in annotated:
             continue
         annotated.add(id(layer))
@@ -147,7 +157,7 @@ def _configs(calls):
                 continue
             defaulted.add(id(layer))
         configs[id(layer)] = config
-    fuse([(layer, producers) for layer, producers, _ in calls], configs,
+    fuse([(call.layer, call.producers) for call in calls], configs,
          defaulted, annotated)
     unknown = ["%s (%s)" % (layer.name, type(layer).__name__)
                for layer in unknown if id(layer) not in configs]
@@ -180,7 +190,7 @@ def quantize_apply(model, scheme=None, quantized_layer_name_prefix="quant_"):
     _check_model(model, "quantize_apply")
     _check_scheme(scheme)
     calls = _layer_calls(model)
-    if not any(annotation is not None for _, _, annotation in calls):
+    if not any(call.annotation is not None for call in calls):
         raise ValueError(
             "quantize_apply: model '%s' has no annotated layer: annotate "
             "with quantize_annotate_layer/quantize_annotate_model, or call "
@@ -206,7 +216,9 @@ def quantize_apply(model, scheme=None, quantized_layer_name_prefix="quant_"):
             clone.set_weights(inner.get_weights())
         return outputs
 
-    quantized = set(_inputs_read_quantized(model, calls, configs))
+    # TFMOT quantizes a model input that an annotated layer reads.
+    quantized = {i for call in calls if id(call.layer) in configs
+                 for i in call.model_inputs}
 
     def bind(index, tensor):
         """A model input a quantized layer reads, through a QuantizeLayer
@@ -219,20 +231,6 @@ def quantize_apply(model, scheme=None, quantized_layer_name_prefix="quant_"):
                 tensor)
 
     return _rebuild(model, visit, bind)
-
-
-def _inputs_read_quantized(model, calls, configs):
-    """Indices of the model inputs that a quantized layer reads directly."""
-    readers = []
-
-    def visit(layer, node, args):
-        inner = layer.layer if _is_annotation(layer) else layer
-        if id(inner) in configs:
-            readers.extend(a for a in args if isinstance(a, int))
-        return [None] * len(_outputs(node.output_tensors))
-
-    walk_graph(model, list(range(len(model.inputs))), visit)
-    return readers
 
 
 def quantize_model(to_quantize, quantized_layer_name_prefix="quant_"):
