@@ -10,8 +10,11 @@
 #   scripts/build-onnx.sh            build if missing, print the prefix
 #   scripts/build-onnx.sh --prefix   print the prefix only
 #
-# Needs .venv (scripts/setup.sh): its pip fetches the source distribution
+# Uses .venv (scripts/setup.sh): its pip fetches the source distribution
 # and its cmake (ONNX asks for 3.26; Debian has 3.25) configures it.
+# Without .venv (a `pip install .` from a clone where setup.sh made none),
+# the python3 on PATH fetches it, and a cmake of 3.26 or later on PATH, or
+# else requirements.txt's cmake installed into the work folder, builds it.
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -32,13 +35,14 @@ if [[ "${1:-}" == "--prefix" || -f "$prefix/lib/cmake/ONNX/ONNXConfig.cmake" ]];
   exit 0
 fi
 
-venv="$root/.venv"
-for tool in "$venv/bin/pip" "$venv/bin/cmake"; do
-  if [[ ! -x "$tool" ]]; then
-    echo "build-onnx: $tool is missing: run scripts/setup.sh first" >&2
-    exit 1
-  fi
-done
+venv="${QUANTQDQ_VENV:-$root/.venv}"
+python="$venv/bin/python3"
+[[ -x "$python" ]] || python=$(command -v python3 || true)
+if [[ -z "$python" ]] || ! "$python" -m pip --version >/dev/null 2>&1; then
+  echo "build-onnx: no python3 with pip: run scripts/setup.sh first" >&2
+  exit 1
+fi
+pip=("$python" -m pip -q --disable-pip-version-check)
 
 mkdir -p "$cache"
 # One build at a time (make test configures two build folders); whoever
@@ -53,9 +57,21 @@ fi
 work=$(mktemp -d "$cache/onnx-build.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 echo "build-onnx: building ONNX $version's C++ library into $prefix (once)" >&2
-"$venv/bin/pip" download -q --disable-pip-version-check --no-deps \
-  --no-binary onnx "onnx==$version" -d "$work" 2>&1 |
-  { grep -v "^WARNING: Location '.*' is ignored" || true; } >&2
+quiet_pip() {
+  "${pip[@]}" "$@" 2>&1 |
+    { grep -v "^WARNING: Location '.*' is ignored" || true; } >&2
+}
+quiet_pip download --no-deps --no-binary onnx "onnx==$version" -d "$work"
+cmake="$venv/bin/cmake"
+if [[ ! -x "$cmake" ]]; then
+  cmake=$(command -v cmake || true)
+  if [[ -z "$cmake" ]] || ! printf '3.26\n%s\n' "$("$cmake" --version |
+      sed -n 's/^cmake version \([0-9.]*\).*/\1/p')" | sort -V -C; then
+    pinned=$(sed -n 's/^cmake==\([0-9.]*\).*/\1/p' "$root/requirements.txt")
+    quiet_pip install --no-deps --target "$work/cmake" "cmake==$pinned"
+    cmake="$work/cmake/bin/cmake"
+  fi
+fi
 tar -xzf "$work/onnx-$version.tar.gz" -C "$work"
 # Static, position-independent (the Python extension links it), the ML
 # proto (ONNX_ML: what ONNX Runtime and the exporters write), no Python
@@ -63,7 +79,7 @@ tar -xzf "$work/onnx-$version.tar.gz" -C "$work"
 # messages cannot meet another ONNX's in one process (Debian's torch loads
 # Debian's libonnx, which registers onnx/onnx-ml.proto with the same
 # protobuf: importing torch after quant_qdq aborted).
-"$venv/bin/cmake" -S "$work/onnx-$version" -B "$work/build" -G Ninja \
+"$cmake" -S "$work/onnx-$version" -B "$work/build" -G Ninja \
   -DCMAKE_BUILD_TYPE=Release -DCMAKE_POSITION_INDEPENDENT_CODE=ON \
   -DONNX_ML=ON -DONNX_BUILD_PYTHON=OFF -DONNX_BUILD_TESTS=OFF \
   -DONNX_GEN_PB_TYPE_STUBS=OFF -DONNX_NAMESPACE=onnx_qdq \
@@ -72,11 +88,11 @@ tar -xzf "$work/onnx-$version.tar.gz" -C "$work"
   cat "$work/configure.log" >&2
   exit 1
 }
-"$venv/bin/cmake" --build "$work/build" >"$work/build.log" 2>&1 || {
+"$cmake" --build "$work/build" >"$work/build.log" 2>&1 || {
   tail -50 "$work/build.log" >&2
   exit 1
 }
-"$venv/bin/cmake" --install "$work/build" >/dev/null
+"$cmake" --install "$work/build" >/dev/null
 rm -rf "$prefix"
 mv "$work/install" "$prefix"
 echo "$prefix"

@@ -7,6 +7,9 @@ set -euo pipefail
 packages=(
   # Toolchain and LLVM/MLIR 22.
   cmake ninja-build g++ make
+  # Compiles cached across build folders: the wheel's (pyproject.toml)
+  # reuses build/'s objects.
+  ccache
   llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools clang-22
   # The OpenMP runtime the CPU engine's parallel loops run on.
   libomp-22-dev

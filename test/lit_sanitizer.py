@@ -12,6 +12,7 @@ def set_sanitizer_environment(config):
     is off."""
     if not config.qdq_sanitizer_runtime:
         return
+    config.available_features.add("sanitizer")
     config.environment["ASAN_OPTIONS"] = (
         "allow_user_poisoning=0:verify_asan_link_order=0")
     config.environment["LSAN_OPTIONS"] = (

@@ -28,6 +28,7 @@ finally:
     _sys.setdlopenflags(_flags)
 
 from ._quant_qdq import QuantQDQError, QuantQDQWarning
+from ._version import VERSION as __version__
 from .calibration import (CALIBRATION_METHODS, CalibrationTable, TensorRange,
                           apply_calibration_table, calibrate,
                           collect_calibration_table)

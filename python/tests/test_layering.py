@@ -27,7 +27,8 @@ import quant_qdq
 # everything) and the deprecated aliases of old module names are placed
 # too.
 LAYERS = [
-    ("foundation", ["_quant_qdq", "_diagnostics", "_arrays", "_options"]),
+    ("foundation", ["_quant_qdq", "_version", "_diagnostics", "_arrays",
+                    "_options"]),
     ("model", ["ir", "graph", "spec", "layer_defaults"]),
     ("front ends and cases", [
         "custom_qdq_cases",

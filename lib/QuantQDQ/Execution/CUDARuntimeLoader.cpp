@@ -3,24 +3,19 @@
 #include "CUDARuntimeLoader.h"
 #include "QuantQDQ/Config.h"
 #include "QuantQDQ/Execution/JITExecutor.h"
+#include "QuantQDQ/Utils/InstallPrefix.h"
 
 #include "llvm/Support/DynamicLibrary.h"
-#include "llvm/Support/FileSystem.h"
-#include "llvm/Support/Path.h"
 
 using namespace mlir;
 using namespace mlir::quant_qdq;
 
-/// The runtime beside the running program (bin/../lib, in the build tree as
-/// in an install), else where this build put it.
+/// The runtime beside the running program (lib/ of its prefix, in the
+/// build tree as in an install), else where this build put it.
 static std::string findCUDARuntime() {
-  static int anchor;
-  std::string program = llvm::sys::fs::getMainExecutable(nullptr, &anchor);
-  SmallString<256> path(
-      llvm::sys::path::parent_path(llvm::sys::path::parent_path(program)));
-  llvm::sys::path::append(path, "lib", "libQuantQDQCUDARuntime.so");
-  if (!program.empty() && llvm::sys::fs::exists(path))
-    return std::string(path);
+  if (std::optional<std::string> installed =
+          findBesideProgram("lib/libQuantQDQCUDARuntime.so"))
+    return *installed;
   return QUANTQDQ_CUDA_RUNTIME;
 }
 

@@ -5,9 +5,10 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "QuantQDQ/Config.h"
 #include "QuantQDQ/IR/QuantQDQOps.h"
 #include "QuantQDQ/Transforms/InsertionCases.h"
-#include "QuantQDQ/Config.h"
+#include "QuantQDQ/Utils/InstallPrefix.h"
 
 #include "mlir/Dialect/PDL/IR/PDL.h"
 #include "mlir/Dialect/PDL/IR/PDLOps.h"
@@ -50,8 +51,9 @@ struct TempFile {
 } // namespace
 
 /// Runs `mlir-pdll -x=mlir` on `path` into `output`. Include paths: the
-/// file's folder, QUANTQDQ_PDLL_INCLUDE_PATH (colon-separated) and the
-/// folders this build was configured with (QuantQDQ and MLIR .td/.pdll).
+/// file's folder, QUANTQDQ_PDLL_INCLUDE_PATH (colon-separated), the
+/// folders this build was configured with (QuantQDQ and MLIR .td/.pdll) and
+/// the include/ of the program's install prefix.
 static LogicalResult compilePDLL(StringRef path, StringRef output,
                                  MLIRContext *context) {
   Location loc = FileLineColLoc::get(context, path, 0, 0);
@@ -76,6 +78,13 @@ static LogicalResult compilePDLL(StringRef path, StringRef output,
     StringRef(env).split(includes, ':', -1, /*KeepEmpty=*/false);
   StringRef(QUANTQDQ_PDLL_INCLUDE_DIRS)
       .split(includes, ';', -1, /*KeepEmpty=*/false);
+  // A pip install keeps the .td and .pdll files in its prefix's include/.
+  std::optional<std::string> installed = findBesideProgram("include/QuantQDQ");
+  std::string installedIncludes;
+  if (installed) {
+    installedIncludes = llvm::sys::path::parent_path(*installed).str();
+    includes.push_back(installedIncludes);
+  }
   for (StringRef include : includes) {
     args.push_back("-I");
     args.push_back(include.str());

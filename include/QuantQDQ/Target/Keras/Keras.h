@@ -25,9 +25,10 @@ namespace mlir::quant_qdq {
 bool isKerasPath(llvm::StringRef path);
 
 /// Imports the Keras model at `path` with the Python interpreter of
-/// $QUANTQDQ_PYTHON (the build's by default) and the package of
-/// $QUANTQDQ_PYTHONPATH (the build's python_packages by default). The
-/// importer's diagnostics go to stderr; null on failure.
+/// $QUANTQDQ_PYTHON (the build's by default; in a pip install, the
+/// environment's python3) and the package of $QUANTQDQ_PYTHONPATH (the
+/// build's python_packages by default; in a pip install, the environment's
+/// own). The importer's diagnostics go to stderr; null on failure.
 OwningOpRef<ModuleOp> importKerasFile(llvm::StringRef path,
                                       MLIRContext *context,
                                       llvm::SourceMgr &sourceMgr);

@@ -1,10 +1,13 @@
 //===- KerasImport.cpp - Keras models through the Python importer ---------===//
 
 #include "QuantQDQ/Target/Keras/Keras.h"
+#include "QuantQDQ/Utils/InstallPrefix.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Parser/Parser.h"
 #include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FileUtilities.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -38,23 +41,46 @@ static std::string fromEnvironment(const char *name, StringRef fallback) {
   return fallback.str();
 }
 
-/// The environment of the importer: ours, with the package first on
-/// PYTHONPATH and TensorFlow's start-up chatter off.
+/// The interpreter the importer runs in: $QUANTQDQ_PYTHON, else this
+/// build's. A pip install is built with none (the wheel may be installed
+/// into another environment than the one that built it): it runs the
+/// python3 of its own environment, beside the program, else the one on
+/// PATH.
+static std::string importerPython() {
+  std::string python =
+      fromEnvironment("QUANTQDQ_PYTHON", QUANTQDQ_DEFAULT_PYTHON);
+  if (!python.empty())
+    return python;
+  if (std::optional<std::string> beside =
+          quant_qdq::findBesideProgram("bin/python3"))
+    return *beside;
+  if (llvm::ErrorOr<std::string> onPath =
+          llvm::sys::findProgramByName("python3"))
+    return *onPath;
+  return "python3";
+}
+
+/// The environment of the importer: ours, with the package (when it is not
+/// in the interpreter's own site-packages) first on PYTHONPATH and
+/// TensorFlow's start-up chatter off.
 static std::vector<std::string> importerEnvironment(StringRef packages) {
   std::vector<std::string> env;
-  std::string pythonPath = packages.str();
+  SmallVector<std::string> pythonPath;
+  if (!packages.empty())
+    pythonPath.push_back(packages.str());
   for (char **entry = environ; *entry; ++entry) {
     StringRef pair(*entry);
     if (pair.consume_front("PYTHONPATH=")) {
       if (!pair.empty())
-        pythonPath += ":" + pair.str();
+        pythonPath.push_back(pair.str());
       continue;
     }
     if (pair.starts_with("TF_CPP_MIN_LOG_LEVEL="))
       continue;
     env.push_back(*entry);
   }
-  env.push_back("PYTHONPATH=" + pythonPath);
+  if (!pythonPath.empty())
+    env.push_back("PYTHONPATH=" + llvm::join(pythonPath, ":"));
   env.push_back("TF_CPP_MIN_LOG_LEVEL=3");
   return env;
 }
@@ -67,8 +93,7 @@ OwningOpRef<ModuleOp> quant_qdq::importKerasFile(StringRef path,
     emitError(loc) << "no such file or directory";
     return nullptr;
   }
-  std::string python = fromEnvironment("QUANTQDQ_PYTHON",
-                                       QUANTQDQ_DEFAULT_PYTHON);
+  std::string python = importerPython();
   std::string packages = fromEnvironment("QUANTQDQ_PYTHONPATH",
                                          QUANTQDQ_DEFAULT_PYTHONPATH);
   SmallString<128> bytecode;
