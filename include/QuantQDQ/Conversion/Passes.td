@@ -119,8 +119,10 @@ def ConvertQuantQDQToLinalg : Pass<"convert-quant-qdq-to-linalg"> {
 
     - conv2d to `linalg.conv_2d_nchw_fchw` / `conv_2d_ngchw_gfchw`
       (grouped, depthwise) / `conv_2d_nhwc_hwcf` /
-      `depthwise_conv_2d_nhwc_hwcm`, padding with `tensor.pad`, the bias
-      broadcast into the accumulator;
+      `depthwise_conv_2d_nhwc_hwcm`, padding with `tensor.pad` (and a
+      `tensor.extract_slice` to the rows and columns the windows read, when
+      a stride leaves some unread), the bias broadcast into the
+      accumulator;
     - dense to a `linalg.generic` contraction; pools to `linalg.pooling_*`
       and reductions; batch norm, activations, add, multiply and softmax to
       element-wise `linalg.generic` with NumPy broadcasting;

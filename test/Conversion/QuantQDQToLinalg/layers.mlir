@@ -1,10 +1,14 @@
 // Each layer op lowers to the upstream ops named in the pass description.
 // RUN: qdq-opt %s --convert-quant-qdq-to-linalg --split-input-file | FileCheck %s
 
+// The windows of stride 2 read 9 of the 10 padded rows and columns: the
+// input is cut to them (IREE's rewrite of 1x1-output convolutions needs
+// the input to be what the windows read).
 // CHECK-LABEL: func.func @conv
 // CHECK: %[[P:.*]] = tensor.pad %arg0 low[0, 0, 1, 1] high[0, 0, 1, 1]
+// CHECK: %[[S:.*]] = tensor.extract_slice %[[P]][0, 0, 0, 0] [1, 3, 9, 9] [1, 1, 1, 1] : tensor<1x3x10x10xf32> to tensor<1x3x9x9xf32>
 // CHECK: %[[ACC:.*]] = linalg.broadcast ins(%arg2 : tensor<8xf32>) outs(%{{.*}} : tensor<1x8x4x4xf32>) dimensions = [0, 2, 3]
-// CHECK: linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>} ins(%[[P]], %arg1 : tensor<1x3x10x10xf32>, tensor<8x3x3x3xf32>) outs(%[[ACC]] : tensor<1x8x4x4xf32>)
+// CHECK: linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>} ins(%[[S]], %arg1 : tensor<1x3x9x9xf32>, tensor<8x3x3x3xf32>) outs(%[[ACC]] : tensor<1x8x4x4xf32>)
 func.func @conv(%x: tensor<1x3x8x8xf32>, %w: tensor<8x3x3x3xf32>, %b: tensor<8xf32>) -> tensor<1x8x4x4xf32> {
   %y = quant_qdq.conv2d %x, %w, %b {pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>} : (tensor<1x3x8x8xf32>, tensor<8x3x3x3xf32>, tensor<8xf32>) -> tensor<1x8x4x4xf32>
   return %y : tensor<1x8x4x4xf32>
@@ -13,7 +17,9 @@ func.func @conv(%x: tensor<1x3x8x8xf32>, %w: tensor<8x3x3x3xf32>, %b: tensor<8xf
 // -----
 
 // Depthwise (and any grouped) NCHW convolution splits channels into groups.
+// Its windows read the whole input: nothing is cut.
 // CHECK-LABEL: func.func @depthwise
+// CHECK-NOT: tensor.extract_slice
 // CHECK: tensor.expand_shape %arg0 {{\[\[}}0], [1, 2], [3], [4]] output_shape [1, 4, 1, 8, 8]
 // CHECK: tensor.expand_shape %arg1 {{\[\[}}0, 1], [2], [3], [4]] output_shape [4, 1, 1, 3, 3]
 // CHECK: linalg.conv_2d_ngchw_gfchw
