@@ -69,7 +69,7 @@ if [[ ! -x "$cmake" ]]; then
       sed -n 's/^cmake version \([0-9.]*\).*/\1/p')" | sort -V -C; then
     pinned=$(sed -n 's/^cmake==\([0-9.]*\).*/\1/p' "$root/requirements.txt")
     quiet_pip install --no-deps --target "$work/cmake" "cmake==$pinned"
-    cmake="$work/cmake/bin/cmake"
+    cmake="$work/cmake/cmake/data/bin/cmake"  # the binary, not pip's wrapper
   fi
 fi
 tar -xzf "$work/onnx-$version.tar.gz" -C "$work"

@@ -1,11 +1,13 @@
-//===- InstallPrefix.h - files beside the running program --*- C++ -*-===//
+//===- InstallPrefix.h - files installed beside quant-qdq -----*- C++ -*-===//
 //
 // An installed quant-qdq keeps its files under one prefix: the tools in
 // bin/, the CUDA runtime and the mlir-opt plugin in lib/, the .td files in
 // include/. That holds for `cmake --install` and for a pip install, whose
-// prefix is the environment (bin/ also holds its python3). The build tree
-// has the same bin/ and lib/ layout. Looking there first, rather than at
-// paths compiled in, lets a wheel built in one folder run from another.
+// prefix is the environment (bin/ also holds its python3; the package sits
+// in lib/pythonX.Y/site-packages/quant_qdq/). The build tree has the same
+// bin/ and lib/. Looking there, from where the running code was loaded,
+// rather than at paths compiled in, lets a wheel built in one folder run
+// from another.
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,9 +21,13 @@
 
 namespace mlir::quant_qdq {
 
-/// `<prefix>/<relative>`, where the running program is `<prefix>/bin/NAME`,
-/// when that file or folder exists; std::nullopt otherwise.
-std::optional<std::string> findBesideProgram(llvm::StringRef relative);
+/// `<prefix>/<relative>`, when that file or folder exists, for a prefix that
+/// holds the shared object this code is linked into
+/// (`<prefix>/lib/QuantQDQPlugin.so`, the Python extension in
+/// `<prefix>/lib/python3.11/site-packages/quant_qdq/`) or else the running
+/// program (`<prefix>/bin/qdq-opt`): the folder of each and its ancestors,
+/// four levels up. std::nullopt when none has it.
+std::optional<std::string> findInstalled(llvm::StringRef relative);
 
 } // namespace mlir::quant_qdq
 

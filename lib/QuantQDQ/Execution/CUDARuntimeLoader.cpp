@@ -14,7 +14,7 @@ using namespace mlir::quant_qdq;
 /// build tree as in an install), else where this build put it.
 static std::string findCUDARuntime() {
   if (std::optional<std::string> installed =
-          findBesideProgram("lib/libQuantQDQCUDARuntime.so"))
+          findInstalled("lib/libQuantQDQCUDARuntime.so"))
     return *installed;
   return QUANTQDQ_CUDA_RUNTIME;
 }
@@ -24,6 +24,11 @@ const CUDARuntime &mlir::quant_qdq::getCUDARuntime() {
     CUDARuntime rt;
 #if QUANTQDQ_HAVE_CUDA_RUNTIME
     rt.path = findCUDARuntime();
+    if (rt.path.empty()) {
+      rt.loadError = "libQuantQDQCUDARuntime.so is not installed in lib/ "
+                     "beside quant-qdq";
+      return rt;
+    }
     std::string error;
     auto library =
         llvm::sys::DynamicLibrary::getPermanentLibrary(rt.path.c_str(), &error);

@@ -79,7 +79,7 @@ static LogicalResult compilePDLL(StringRef path, StringRef output,
   StringRef(QUANTQDQ_PDLL_INCLUDE_DIRS)
       .split(includes, ';', -1, /*KeepEmpty=*/false);
   // A pip install keeps the .td and .pdll files in its prefix's include/.
-  std::optional<std::string> installed = findBesideProgram("include/QuantQDQ");
+  std::optional<std::string> installed = findInstalled("include/QuantQDQ");
   std::string installedIncludes;
   if (installed) {
     installedIncludes = llvm::sys::path::parent_path(*installed).str();

@@ -16,6 +16,18 @@ func.func @conv(%x: tensor<1x3x8x8xf32>, %w: tensor<8x3x3x3xf32>, %b: tensor<8xf
 
 // -----
 
+// A dynamic width is kept whole; the static height is still cut to the 9
+// rows of 10 that the windows read.
+// CHECK-LABEL: func.func @conv_dynamic_width
+// CHECK: %[[P:.*]] = tensor.pad %arg0 low[0, 0, 1, 1] high[0, 0, 1, 1]
+// CHECK: tensor.extract_slice %[[P]][0, 0, 0, 0] [1, 3, 9, %{{.*}}] [1, 1, 1, 1] : tensor<1x3x10x?xf32> to tensor<1x3x9x?xf32>
+func.func @conv_dynamic_width(%x: tensor<1x3x8x?xf32>, %w: tensor<8x3x3x3xf32>) -> tensor<1x8x4x?xf32> {
+  %y = quant_qdq.conv2d %x, %w {pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>} : (tensor<1x3x8x?xf32>, tensor<8x3x3x3xf32>) -> tensor<1x8x4x?xf32>
+  return %y : tensor<1x8x4x?xf32>
+}
+
+// -----
+
 // Depthwise (and any grouped) NCHW convolution splits channels into groups.
 // Its windows read the whole input: nothing is cut.
 // CHECK-LABEL: func.func @depthwise

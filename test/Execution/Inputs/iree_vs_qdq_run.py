@@ -15,6 +15,7 @@ the float model instead. iree-compile and iree-run-module are the pinned
 iree-base-compiler / iree-base-runtime of requirements.txt, found beside
 this interpreter.
 """
+import os
 import re
 import subprocess
 import sys
@@ -76,6 +77,13 @@ def run(command):
     subprocess.run(command, check=True)
 
 
+def run_iree(command):
+    """IREE's tools are not instrumented: the sanitizer build's preloaded
+    runtime (test/CMakeLists.txt) stays with quant-qdq's own processes."""
+    env = {k: v for k, v in os.environ.items() if k != "LD_PRELOAD"}
+    subprocess.run(command, check=True, env=env)
+
+
 def main():
     qdq_opt, qdq_run, work, name = sys.argv[1:5]
     quantized = "--float" not in sys.argv[5:]
@@ -105,7 +113,7 @@ def main():
 
     vmfb = work / f"{name}.vmfb"
     start = time.perf_counter()
-    run([iree_tool("iree-compile"), str(linalg),
+    run_iree([iree_tool("iree-compile"), str(linalg),
          "--iree-hal-target-device=local",
          "--iree-hal-local-target-device-backends=llvm-cpu",
          "--iree-llvmcpu-target-cpu=host", *IREE_FLAGS.get(name, []),
@@ -117,7 +125,7 @@ def main():
         np.save(work / f"x{i}.npy", array)
         inputs.append(f"--input=@{work / f'x{i}.npy'}")
     iree_out = [work / f"iree{i}.npy" for i in range(outputs)]
-    run([iree_tool("iree-run-module"), f"--module={vmfb}", "--device=local-task",
+    run_iree([iree_tool("iree-run-module"), f"--module={vmfb}", "--device=local-task",
          f"--function={entry}", *inputs,
          *[f"--output=@{o}" for o in iree_out]])
 

@@ -7,6 +7,8 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
+#include <optional>
+
 using namespace mlir;
 using namespace mlir::quant_qdq;
 
@@ -46,16 +48,16 @@ static Value createAccumulator(OpBuilder &b, Location loc,
 /// window reaches. linalg allows them, but IREE's llvm-cpu rewrite of a
 /// convolution with a 1x1 output takes the input to be the window
 /// (iree-compile 3.13 fails on ResNet-18's last stride-2 convolutions at
-/// 32x32). Static sizes only; the slice is a view, which bufferizes to no
-/// copy.
+/// 32x32). A dimension cut must be static; a dynamic one is kept whole.
+/// The slice is a view, which bufferizes to no copy.
 static Value sliceToWindowExtent(OpBuilder &b, Location loc, Value padded,
                                  Conv2DOp op, RankedTensorType resultType) {
   auto type = cast<RankedTensorType>(padded.getType());
   bool nhwc = op.getLayout() == Layout::NHWC;
   int64_t spatial = nhwc ? 1 : 2;
   int64_t kernelDim = nhwc ? 0 : 2;
-  SmallVector<int64_t> extent(type.getShape());
-  bool excess = false;
+  // The size each spatial dimension is cut to, where it is.
+  std::optional<int64_t> cut[2];
   for (int64_t d = 0; d < 2; ++d) {
     int64_t in = type.getDimSize(spatial + d);
     int64_t out = resultType.getDimSize(spatial + d);
@@ -65,18 +67,17 @@ static Value sliceToWindowExtent(OpBuilder &b, Location loc, Value padded,
       continue;
     int64_t read = (out - 1) * op.getStrides()[d] +
                    (kernel - 1) * op.getDilations()[d] + 1;
-    if (read < in) {
-      extent[spatial + d] = read;
-      excess = true;
-    }
+    if (read < in)
+      cut[d] = read;
   }
-  if (!excess)
+  if (!cut[0] && !cut[1])
     return padded;
-  SmallVector<OpFoldResult> offsets(type.getRank(), b.getIndexAttr(0));
   SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(b, loc, padded);
-  SmallVector<OpFoldResult> strides(type.getRank(), b.getIndexAttr(1));
   for (int64_t d = 0; d < 2; ++d)
-    sizes[spatial + d] = b.getIndexAttr(extent[spatial + d]);
+    if (cut[d])
+      sizes[spatial + d] = b.getIndexAttr(*cut[d]);
+  SmallVector<OpFoldResult> offsets(type.getRank(), b.getIndexAttr(0));
+  SmallVector<OpFoldResult> strides(type.getRank(), b.getIndexAttr(1));
   return tensor::ExtractSliceOp::create(b, loc, padded, offsets, sizes,
                                         strides);
 }

@@ -44,7 +44,7 @@ static std::string fromEnvironment(const char *name, StringRef fallback) {
 /// The interpreter the importer runs in: $QUANTQDQ_PYTHON, else this
 /// build's. A pip install is built with none (the wheel may be installed
 /// into another environment than the one that built it): it runs the
-/// python3 of its own environment, beside the program, else the one on
+/// python3 of its own environment (Utils/InstallPrefix), else the one on
 /// PATH.
 static std::string importerPython() {
   std::string python =
@@ -52,7 +52,7 @@ static std::string importerPython() {
   if (!python.empty())
     return python;
   if (std::optional<std::string> beside =
-          quant_qdq::findBesideProgram("bin/python3"))
+          quant_qdq::findInstalled("bin/python3"))
     return *beside;
   if (llvm::ErrorOr<std::string> onPath =
           llvm::sys::findProgramByName("python3"))
