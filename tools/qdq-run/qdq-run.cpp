@@ -59,12 +59,13 @@ static cl::list<std::string> outputPaths("output",
                                          cl::desc("Output array (.npy)"),
                                          cl::value_desc("file"),
                                          cl::cat(runnerCategory));
-static cl::opt<std::string> entryName(
-    "entry", cl::desc("Function to run (default: the only public function)"),
-    cl::value_desc("name"), cl::cat(runnerCategory));
-static cl::opt<unsigned> repeat(
-    "repeat", cl::desc("Run this many times and print the time per run"),
-    cl::init(1), cl::cat(runnerCategory));
+static cl::opt<std::string>
+    entryName("entry",
+              cl::desc("Function to run (default: the only public function)"),
+              cl::value_desc("name"), cl::cat(runnerCategory));
+static cl::opt<unsigned>
+    repeat("repeat", cl::desc("Run this many times and print the time per run"),
+           cl::init(1), cl::cat(runnerCategory));
 static cl::opt<unsigned> optLevel("opt-level",
                                   cl::desc("LLVM optimization level"),
                                   cl::init(3), cl::cat(runnerCategory));
@@ -128,9 +129,11 @@ static FailureOr<std::string> pickEntry(ModuleOp module) {
 
 /// Whether `array` (read from `path`) can be an argument of type `type`:
 /// the same rank, the static sizes, and the element type or, for a
-/// floating-point one, another floating-point type.
-static llvm::Error checkInput(StringRef path, const NpyArray &array,
-                              Type type) {
+/// floating-point one, another floating-point type. With `runsOfBatch`
+/// (--compare), a first size that is a multiple of a static one passes:
+/// the samples run in groups of it.
+static llvm::Error checkInput(StringRef path, const NpyArray &array, Type type,
+                              bool runsOfBatch) {
   auto tensor = dyn_cast<RankedTensorType>(type);
   auto mismatch = [&](StringRef what) {
     std::string text;
@@ -147,9 +150,14 @@ static llvm::Error checkInput(StringRef path, const NpyArray &array,
     return mismatch("element types differ");
   if (int64_t(array.shape.size()) != tensor.getRank())
     return mismatch("ranks differ");
-  for (auto [size, expected] : llvm::zip(array.shape, tensor.getShape()))
-    if (!ShapedType::isDynamic(expected) && size != expected)
-      return mismatch("sizes differ");
+  for (auto [d, size, expected] :
+       llvm::enumerate(array.shape, tensor.getShape())) {
+    if (ShapedType::isDynamic(expected) || size == expected)
+      continue;
+    if (d == 0 && runsOfBatch && expected > 0 && size % expected == 0)
+      continue;
+    return mismatch("sizes differ");
+  }
   return llvm::Error::success();
 }
 
@@ -185,9 +193,8 @@ static void printSummary(llvm::raw_ostream &os, unsigned index,
 /// An ONNX model (read by the importer, so that its weights are in memory
 /// once, and its external data found beside it), a Keras model, or MLIR
 /// text or bytecode.
-static OwningOpRef<ModuleOp> loadModel(StringRef path,
-                                       llvm::SourceMgr &sourceMgr,
-                                       MLIRContext &context) {
+static OwningOpRef<ModuleOp>
+loadModel(StringRef path, llvm::SourceMgr &sourceMgr, MLIRContext &context) {
   if (isONNXFilename(path))
     return importONNXFile(path, &context);
   if (isKerasPath(path))
@@ -289,7 +296,8 @@ int main(int argc, char **argv) {
   SmallVector<SmallVector<int64_t>> shapes;
   for (auto [input, argType] : llvm::zip(given, func.getArgumentTypes())) {
     auto &[path, array] = input;
-    if (llvm::Error error = checkInput(path, array, argType))
+    if (llvm::Error error = checkInput(path, array, argType,
+                                       compareWith.getNumOccurrences() > 0))
       return fail(llvm::toString(std::move(error)));
     // Float data of another width (NumPy's float64) is converted.
     shapes.push_back(array.shape);

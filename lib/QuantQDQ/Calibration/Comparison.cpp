@@ -14,6 +14,7 @@
 #include "llvm/Support/FormatVariadic.h"
 
 #include <cmath>
+#include <cstring>
 #include <limits>
 
 using namespace mlir;
@@ -185,14 +186,69 @@ static void compareArrays(const NpyArray &reference, const NpyArray &actual,
   }
 }
 
+/// The samples one run of `func` takes when its inputs fix a first
+/// dimension that the arrays hold a multiple of (a model exported at batch
+/// 1, given 8 samples): the arrays then run in groups of that many. 0: one
+/// run takes them all.
+static int64_t getSamplesPerRun(func::FuncOp func, ArrayRef<NpyArray> inputs) {
+  int64_t perRun = 0, samples = 0;
+  for (auto [type, input] : llvm::zip(func.getArgumentTypes(), inputs)) {
+    auto ranked = dyn_cast<RankedTensorType>(type);
+    if (!ranked || ranked.getRank() == 0 || input.shape.empty())
+      return 0;
+    int64_t size = ranked.getDimSize(0);
+    if (ShapedType::isDynamic(size) || size == 0 || input.shape[0] <= size ||
+        input.shape[0] % size != 0 || (perRun && perRun != size) ||
+        (samples && samples != input.shape[0]))
+      return 0;
+    perRun = size;
+    samples = input.shape[0];
+  }
+  return perRun;
+}
+
+/// Runs `executor` on `inputs` in groups of `perRun` samples, joining each
+/// output along its first dimension. An output without one that grows with
+/// the samples is an error at `loc`.
+static LogicalResult runInGroups(JITExecutor &executor,
+                                 ArrayRef<NpyArray> inputs, int64_t perRun,
+                                 SmallVectorImpl<NpyArray> &outputs,
+                                 Location loc) {
+  int64_t groups = inputs.front().shape[0] / perRun;
+  for (int64_t g = 0; g < groups; ++g) {
+    SmallVector<NpyArray> slices, results;
+    for (const NpyArray &input : inputs)
+      slices.push_back(input.slice(g * perRun, perRun));
+    if (llvm::Error error = executor.run(slices, results))
+      return emitError(loc) << llvm::toString(std::move(error));
+    if (g == 0) {
+      for (const NpyArray &result : results) {
+        if (result.shape.empty())
+          return emitError(loc)
+                 << "the network takes " << perRun
+                 << " samples a run and returns a scalar, which cannot be "
+                    "joined over "
+                 << groups << " runs: give it " << perRun << " samples";
+        SmallVector<int64_t> shape(result.shape);
+        shape[0] *= groups;
+        outputs.push_back(
+            NpyArray::allocate(result.elementType, shape, result.isUnsigned));
+      }
+    }
+    // Copied now: the executor reuses its buffers from run to run.
+    for (auto [joined, result] : llvm::zip(outputs, results))
+      std::memcpy(joined.bytes + g * result.getNumBytes(), result.bytes,
+                  result.getNumBytes());
+  }
+  return success();
+}
+
 /// The noise-to-signal ratio an SQNR stands for.
 static double toNoiseRatio(double sqnr) { return std::pow(10, -sqnr / 10); }
 
-FailureOr<ComparisonResult>
-mlir::quant_qdq::compareNetworks(OwningOpRef<ModuleOp> quantized,
-                                 OwningOpRef<ModuleOp> reference,
-                                 ArrayRef<NpyArray> inputs,
-                                 const ComparisonOptions &options) {
+FailureOr<ComparisonResult> mlir::quant_qdq::compareNetworks(
+    OwningOpRef<ModuleOp> quantized, OwningOpRef<ModuleOp> reference,
+    ArrayRef<NpyArray> inputs, const ComparisonOptions &options) {
   func::FuncOp qFunc = findEntry(*quantized, options.entry);
   if (!qFunc)
     return failure();
@@ -254,16 +310,22 @@ mlir::quant_qdq::compareNetworks(OwningOpRef<ModuleOp> quantized,
   returnNamed(qFunc, observedNames);
   returnNamed(rFunc, observedNames);
 
+  int64_t perRun = getSamplesPerRun(qFunc, inputs);
   SmallVector<SmallVector<int64_t>> shapes;
-  for (const NpyArray &input : inputs)
+  for (const NpyArray &input : inputs) {
     shapes.push_back(input.shape);
+    if (perRun)
+      shapes.back()[0] = perRun;
+  }
   auto run = [&](OwningOpRef<ModuleOp> module, StringRef entry,
                  SmallVectorImpl<NpyArray> &outputs) -> LogicalResult {
     Location loc = module->getLoc();
-    auto executor = JITExecutor::create(std::move(module), entry, shapes,
-                                        options.executor);
+    auto executor =
+        JITExecutor::create(std::move(module), entry, shapes, options.executor);
     if (failed(executor))
       return failure();
+    if (perRun)
+      return runInGroups(**executor, inputs, perRun, outputs, loc);
     if (llvm::Error error = (*executor)->run(inputs, outputs))
       return emitError(loc) << llvm::toString(std::move(error));
     return success();
@@ -367,10 +429,10 @@ void mlir::quant_qdq::printComparison(llvm::raw_ostream &os,
   SmallVector<const TensorComparison *> rows;
   for (const TensorComparison &row : result.layers)
     rows.push_back(&row);
-  llvm::stable_sort(rows, [](const TensorComparison *a,
-                             const TensorComparison *b) {
-    return a->ownSqnr < b->ownSqnr;
-  });
+  llvm::stable_sort(rows,
+                    [](const TensorComparison *a, const TensorComparison *b) {
+                      return a->ownSqnr < b->ownSqnr;
+                    });
   rows.resize(std::min<size_t>(rows.size(), worstLayers));
   os << "layers adding the most error (" << rows.size() << " of "
      << result.layers.size()
