@@ -59,13 +59,12 @@ static cl::list<std::string> outputPaths("output",
                                          cl::desc("Output array (.npy)"),
                                          cl::value_desc("file"),
                                          cl::cat(runnerCategory));
-static cl::opt<std::string>
-    entryName("entry",
-              cl::desc("Function to run (default: the only public function)"),
-              cl::value_desc("name"), cl::cat(runnerCategory));
-static cl::opt<unsigned>
-    repeat("repeat", cl::desc("Run this many times and print the time per run"),
-           cl::init(1), cl::cat(runnerCategory));
+static cl::opt<std::string> entryName(
+    "entry", cl::desc("Function to run (default: the only public function)"),
+    cl::value_desc("name"), cl::cat(runnerCategory));
+static cl::opt<unsigned> repeat(
+    "repeat", cl::desc("Run this many times and print the time per run"),
+    cl::init(1), cl::cat(runnerCategory));
 static cl::opt<unsigned> optLevel("opt-level",
                                   cl::desc("LLVM optimization level"),
                                   cl::init(3), cl::cat(runnerCategory));
@@ -193,8 +192,9 @@ static void printSummary(llvm::raw_ostream &os, unsigned index,
 /// An ONNX model (read by the importer, so that its weights are in memory
 /// once, and its external data found beside it), a Keras model, or MLIR
 /// text or bytecode.
-static OwningOpRef<ModuleOp>
-loadModel(StringRef path, llvm::SourceMgr &sourceMgr, MLIRContext &context) {
+static OwningOpRef<ModuleOp> loadModel(StringRef path,
+                                       llvm::SourceMgr &sourceMgr,
+                                       MLIRContext &context) {
   if (isONNXFilename(path))
     return importONNXFile(path, &context);
   if (isKerasPath(path))

@@ -246,9 +246,11 @@ static LogicalResult runInGroups(JITExecutor &executor,
 /// The noise-to-signal ratio an SQNR stands for.
 static double toNoiseRatio(double sqnr) { return std::pow(10, -sqnr / 10); }
 
-FailureOr<ComparisonResult> mlir::quant_qdq::compareNetworks(
-    OwningOpRef<ModuleOp> quantized, OwningOpRef<ModuleOp> reference,
-    ArrayRef<NpyArray> inputs, const ComparisonOptions &options) {
+FailureOr<ComparisonResult>
+mlir::quant_qdq::compareNetworks(OwningOpRef<ModuleOp> quantized,
+                                 OwningOpRef<ModuleOp> reference,
+                                 ArrayRef<NpyArray> inputs,
+                                 const ComparisonOptions &options) {
   func::FuncOp qFunc = findEntry(*quantized, options.entry);
   if (!qFunc)
     return failure();
@@ -320,8 +322,8 @@ FailureOr<ComparisonResult> mlir::quant_qdq::compareNetworks(
   auto run = [&](OwningOpRef<ModuleOp> module, StringRef entry,
                  SmallVectorImpl<NpyArray> &outputs) -> LogicalResult {
     Location loc = module->getLoc();
-    auto executor =
-        JITExecutor::create(std::move(module), entry, shapes, options.executor);
+    auto executor = JITExecutor::create(std::move(module), entry, shapes,
+                                        options.executor);
     if (failed(executor))
       return failure();
     if (perRun)
@@ -429,10 +431,10 @@ void mlir::quant_qdq::printComparison(llvm::raw_ostream &os,
   SmallVector<const TensorComparison *> rows;
   for (const TensorComparison &row : result.layers)
     rows.push_back(&row);
-  llvm::stable_sort(rows,
-                    [](const TensorComparison *a, const TensorComparison *b) {
-                      return a->ownSqnr < b->ownSqnr;
-                    });
+  llvm::stable_sort(rows, [](const TensorComparison *a,
+                             const TensorComparison *b) {
+    return a->ownSqnr < b->ownSqnr;
+  });
   rows.resize(std::min<size_t>(rows.size(), worstLayers));
   os << "layers adding the most error (" << rows.size() << " of "
      << result.layers.size()

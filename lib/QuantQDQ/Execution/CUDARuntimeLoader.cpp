@@ -10,8 +10,9 @@
 using namespace mlir;
 using namespace mlir::quant_qdq;
 
-/// The runtime beside the running program (lib/ of its prefix, in the
-/// build tree as in an install), else where this build put it.
+/// The runtime in lib/ beside quant-qdq's code (the build tree's, an
+/// install's, a pip environment's: Utils/InstallPrefix), else where this
+/// build put it.
 static std::string findCUDARuntime() {
   if (std::optional<std::string> installed =
           findInstalled("lib/libQuantQDQCUDARuntime.so"))

@@ -53,7 +53,7 @@ struct TempFile {
 /// Runs `mlir-pdll -x=mlir` on `path` into `output`. Include paths: the
 /// file's folder, QUANTQDQ_PDLL_INCLUDE_PATH (colon-separated), the
 /// folders this build was configured with (QuantQDQ and MLIR .td/.pdll) and
-/// the include/ of the program's install prefix.
+/// the include/ installed beside quant-qdq's code (Utils/InstallPrefix).
 static LogicalResult compilePDLL(StringRef path, StringRef output,
                                  MLIRContext *context) {
   Location loc = FileLineColLoc::get(context, path, 0, 0);
@@ -79,9 +79,9 @@ static LogicalResult compilePDLL(StringRef path, StringRef output,
   StringRef(QUANTQDQ_PDLL_INCLUDE_DIRS)
       .split(includes, ';', -1, /*KeepEmpty=*/false);
   // A pip install keeps the .td and .pdll files in its prefix's include/.
-  std::optional<std::string> installed = findInstalled("include/QuantQDQ");
   std::string installedIncludes;
-  if (installed) {
+  if (std::optional<std::string> installed =
+          findInstalled("include/QuantQDQ")) {
     installedIncludes = llvm::sys::path::parent_path(*installed).str();
     includes.push_back(installedIncludes);
   }
