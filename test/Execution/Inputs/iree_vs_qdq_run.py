@@ -24,9 +24,10 @@ from pathlib import Path
 
 import numpy as np
 import onnxruntime as ort
-import torch
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "Integration" / "Inputs"))
+import export_torchvision  # noqa: E402
 import transformers_vs_ort  # noqa: E402
 
 TORCHVISION = ("resnet18", "mobilenet_v2")
@@ -50,26 +51,13 @@ def iree_tool(name):
 def export(name, work):
     """(ONNX path, run-time inputs, calibration inputs, output count);
     inputs as {name: array}, at the sizes IREE compiles for."""
-    rng = np.random.RandomState(3)
     path = work / f"{name}.onnx"
     if name in TORCHVISION:
-        import torchvision
-        torch.manual_seed(0)
-        model = getattr(torchvision.models, name)().eval()
-        torch.onnx.export(model, torch.randn(1, 3, 32, 32), str(path),
-                          opset_version=13, input_names=["input"],
-                          output_names=["logits"])
+        export_torchvision.export(name, str(path), 32)
+        rng = np.random.RandomState(3)
         image = lambda n: rng.rand(n, 3, 32, 32).astype(np.float32)
         return path, {"input": image(1)}, {"input": image(4)}, 1
-    torch.manual_seed(0)
-    model, example, input_names, x, calib = transformers_vs_ort.build(name)
-    model.eval()
-    output_names = ["logits"]
-    if name == "decoder-cached":
-        output_names += transformers_vs_ort.cache_names("present")
-    torch.onnx.export(model, example, str(path), opset_version=17,
-                      input_names=input_names, output_names=output_names,
-                      dynamic_axes=transformers_vs_ort.dynamic_axes(name))
+    x, calib, output_names = transformers_vs_ort.export(name, path)
     return path, x, calib, len(output_names)
 
 

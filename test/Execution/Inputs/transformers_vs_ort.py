@@ -72,6 +72,22 @@ def dynamic_axes(name):
     return {"input": axes, "logits": axes if name == "decoder" else {0: "batch"}}
 
 
+def export(name, path):
+    """Exports model `name` to `path` at opset 17 with its dynamic axes, as
+    torch 1.13 does; returns (inputs at run time, calibration data, output
+    names), inputs as {name: array}."""
+    torch.manual_seed(0)
+    model, example, input_names, x, calib = build(name)
+    model.eval()
+    output_names = ["logits"] + (cache_names("present") if name == "decoder-cached" else [])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        torch.onnx.export(model, example, str(path), opset_version=17,
+                          input_names=input_names, output_names=output_names,
+                          dynamic_axes=dynamic_axes(name))
+    return x, calib, output_names
+
+
 def main():
     qdq_run, work, name = sys.argv[1], Path(sys.argv[2]), sys.argv[3]
     qdq_opt = sys.argv[5] if len(sys.argv) > 5 and sys.argv[4] == "--quantized" else None
@@ -83,16 +99,8 @@ def main():
     formats = (ours_args[ours_args.index("--formats") + 1]
                if "--formats" in ours_args else None)
     work.mkdir(parents=True, exist_ok=True)
-    torch.manual_seed(0)
-    model, example, input_names, x, calib = build(name)
-    model.eval()
     path = work / f"{name}.onnx"
-    output_names = ["logits"] + (cache_names("present") if name == "decoder-cached" else [])
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        torch.onnx.export(model, example, str(path), opset_version=17,
-                          input_names=input_names, output_names=output_names,
-                          dynamic_axes=dynamic_axes(name))
+    x, calib, output_names = export(name, path)
     if opset != 17:
         import onnx
         import onnx.version_converter

@@ -1,8 +1,9 @@
 """What a user of a pip-installed quant_qdq does first, in an environment
 that has only the package and its declared dependencies (numpy, onnx): a
-small ResNet-style ONNX model, written with onnx.helper, quantized and
-calibrated through the Python API; the result passes ONNX's full checker.
-Also writes the model and a calibration batch for the tools' turn.
+small ResNet-style ONNX model (the tests' own, python/tests/qdq_helpers.py,
+built with onnx.helper), quantized and calibrated through the Python API;
+the result passes ONNX's full checker. Also writes the model, a
+calibration batch and one sample for the tools' turn.
 
     python pip_smoke.py OUT_DIR
 """
@@ -12,45 +13,22 @@ import sys
 
 import numpy as np
 import onnx
-from onnx import TensorProto, helper, numpy_helper
 
 import quant_qdq as qq
 
-
-def residual_block(rng):
-    """Conv-ReLU-Conv, added to its input, ReLU: the block ResNetV1QDQCase
-    places Q/DQ pairs in."""
-    def conv(name, x, y):
-        weight = numpy_helper.from_array(
-            rng.normal(0, 0.3, (8, 8, 3, 3)).astype(np.float32), name + ".w")
-        bias = numpy_helper.from_array(
-            rng.normal(0, 0.1, 8).astype(np.float32), name + ".b")
-        node = helper.make_node("Conv", [x, weight.name, bias.name], [y],
-                                name=name, pads=[1, 1, 1, 1])
-        return node, [weight, bias]
-
-    conv1, init1 = conv("conv1", "input", "c1")
-    conv2, init2 = conv("conv2", "r1", "c2")
-    nodes = [conv1, helper.make_node("Relu", ["c1"], ["r1"], name="relu1"),
-             conv2, helper.make_node("Add", ["input", "c2"], ["sum"],
-                                     name="add"),
-             helper.make_node("Relu", ["sum"], ["output"], name="relu2")]
-    shape = ["N", 8, 16, 16]
-    graph = helper.make_graph(
-        nodes, "block",
-        [helper.make_tensor_value_info("input", TensorProto.FLOAT, shape)],
-        [helper.make_tensor_value_info("output", TensorProto.FLOAT, shape)],
-        init1 + init2)
-    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "..", "..", "python", "tests"))
+from qdq_helpers import resnet_block_model  # noqa: E402
 
 
 def main(out_dir):
-    rng = np.random.default_rng(0)
-    model = residual_block(rng)
+    model = resnet_block_model()
     model_path = os.path.join(out_dir, "block.onnx")
     onnx.save(model, model_path)
-    images = rng.normal(0, 1, (16, 8, 16, 16)).astype(np.float32)
+    images = np.random.default_rng(0).normal(
+        0, 1, (16, 3, 8, 8)).astype(np.float32)
     np.save(os.path.join(out_dir, "calib.npy"), images)
+    np.save(os.path.join(out_dir, "x.npy"), images[:1])
 
     qdq_model = qq.quantize_model(model_path,
                                   custom_qdq_cases=[qq.ResNetV1QDQCase()],
