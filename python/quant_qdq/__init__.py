@@ -47,6 +47,8 @@ from .ir import (Module, export_onnx, import_onnx, parse_module,
 from .keras import import_keras, load_keras_model
 from .loading import load_module
 from .number_formats import apply_number_formats
+from .precision import (LayerSensitivity, Sensitivity, auto_precision,
+                        sensitivity)
 from .quantize import insert_qdq, quantize_model
 from .spec import LayerConfig, QuantizationSpec
 
@@ -64,6 +66,7 @@ __all__ = [
     "parse_module", "import_onnx", "import_keras", "load_keras_model",
     "export_onnx", "save_onnx", "run_pipeline",
     "load_module", "compare", "Comparison", "TensorComparison",
+    "sensitivity", "Sensitivity", "LayerSensitivity", "auto_precision",
     "QuantQDQError", "QuantQDQWarning", "BaseQuantizeWrapper",
     "WeightedBaseQuantizeWrapper", "NonWeightedBaseQuantizeWrapper",
 ]

@@ -6,7 +6,8 @@ the checks raise the ValueError the user sees before any work starts.
 
 from typing import Optional
 
-__all__ = ["QUANTIZATION_MODES", "CALIBRATION_METHODS", "RANGE_TRACKING",
+__all__ = ["QUANTIZATION_MODES", "CALIBRATION_METHODS",
+           "PIPELINE_CALIBRATION_METHODS", "RANGE_TRACKING",
            "check_quantization_mode", "check_calibration_method",
            "check_calibration_settings", "check_range_tracking",
            "checked_bits"]
@@ -17,6 +18,8 @@ QUANTIZATION_MODES = ("full", "partial")
 
 CALIBRATION_METHODS = ("max", "percentile", "entropy", "mse", "last-value",
                        "moving-average")
+# quantize_model's calibration also chooses per tensor by output error.
+PIPELINE_CALIBRATION_METHODS = CALIBRATION_METHODS + ("auto",)
 
 # How quantization-aware training tracks activation ranges: the toolkit's
 # last value, or TFMOT's moving average.
@@ -29,15 +32,17 @@ def check_quantization_mode(mode: str) -> None:
                          "got %r" % (mode,))
 
 
-def check_calibration_method(method: str) -> None:
-    if method not in CALIBRATION_METHODS:
+def check_calibration_method(method: str, allow_auto: bool = False) -> None:
+    methods = PIPELINE_CALIBRATION_METHODS if allow_auto else CALIBRATION_METHODS
+    if method not in methods:
         raise ValueError("calibration_method must be one of %s, got %r"
-                         % (", ".join(CALIBRATION_METHODS), method))
+                         % (", ".join(methods), method))
 
 
 def check_calibration_settings(method: str, percentile: float, bins: int,
-                               batch_size: Optional[int]) -> None:
-    check_calibration_method(method)
+                               batch_size: Optional[int],
+                               allow_auto: bool = False) -> None:
+    check_calibration_method(method, allow_auto)
     if not 0 < percentile <= 100:
         raise ValueError("percentile must be in (0, 100], got %r"
                          % (percentile,))

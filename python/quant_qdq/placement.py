@@ -150,7 +150,7 @@ def place_qdq(module: Module, quantization_mode: str = "full",
               weight_scale: str = "auto", awq: bool = False,
               gptq: bool = False,
               smooth_alpha=None, kv_cache: Optional[str] = None,
-              keras_model=None) -> str:
+              check_ranges: bool = True, keras_model=None) -> str:
     """Places Q/DQ pairs in `module`, in place, with every setting
     quantize_model has for it, and, given `calibration_data`, calibrates;
     returns insert-qdq's report. `keras_model`, the Keras model `module`
@@ -181,7 +181,7 @@ def place_qdq(module: Module, quantization_mode: str = "full",
         data = []
         if calibration_data is not None:
             check_calibration_settings(calibration_method, percentile, _BINS,
-                                       batch_size)
+                                       batch_size, allow_auto=True)
             data = data_paths(calibration_data, folder)
         spec_path = ""
         if spec is not None:
@@ -204,7 +204,7 @@ def place_qdq(module: Module, quantization_mode: str = "full",
             attention_max_sequence=_attention_max_sequence(custom_qdq_cases),
             data=data, method=calibration_method,
             percentile=float(percentile), bins=_BINS,
-            batch_size=int(batch_size or 0))
+            batch_size=int(batch_size or 0), check_ranges=bool(check_ranges))
         with open(report_path, errors="backslashreplace") as f:
             return f.read()
 

@@ -11,6 +11,7 @@ from .calibration import CalibrationTable, apply_table
 from .ir import export_onnx, save_onnx
 from .loading import load_keras, load_module
 from .placement import insert_qdq, place_qdq
+from .precision import auto_precision
 from .spec import QuantizationSpec
 from .torch.export import is_torch_module
 
@@ -37,6 +38,10 @@ def quantize_model(model, quantization_mode: str = "full",
                    block_size: int = 0, weight_scale: str = "auto",
                    awq: bool = False, gptq: bool = False, smooth_alpha=None,
                    kv_cache: Optional[str] = None,
+                   check_ranges: bool = True,
+                   accuracy_target: Optional[float] = None,
+                   validation_data=None, weight_formats=("int8",),
+                   activation_formats=("int8", "float"),
                    qat: bool = False, range_tracking: str = "last_value"):
     """Inserts Q/DQ nodes in `model` and returns an onnx.ModelProto, or,
     with `output`, writes it to that file and returns the path. With
@@ -66,8 +71,12 @@ def quantize_model(model, quantization_mode: str = "full",
       propagate: move Q/DQ pairs through pass-through layers.
       calibration_data: data to calibrate activation scales on (an array,
         an iterable of batches, or .npy paths); see calibration.py.
-      calibration_method: max, percentile, entropy, mse, last-value or
-        moving-average.
+      calibration_method: max, percentile, entropy, mse, last-value,
+        moving-average, or auto (per tensor, the range among the first four
+        methods' that costs the output least: docs/Calibration.md).
+      check_ranges: replace percentile's, entropy's or mse's ranges by
+        auto's where they cost over 0.5 dB of output SQNR against max's
+        on the calibration data (with a warning).
       calibration_table: a CalibrationTable to apply instead of data.
       percentile, batch_size: calibration settings; batch_size None: the
         engine's choice (docs/Calibration.md), 32 for the QAT models'
@@ -115,6 +124,11 @@ def quantize_model(model, quantization_mode: str = "full",
       gptq: round the quantized weights of dense layers (int4 or int8, per
         channel or in blocks) so that their outputs on `calibration_data`
         change least (GPTQ: docs/Calibration.md), after awq's scales.
+      accuracy_target: an output SQNR in dB to reach on `validation_data`
+        (default: `calibration_data`) with the cheapest mix of
+        `weight_formats` and `activation_formats` ("int4", "int8",
+        "int16", "fp8", "float"), chosen per Q/DQ pair after calibration
+        (auto_precision, docs/Accuracy.md); its report goes to `report`.
       qat: return a Keras model for quantization-aware training; its
         ranges start at the maximum seen on `calibration_data` when given.
       range_tracking: with `qat`, how activation ranges follow training:
@@ -132,6 +146,9 @@ def quantize_model(model, quantization_mode: str = "full",
                              "activation_format, block_size, weight_scale, "
                              "awq, gptq, smooth_alpha and kv_cache are for "
                              "export")
+        if accuracy_target is not None:
+            raise ValueError("accuracy_target chooses formats for export; "
+                             "with qat=True, train instead")
         if calibration_method != "max" or calibration_table is not None:
             raise ValueError("with qat=True, calibration_data sets the "
                              "starting ranges by their maximum; "
@@ -164,6 +181,10 @@ def quantize_model(model, quantization_mode: str = "full",
         if asked and calibration_data is None:
             raise ValueError("%s measures the layers' inputs: give "
                              "calibration_data" % name)
+    if accuracy_target is not None and (
+            validation_data is None and calibration_data is None):
+        raise ValueError("accuracy_target is measured on data: give "
+                         "validation_data (or calibration_data)")
     keras_model = None
     loaded = load_keras(model)
     if loaded is not None:
@@ -188,12 +209,18 @@ def quantize_model(model, quantization_mode: str = "full",
                      block_size=block_size, weight_scale=weight_scale,
                      awq=awq, gptq=gptq,
                      smooth_alpha=smooth_alpha, kv_cache=kv_cache,
-                     keras_model=keras_model)
+                     check_ranges=check_ranges, keras_model=keras_model)
+    if calibration_table is not None:
+        apply_table(module, calibration_table)
+    if accuracy_target is not None:
+        text += auto_precision(
+            module, calibration_data if validation_data is None
+            else validation_data, target_sqnr=accuracy_target,
+            weight_formats=weight_formats,
+            activation_formats=activation_formats, batch_size=batch_size)
     if report is not None:
         with open(report, "w") as f:
             f.write(text)
-    if calibration_table is not None:
-        apply_table(module, calibration_table)
     if output is not None:
         return save_onnx(module, output, integer_weights=integer_weights,
                          activation_amax=activation_amax,

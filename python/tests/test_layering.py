@@ -41,6 +41,7 @@ LAYERS = [
     ("any model", ["loading"]),
     ("running models", ["calibration", "compare", "number_formats"]),
     ("placement", ["placement"]),
+    ("accuracy to a budget", ["precision"]),
     ("training", ["keras.qat", "keras.default_scheme", "keras.tfmot",
                   "torch.qat"]),
     ("quantize_model", ["quantize"]),

@@ -44,7 +44,7 @@ func.func @net(%x: tensor<2x4xf32>) -> tensor<2x3xf32> {
   return %y : tensor<2x3xf32>
 }
 
-// METHOD: error: unknown calibration method 'kl' (expected max, percentile, entropy, mse, last-value or moving-average)
+// METHOD: error: unknown calibration method 'kl' (expected max, percentile, entropy, mse, last-value, moving-average or auto)
 // NODATA: error: calibrate needs data (--calibrate=<file.npy, file.npz or folder>) or a table to load (load=<file>)
 // MISSING: error: {{.*}}empty: cannot read: No such file or directory
 // PADDED: "min": 1

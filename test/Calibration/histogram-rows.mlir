@@ -5,11 +5,11 @@
 // histogram).
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %python -c "import numpy as np; r = np.random.default_rng(5); x = (r.standard_normal((6, 4, 8, 8)) * np.where(r.random((6, 4, 8, 8)) < 0.02, 6.0, 1.0)).astype(np.float32); np.save('%t/x.npy', x); np.save('%t/relu.npy', np.maximum(x, 0))"
-// RUN: qdq-opt %s --insert-qdq --calibrate="data=%t/x.npy method=percentile save=%t/percentile.json" -o /dev/null
+// RUN: qdq-opt %s --insert-qdq --calibrate="data=%t/x.npy method=percentile check-ranges=false save=%t/percentile.json" -o /dev/null
 // RUN: %python %S/Inputs/calibration_reference.py percentile %t/relu.npy %t/percentile.json act_output_0
-// RUN: qdq-opt %s --insert-qdq --calibrate="data=%t/x.npy method=entropy save=%t/entropy.json" -o /dev/null
+// RUN: qdq-opt %s --insert-qdq --calibrate="data=%t/x.npy method=entropy check-ranges=false save=%t/entropy.json" -o /dev/null
 // RUN: %python %S/Inputs/calibration_reference.py entropy %t/relu.npy %t/entropy.json act_output_0
-// RUN: qdq-opt %s --insert-qdq --calibrate="data=%t/x.npy method=mse save=%t/mse.json" -o /dev/null
+// RUN: qdq-opt %s --insert-qdq --calibrate="data=%t/x.npy method=mse check-ranges=false save=%t/mse.json" -o /dev/null
 // RUN: %python %S/Inputs/calibration_reference.py mse %t/relu.npy %t/mse.json act_output_0
 // RUN: qdq-opt %s --insert-qdq --calibrate="data=%t/x.npy method=max save=%t/max.json" -o /dev/null
 // RUN: %python %S/Inputs/calibration_reference.py max %t/relu.npy %t/max.json act_output_0

@@ -10,20 +10,20 @@
 // RUN: %python -c "import numpy as np; r = np.random.default_rng(7); x = r.standard_normal((16, 2, 32, 32)) * np.where(r.random((16, 2, 32, 32)) < 0.01, 8.0, 1.0); np.save('%t/x.npy', x.astype(np.float32)); np.save('%t/relu.npy', np.maximum(x, 0).astype(np.float32))"
 // RUN: qdq-opt %s --insert-qdq --calibrate="data=%t/x.npy method=max save=%t/max.json" -o /dev/null
 // RUN: %python %S/Inputs/calibration_reference.py max %t/relu.npy %t/max.json act_output_0
-// RUN: qdq-opt %s --insert-qdq --calibrate="data=%t/x.npy method=percentile save=%t/percentile.json" -o /dev/null
+// RUN: qdq-opt %s --insert-qdq --calibrate="data=%t/x.npy method=percentile check-ranges=false save=%t/percentile.json" -o /dev/null
 // RUN: %python %S/Inputs/calibration_reference.py percentile %t/relu.npy %t/percentile.json act_output_0
-// RUN: qdq-opt %s --insert-qdq --calibrate="data=%t/x.npy method=entropy save=%t/entropy.json" -o /dev/null
+// RUN: qdq-opt %s --insert-qdq --calibrate="data=%t/x.npy method=entropy check-ranges=false save=%t/entropy.json" -o /dev/null
 // RUN: %python %S/Inputs/calibration_reference.py entropy %t/relu.npy %t/entropy.json act_output_0
-// RUN: qdq-opt %s --insert-qdq --calibrate="data=%t/x.npy method=mse save=%t/mse.json" -o /dev/null
+// RUN: qdq-opt %s --insert-qdq --calibrate="data=%t/x.npy method=mse check-ranges=false save=%t/mse.json" -o /dev/null
 // RUN: %python %S/Inputs/calibration_reference.py mse %t/relu.npy %t/mse.json act_output_0
 // Entropy and mse search for the quantizer's grid: 8 buckets and 7 levels
 // for int4, a smaller amax than int8's.
-// RUN: qdq-opt %s --insert-qdq=activation-bits=4 --calibrate="data=%t/x.npy method=entropy save=%t/entropy4.json" -o /dev/null
+// RUN: qdq-opt %s --insert-qdq=activation-bits=4 --calibrate="data=%t/x.npy method=entropy check-ranges=false save=%t/entropy4.json" -o /dev/null
 // RUN: %python %S/Inputs/calibration_reference.py entropy %t/relu.npy %t/entropy4.json act_output_0 4
-// RUN: qdq-opt %s --insert-qdq=activation-bits=4 --calibrate="data=%t/x.npy method=mse save=%t/mse4.json" -o /dev/null
+// RUN: qdq-opt %s --insert-qdq=activation-bits=4 --calibrate="data=%t/x.npy method=mse check-ranges=false save=%t/mse4.json" -o /dev/null
 // RUN: %python %S/Inputs/calibration_reference.py mse %t/relu.npy %t/mse4.json act_output_0 4
 // RUN: %python -c "import numpy as np; np.save('%t/band.npy', np.random.default_rng(3).uniform(0.35, 1.36, (16, 2, 32, 32)).astype(np.float32))"
-// RUN: qdq-opt %s --insert-qdq --calibrate="data=%t/band.npy method=entropy save=%t/band.json" -o /dev/null 2>&1 | FileCheck %s --check-prefix=BOUND
+// RUN: qdq-opt %s --insert-qdq --calibrate="data=%t/band.npy method=entropy check-ranges=false save=%t/band.json" -o /dev/null 2>&1 | FileCheck %s --check-prefix=BOUND
 // RUN: %python %S/Inputs/calibration_reference.py entropy %t/band.npy %t/band.json act_output_0
 // BOUND: warning: entropy calibration of 'act_output_0' would clip {{[0-9.]+}}% of its values (amax {{.*}}); using the 99th percentile, amax
 

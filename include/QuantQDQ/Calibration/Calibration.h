@@ -45,6 +45,9 @@ struct CalibrationOptions {
   /// Also compute what every method would choose (the calibration report);
   /// histograms are then collected whatever the method.
   bool compareMethods = false;
+  /// With compareMethods: warn where the method used clips far more than
+  /// the others (MethodComparison::clipsFarMore).
+  bool warnFarMoreClipping = true;
 };
 
 /// What each method would choose for one tensor: the calibration report's
@@ -54,6 +57,9 @@ struct MethodComparison {
   std::string tensor;
   /// The method calibration used for this tensor.
   CalibrationMethod chosen = CalibrationMethod::Max;
+  /// Whether `chosen` was chosen by output error (method=auto, or the
+  /// check that replaced a histogram method's ranges).
+  bool chosenByOutputError = false;
   /// amax per method, in CalibrationMethod order (entropy's bounded as
   /// calibration bounds it), and the fraction of values above it.
   std::array<double, kNumMethods> amax{}, clipped{};

@@ -74,13 +74,32 @@ def Calibrate : Pass<"calibrate", "::mlir::ModuleOp"> {
     method used marked, and a note where a method clips far more than the
     others (over 1% of the values and ten times the others' median); the
     method used gets a warning when it is that one.
+
+    `method=auto` chooses each activation's range by what it costs the
+    network: starting from max's ranges, each tensor in program order takes,
+    among the amaxes max, percentile, entropy and MSE give it, the one that
+    leaves the least output error on the first `search-samples` samples,
+    the rest of the network quantized as chosen so far (one sweep of
+    coordinate descent: never worse than max on those samples). The
+    histogram methods (percentile,
+    entropy, mse) are checked the same way: when their ranges give an
+    output SQNR more than 0.5 dB below max's on those samples, a warning
+    says so and method=auto's choice replaces them (`check-ranges=false`
+    keeps them). Tensors whose quantizer names its own method, bounded
+    outputs (softmax), asymmetric and per-axis activations keep their
+    ranges. The network compiles once for these runs (docs/Accuracy.md):
+    two runs for the check, one per tensor and other distinct amax for the
+    choice. Ranges that do not come from data (`load=`) are not checked.
   }];
+  // method=auto switches ranges with arith and tensor ops.
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::tensor::TensorDialect"];
   let options = [
     ListOption<"data", "data", "std::string",
                "Calibration arrays: .npy files or folders of them">,
     Option<"method", "method", "std::string", /*default=*/"\"max\"",
-           "max, percentile, entropy, mse, last-value or moving-average "
-           "(qdq-opt's --calibration-method)">,
+           "max, percentile, entropy, mse, last-value, moving-average or "
+           "auto (qdq-opt's --calibration-method)">,
     Option<"percentile", "percentile", "double", /*default=*/"99.99",
            "Percentile of |x| for the percentile method">,
     Option<"bins", "bins", "unsigned", /*default=*/"2048",
@@ -99,6 +118,11 @@ def Calibrate : Pass<"calibrate", "::mlir::ModuleOp"> {
            "Decay of the moving-average method's average">,
     Option<"reportPath", "report", "std::string", /*default=*/"",
            "Write what every method would choose, per tensor ('-': stdout)">,
+    Option<"checkRanges", "check-ranges", "bool", /*default=*/"true",
+           "Replace a histogram method's ranges by method=auto's when they "
+           "cost over 0.5 dB of output SQNR against max's">,
+    Option<"searchSamples", "search-samples", "int64_t", /*default=*/"32",
+           "Samples method=auto and the check run (0: all)">,
   ];
 }
 
@@ -250,6 +274,114 @@ def GPTQWeights : Pass<"qdq-gptq", "::mlir::ModuleOp"> {
   let statistics = [
     Statistic<"numChanged", "gptq-layers",
               "Dense layers whose weight GPTQ rewrote">,
+  ];
+}
+
+def Sensitivity : Pass<"qdq-sensitivity", "::mlir::ModuleOp"> {
+  // The switchable network selects between formats with arith and tensor.
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::tensor::TensorDialect"];
+  let summary = "Per layer, what quantizing its weights and its input "
+                "activations costs the network's output";
+  let description = [{
+    Runs a calibrated network on validation data and measures, for every
+    layer that reads a quantized tensor, the output SQNR (all f32 outputs
+    together, against the network in float) in four configurations: only
+    the layer's weight quantized, only its input activations quantized,
+    everything but its weight quantized, and everything but its input
+    activations quantized. The first two say how sensitive the layer is on
+    its own; the last two how much leaving it in float would buy. The
+    network compiles once: every Q/DQ pair can be switched to float by an
+    extra input (see docs/Accuracy.md), so the analysis takes one run over
+    the data per configuration, four per layer at most (configurations
+    that repeat, as for layers sharing one quantized input, run once).
+
+    `output` (`--qdq-sensitivity=FILE`) takes a table: `.json` gives rows
+    (what Python's `quant_qdq.sensitivity` returns), `.csv` comma-separated
+    values, anything else aligned text (`-`: stdout). `chart=` writes the
+    layers' sensitivities as an SVG bar chart. The module is not changed.
+    The network must be calibrated (every Q/DQ pair has its scales); an
+    activation's range stays the one calibration chose.
+  }];
+  let options = [
+    Option<"output", "output", "std::string", /*default=*/"",
+           "Write the table here: .json, .csv or text ('-': stdout)">,
+    ListOption<"data", "data", "std::string",
+               "Validation data: .npy or .npz files, or folders of them">,
+    Option<"chart", "chart", "std::string", /*default=*/"",
+           "Write an SVG bar chart of the sensitivities here">,
+    Option<"batchSize", "batch-size", "int64_t", /*default=*/"0",
+           "Samples per run when the model's batch is dynamic (0: one per "
+           "thread, 4 to 32)">,
+    Option<"entry", "entry", "std::string", /*default=*/"",
+           "Function to run (default: the only public one)">,
+  ];
+}
+
+def AutoPrecision : Pass<"qdq-auto-precision", "::mlir::ModuleOp"> {
+  // The switchable network selects between formats with arith and tensor.
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::tensor::TensorDialect"];
+  let summary = "The cheapest mix of formats whose output meets an accuracy "
+                "target on validation data";
+  let description = [{
+    Chooses, for every Q/DQ pair of a calibrated network (a weight, or an
+    activation with the layers that read it), one of the formats the
+    options allow, so that the network's output on the validation data
+    meets the target at the least cost, where a pair's cost is its bits
+    times the multiply-accumulates of the layers it feeds (float: 32
+    bits). Activations keep the range calibration chose, on the new grid;
+    weights are scaled from their values.
+
+    1. Each pair's error is measured alone: the network runs with only that
+       pair quantized, in each of its formats, the rest in float.
+    2. From the cheapest formats, the pair whose next format removes the
+       most of that error per unit of cost is raised, and again, until
+       every pair is at its most precise format: an ordered list of
+       configurations, cheapest first.
+    3. The list is searched for its first configuration that meets the
+       target, each candidate measured whole on the data (errors do not
+       add exactly): from the one whose summed errors predict the target,
+       by halving, a few runs.
+
+    The network compiles once (the formats are switched by an extra input);
+    runs over the data: one per pair and format, then a handful, so time
+    grows linearly with the pairs. The result is deterministic. `report=`
+    lists every pair's choice, cost and error, and the measured result.
+    Where even the most precise configuration misses the target, it is
+    kept, with a warning.
+
+    `metric=sqnr` (default) aims at `target-sqnr` dB over the f32 outputs;
+    `metric=top1` at `target-top1` percent of classifier rows ([N, C]
+    outputs) whose top-1 class agrees with float's.
+  }];
+  let options = [
+    ListOption<"data", "data", "std::string",
+               "Validation data: .npy or .npz files, or folders of them">,
+    Option<"targetSQNR", "target-sqnr", "double", /*default=*/"0",
+           "The output SQNR to reach, in dB (metric=sqnr)">,
+    Option<"targetTop1", "target-top1", "double", /*default=*/"0",
+           "The top-1 agreement with float to reach, in percent "
+           "(metric=top1)">,
+    Option<"metric", "metric", "std::string", /*default=*/"\"sqnr\"",
+           "sqnr or top1">,
+    ListOption<"weightFormats", "weight-formats", "std::string",
+               "Formats a weight may take: int4, int8, int16, fp8, float "
+               "(default int8)">,
+    ListOption<"activationFormats", "activation-formats", "std::string",
+               "Formats an activation may take (default int8,float)">,
+    Option<"reportPath", "report", "std::string", /*default=*/"",
+           "Write every pair's choice, cost and error ('-': stdout)">,
+    Option<"batchSize", "batch-size", "int64_t", /*default=*/"0",
+           "Samples per run when the model's batch is dynamic (0: one per "
+           "thread, 4 to 32)">,
+    Option<"entry", "entry", "std::string", /*default=*/"",
+           "Function to run (default: the only public one)">,
+  ];
+  let statistics = [
+    Statistic<"numRaised", "raised-pairs",
+              "Q/DQ pairs left above their cheapest format">,
+    Statistic<"numRuns", "runs", "Runs over the validation data">,
   ];
 }
 

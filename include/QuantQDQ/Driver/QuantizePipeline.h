@@ -95,7 +95,7 @@ struct QuantizePipelineOptions
   Option<std::string> method{
       *this, "method",
       llvm::cl::desc("Calibration method: max, percentile, entropy, mse, "
-                     "last-value, moving-average"),
+                     "last-value, moving-average, auto"),
       llvm::cl::init("max")};
   Option<double> percentile{*this, "percentile",
                             llvm::cl::desc("Percentile of |x|"),
@@ -116,15 +116,39 @@ struct QuantizePipelineOptions
   Option<std::string> load{
       *this, "load",
       llvm::cl::desc("Apply this calibration table instead of running")};
+  Option<bool> checkRanges{
+      *this, "check-ranges",
+      llvm::cl::desc("Replace a histogram method's ranges by method=auto's "
+                     "when they cost over 0.5 dB against max's"),
+      llvm::cl::init(true)};
+  Option<int64_t> searchSamples{
+      *this, "search-samples",
+      llvm::cl::desc("Samples method=auto and the check run (0: all)"),
+      llvm::cl::init(32)};
   Option<std::string> calibrationReport{
       *this, "calibration-report",
       llvm::cl::desc("Write what every calibration method would choose")};
+  // After calibration: accuracy to a budget, each given qdq-auto-precision's
+  // and qdq-sensitivity's own options in braces.
+  Option<std::string> autoPrecision{
+      *this, "auto-precision",
+      llvm::cl::desc("Choose formats per Q/DQ pair after calibration: "
+                     "qdq-auto-precision's options, e.g. {target-sqnr=35 "
+                     "data=val.npy}")};
+  Option<std::string> sensitivity{
+      *this, "sensitivity",
+      llvm::cl::desc("Write the per-layer sensitivity after calibration (and "
+                     "auto-precision): qdq-sensitivity's options, e.g. "
+                     "{table.txt data=val.npy}")};
 };
 
-/// Adds [qdq-fold-batch-norm,] insert-qdq{...} [, calibrate{...}] to `pm`
-/// (a pass manager on builtin.module).
-void buildQuantizePipeline(OpPassManager &pm,
-                           const QuantizePipelineOptions &options);
+/// Adds [qdq-fold-batch-norm,] insert-qdq{...} [, calibrate{...}]
+/// [, qdq-auto-precision{...}] [, qdq-sensitivity{...}] to `pm` (a pass
+/// manager on builtin.module). Fails, through `errorHandler`, when the
+/// nested pass options do not parse.
+LogicalResult
+buildQuantizePipeline(OpPassManager &pm, const QuantizePipelineOptions &options,
+                      function_ref<LogicalResult(const Twine &)> errorHandler);
 
 /// Registers `qdq-quantize`.
 void registerQuantizePipeline();

@@ -94,6 +94,18 @@ def QDQLayerOpInterface : OpInterface<"QDQLayerOpInterface"> {
       "bool", "isPassThrough", (ins), "",
       [{ return ConcreteOp::kPassThrough; }]>,
     InterfaceMethod<[{
+        The multiply-accumulates (or, for layers without a contraction,
+        element operations) one run of the layer takes: the cost that
+        precision choices weigh bits by. Dynamic sizes count as 1, so
+        that layers compare at one sample.
+      }],
+      "int64_t", "getMultiplyAccumulates", (ins), "", [{
+        if ($_op->getNumResults() == 0)
+          return 0;
+        return ::mlir::quant_qdq::getStaticElementCount(
+            $_op->getResult(0).getType());
+      }]>,
+    InterfaceMethod<[{
         The interval every output value lies in whatever the input, when
         the layer bounds it (softmax: [0, 1]). Calibration takes the
         largest values seen within it as the range of the layer's output,

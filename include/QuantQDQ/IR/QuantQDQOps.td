@@ -68,7 +68,8 @@ def QDQ_InferredResult : TraitList<[
 def QDQ_Conv2DOp : QDQ_LayerOp<"conv2d", "Conv2D", 1, 1,
     [QDQ_InferredResult], 0, 0, ["getLayerClass", "getWeightOperandIndex",
                                  "getWeightChannelAxis",
-                                 "getWeightReductionAxis"]> {
+                                 "getWeightReductionAxis",
+                                 "getMultiplyAccumulates"]> {
   let summary = "2-D convolution, grouped and depthwise included";
   let description = [{
     `output = conv(input, weight) + bias` over two spatial dimensions.
@@ -108,7 +109,7 @@ def QDQ_Conv2DOp : QDQ_LayerOp<"conv2d", "Conv2D", 1, 1,
 
 def QDQ_DenseOp : QDQ_LayerOp<"dense", "Dense", 1, 1, [QDQ_InferredResult], 0,
     0, ["getWeightOperandIndex", "getWeightChannelAxis",
-        "getWeightReductionAxis"]> {
+        "getWeightReductionAxis", "getMultiplyAccumulates"]> {
   let summary = "fully connected layer";
   let description = [{
     `output = input . weight + bias` over the last dimension of `input`. The
@@ -467,7 +468,7 @@ def QDQ_PadOp : QDQ_LayerOp<"pad", "ZeroPadding2D", 0, 0,
 }
 
 def QDQ_GenericOp : QDQ_LayerOp<"generic", "", 0, 0, [], 1, 0,
-    ["getLayerClass"]> {
+    ["getLayerClass", "getMultiplyAccumulates"]> {
   let summary = "any layer that no other op models, carried in float";
   let description = [{
     Keeps a layer the tool does not know (an ONNX `LSTM`, a custom op, a

@@ -4,6 +4,11 @@
 #include "QuantQDQ/Calibration/Calibration.h"
 #include "QuantQDQ/Calibration/Passes.h"
 #include "QuantQDQ/Utils/BareOption.h"
+#include "RangeSelection.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "llvm/Support/FormatVariadic.h"
 
 namespace mlir::quant_qdq {
 #define GEN_PASS_DEF_CALIBRATE
@@ -30,12 +35,20 @@ struct CalibratePass
     ModuleOp module = getOperation();
     Location loc = module.getLoc();
     std::string methodName = method;
+    // auto chooses among the methods' amaxes, over max's statistics.
+    bool automatic = methodName == "auto";
     std::optional<CalibrationMethod> parsed =
-        symbolizeCalibrationMethod(methodName);
+        automatic ? CalibrationMethod::Max
+                  : symbolizeCalibrationMethod(methodName);
     if (!parsed) {
       emitError(loc) << "unknown calibration method '" << methodName
                      << "' (expected max, percentile, entropy, mse, "
-                        "last-value or moving-average)";
+                        "last-value, moving-average or auto)";
+      return signalPassFailure();
+    }
+    if (searchSamples < 0) {
+      emitError(loc) << "search-samples must be 0 (all) or positive, got "
+                     << int64_t(searchSamples);
       return signalPassFailure();
     }
     if (bins < 256 || bins > (1u << 16)) {
@@ -80,20 +93,57 @@ struct CalibratePass
       options.batchSize = batchSize;
       options.entry = entry;
       options.movingAverageDecay = movingAverageDecay;
-      options.compareMethods = !reportPath.empty();
+      bool check = automatic ||
+                   (checkRanges && TensorStatistics::needsHistogram(*parsed));
+      options.compareMethods = !reportPath.empty() || check;
+      options.warnFarMoreClipping = !reportPath.empty();
       SmallVector<MethodComparison> comparisons;
       if (failed(collectCalibrationTable(module, data, options, table,
                                          &comparisons)))
         return signalPassFailure();
-      if (options.compareMethods &&
-          failed(writeCalibrationReport(reportPath, *parsed, comparisons,
-                                        loc)))
+      if (check && failed(selectRanges(*parsed, automatic, comparisons, table)))
+        return signalPassFailure();
+      if (!reportPath.empty() &&
+          failed(writeCalibrationReport(reportPath, *parsed, comparisons, loc)))
         return signalPassFailure();
     }
     if (!savePath.empty() && failed(writeCalibrationTable(savePath, table, loc)))
       return signalPassFailure();
     if (failed(applyCalibrationTable(module, table)))
       return signalPassFailure();
+  }
+
+  /// method=auto's choice, or the check of a histogram method's ranges
+  /// (selectRangesByOutputError), with a warning where the check replaced
+  /// them.
+  LogicalResult selectRanges(CalibrationMethod requested, bool automatic,
+                             MutableArrayRef<MethodComparison> comparisons,
+                             CalibrationTable &table) {
+    ModuleOp module = getOperation();
+    func::FuncOp function = findEntryFunction(module, entry);
+    if (!function || table.ranges.empty())
+      return success();
+    FailureOr<RangeSelection> selection = selectRangesByOutputError(
+        module, function, SmallVector<std::string>(data.begin(), data.end()),
+        batchSize, searchSamples, requested, /*search=*/automatic, comparisons,
+        table);
+    if (failed(selection))
+      return failure();
+    if (automatic) {
+      table.method = "auto";
+      return success();
+    }
+    if (!selection->selectedSQNR)
+      return success();
+    emitWarning(module.getLoc()) << llvm::formatv(
+        "calibration: {0}'s ranges give an output SQNR of {1:F2} dB on {2} "
+        "calibration samples, {3:F2} dB below max's ({4:F2} dB); using "
+        "method=auto's ranges instead, {5:F2} dB (check-ranges=false keeps "
+        "them)",
+        stringifyCalibrationMethod(requested), selection->requestedSQNR,
+        selection->samples, selection->maxSQNR - selection->requestedSQNR,
+        selection->maxSQNR, *selection->selectedSQNR);
+    return success();
   }
 };
 } // namespace
@@ -104,4 +154,6 @@ void mlir::quant_qdq::registerCalibrationPasses() {
   registerPass([] { return createGPTQWeights(); });
   registerPass([] { return createSmoothActivations(); });
   registerPass([] { return createSpecializeInputShapes(); });
+  registerPass([] { return createSensitivity(); });
+  registerPass([] { return createAutoPrecision(); });
 }

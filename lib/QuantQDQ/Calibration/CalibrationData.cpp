@@ -239,6 +239,24 @@ static NpyArray materialize(const Batch &batch, unsigned input,
   return out;
 }
 
+void CalibrationData::keepFirstSamples(int64_t samples) {
+  int64_t kept = 0;
+  size_t feed = 0;
+  for (; feed < feeds.size() && kept < samples; ++feed) {
+    CalibrationFeed &current = feeds[feed];
+    int64_t take = std::min(current.samples, samples - kept);
+    if (take < current.samples) {
+      for (NpyArray &input : current.inputs)
+        if (!input.shape.empty())
+          input = input.slice(0, take);
+      current.samples = take;
+    }
+    kept += take;
+  }
+  feeds.resize(feed);
+  totalSamples = kept;
+}
+
 LogicalResult CalibrationData::forEachBatch(
     int64_t batchSize, Location loc,
     function_ref<LogicalResult(MutableArrayRef<NpyArray>, int64_t)> fn,

@@ -48,6 +48,11 @@ struct CalibrationData {
   static FailureOr<CalibrationData> load(ArrayRef<std::string> paths,
                                          func::FuncOp entry, Location loc);
 
+  /// Keeps the first `samples` samples (in file order) and drops the rest;
+  /// nothing changes when there are not more. Scalar inputs have one sample
+  /// a file.
+  void keepFirstSamples(int64_t samples);
+
   /// Calls `fn` with each batch, an array per input converted to its
   /// element type, and the number of samples of the data it holds. Batches
   /// take the samples in file order, across files whose samples have one

@@ -63,9 +63,10 @@ mlir::quant_qdq::writeCalibrationReport(StringRef path,
         stringifyCalibrationMethod(static_cast<CalibrationMethod>(m)));
   os << "note\n";
 
-  unsigned flagged = 0, ownMethod = 0;
+  unsigned flagged = 0, ownMethod = 0, byOutputError = 0;
   for (const MethodComparison &row : rows) {
-    ownMethod += row.chosen != defaultMethod;
+    byOutputError += row.chosenByOutputError;
+    ownMethod += !row.chosenByOutputError && row.chosen != defaultMethod;
     os << llvm::left_justify(row.tensor, width) << " ";
     std::string note;
     for (unsigned m = 0; m < MethodComparison::kNumMethods; ++m) {
@@ -100,6 +101,8 @@ mlir::quant_qdq::writeCalibrationReport(StringRef path,
                       stringifyCalibrationMethod(defaultMethod));
   if (ownMethod)
     os << llvm::formatv(", {0} by their quantizer's own", ownMethod);
+  if (byOutputError)
+    os << llvm::formatv(", {0} chosen by output error", byOutputError);
   os << llvm::formatv("); {0} method choices clip far more than the others "
                       "(over {1:F0}% of the values, {2:F0}x the others' "
                       "median)\n",

@@ -503,10 +503,12 @@ static ChosenRange chooseRange(const CalibratedTensor &tensor,
 }
 
 /// Every method's amax and clipping for `tensor`, beside the `chosen` one.
-/// Warns where the chosen method clips far more than the others.
+/// Warns, with `warn`, where the chosen method clips far more than the
+/// others.
 static MethodComparison compareMethods(const CalibratedTensor &tensor,
                                        const ChosenRange &chosen,
-                                       double percentile, Location loc) {
+                                       double percentile, bool warn,
+                                       Location loc) {
   const TensorStatistics &stat = tensor.stats;
   CalibrationMethod method = tensor.method;
   MethodComparison row;
@@ -524,7 +526,7 @@ static MethodComparison compareMethods(const CalibratedTensor &tensor,
     if (other == CalibrationMethod::Entropy)
       row.unboundedEntropyAmax = c.unboundedAmax;
   }
-  if (!tensor.bound && row.clipsFarMore(method))
+  if (warn && !tensor.bound && row.clipsFarMore(method))
     emitWarning(loc) << llvm::formatv(
         "{0} calibration of '{1}' clips {2:F1}% of its values; the other "
         "methods clip {3:F2}% (median)",
@@ -573,8 +575,8 @@ LogicalResult mlir::quant_qdq::collectCalibrationTable(
     ChosenRange chosen = chooseRange(tensor, options.percentile, loc);
     table.ranges[tensor.name] = chosen.range;
     if (options.compareMethods && comparisons)
-      comparisons->push_back(
-          compareMethods(tensor, chosen, options.percentile, loc));
+      comparisons->push_back(compareMethods(tensor, chosen, options.percentile,
+                                            options.warnFarMoreClipping, loc));
   }
   return success();
 }

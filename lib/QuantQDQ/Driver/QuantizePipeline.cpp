@@ -11,8 +11,20 @@
 using namespace mlir;
 using namespace mlir::quant_qdq;
 
-void mlir::quant_qdq::buildQuantizePipeline(
-    OpPassManager &pm, const QuantizePipelineOptions &options) {
+/// Adds `pass` configured by `options` (its own option syntax) to `pm`.
+static LogicalResult
+addConfiguredPass(OpPassManager &pm, std::unique_ptr<Pass> pass,
+                  StringRef options,
+                  function_ref<LogicalResult(const Twine &)> errorHandler) {
+  if (failed(pass->initializeOptions(options, errorHandler)))
+    return failure();
+  pm.addPass(std::move(pass));
+  return success();
+}
+
+LogicalResult mlir::quant_qdq::buildQuantizePipeline(
+    OpPassManager &pm, const QuantizePipelineOptions &options,
+    function_ref<LogicalResult(const Twine &)> errorHandler) {
   if (options.foldBatchNorm)
     pm.addNestedPass<func::FuncOp>(createFoldBatchNorm());
 
@@ -58,19 +70,30 @@ void mlir::quant_qdq::buildQuantizePipeline(
     pm.addPass(createGPTQWeights(std::move(gptq)));
   }
 
-  if (options.data.empty() && options.load.empty())
-    return;
-  CalibrateOptions calibrate;
-  calibrate.data.assign(options.data.begin(), options.data.end());
-  calibrate.method = options.method;
-  calibrate.percentile = options.percentile;
-  calibrate.movingAverageDecay = options.decay;
-  calibrate.bins = options.bins;
-  calibrate.batchSize = options.batchSize;
-  calibrate.savePath = options.save;
-  calibrate.loadPath = options.load;
-  calibrate.reportPath = options.calibrationReport;
-  pm.addPass(createCalibrate(std::move(calibrate)));
+  if (!options.data.empty() || !options.load.empty()) {
+    CalibrateOptions calibrate;
+    calibrate.data.assign(options.data.begin(), options.data.end());
+    calibrate.method = options.method;
+    calibrate.percentile = options.percentile;
+    calibrate.movingAverageDecay = options.decay;
+    calibrate.bins = options.bins;
+    calibrate.batchSize = options.batchSize;
+    calibrate.savePath = options.save;
+    calibrate.loadPath = options.load;
+    calibrate.reportPath = options.calibrationReport;
+    calibrate.checkRanges = options.checkRanges;
+    calibrate.searchSamples = options.searchSamples;
+    pm.addPass(createCalibrate(std::move(calibrate)));
+  }
+  if (!options.autoPrecision.empty() &&
+      failed(addConfiguredPass(pm, createAutoPrecision(), options.autoPrecision,
+                               errorHandler)))
+    return failure();
+  if (!options.sensitivity.empty() &&
+      failed(addConfiguredPass(pm, createSensitivity(), options.sensitivity,
+                               errorHandler)))
+    return failure();
+  return success();
 }
 
 void mlir::quant_qdq::registerQuantizePipeline() {
@@ -90,8 +113,7 @@ void mlir::quant_qdq::registerQuantizePipeline() {
         QuantizePipelineOptions parsed;
         if (failed(parsed.parseFromString(options)))
           return failure();
-        buildQuantizePipeline(pm, parsed);
-        return success();
+        return buildQuantizePipeline(pm, parsed, errorHandler);
       },
       [](function_ref<void(const detail::PassOptions &)> printOptions) {
         printOptions(QuantizePipelineOptions());

@@ -42,6 +42,17 @@ std::optional<int64_t> Conv2DOp::getWeightReductionAxis() {
   return getLayout() == Layout::NHWC ? 2 : 1;
 }
 
+/// Each output element sums input channels / groups x kH x kW products:
+/// the weight's size over its output channels, in either layout.
+int64_t Conv2DOp::getMultiplyAccumulates() {
+  auto weight = getWeight().getType();
+  int64_t outputChannels = weight.getDimSize(*getWeightChannelAxis());
+  if (ShapedType::isDynamic(outputChannels) || outputChannels == 0)
+    return getStaticElementCount(getOutput().getType());
+  return getStaticElementCount(getOutput().getType()) *
+         (getStaticElementCount(weight) / outputChannels);
+}
+
 std::optional<unsigned> DenseOp::getWeightOperandIndex() {
   return odsIndex_weight;
 }
@@ -52,6 +63,12 @@ std::optional<int64_t> DenseOp::getWeightChannelAxis() {
 
 std::optional<int64_t> DenseOp::getWeightReductionAxis() {
   return getTransposeWeight() ? 1 : 0;
+}
+
+int64_t DenseOp::getMultiplyAccumulates() {
+  int64_t k = getWeight().getType().getDimSize(*getWeightReductionAxis());
+  return getStaticElementCount(getOutput().getType()) *
+         (ShapedType::isDynamic(k) ? 1 : k);
 }
 
 //===----------------------------------------------------------------------===//
@@ -275,6 +292,21 @@ LogicalResult DropoutOp::verify() {
 
 StringRef GenericOp::getLayerClass() {
   return getFrontEndLayerClass(*this).value_or(getOpType());
+}
+
+/// ONNX's MatMul (attention's batched products, a dense layer whose weight
+/// is an activation) sums its first input's last dimension per output
+/// element; other nodes count an operation per output element.
+int64_t GenericOp::getMultiplyAccumulates() {
+  if (getNumResults() == 0)
+    return 0;
+  int64_t elements = getStaticElementCount(getResult(0).getType());
+  if (!isDefaultDomainNode("MatMul") || getInputs().empty())
+    return elements;
+  auto input = dyn_cast<RankedTensorType>(getInputs()[0].getType());
+  if (!input || input.getRank() == 0 || input.isDynamicDim(input.getRank() - 1))
+    return elements;
+  return elements * input.getShape().back();
 }
 
 LogicalResult GenericOp::verify() {
