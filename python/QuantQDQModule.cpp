@@ -501,7 +501,7 @@ quantize(ModuleHandle &module, const std::vector<std::string> &cases,
          bool gptq, const std::string &smoothAlpha, const std::string &kvCache,
          int64_t attentionMaxSequence, const std::vector<std::string> &data,
          const std::string &method, double percentile, unsigned bins,
-         int64_t batchSize, bool checkRanges) {
+         int64_t batchSize, bool checkRanges, bool biasCorrection) {
   registerPassesOnce();
   runCaptured(module, "insert-qdq", [&](DiagnosticCapture &capture) {
     if (!specPath.empty() && !specName.empty())
@@ -529,6 +529,7 @@ quantize(ModuleHandle &module, const std::vector<std::string> &cases,
     options.bins = bins;
     options.batchSize = batchSize;
     options.checkRanges = checkRanges;
+    options.biasCorrection = biasCorrection;
     PassManager pm(module.getContext());
     // Python sets no nested pass options: nothing here can fail to parse.
     if (failed(buildQuantizePipeline(pm, options, [&](const Twine &message) {
@@ -892,7 +893,8 @@ PYBIND11_MODULE(_quant_qdq, m) {
            py::arg("smooth_alpha"), py::arg("kv_cache"),
            py::arg("attention_max_sequence"), py::arg("data"),
            py::arg("method"), py::arg("percentile"), py::arg("bins"),
-           py::arg("batch_size"), py::arg("check_ranges"))
+           py::arg("batch_size"), py::arg("check_ranges"),
+           py::arg("bias_correction"))
       .def("layers", &describeLayers)
       .def("record_case_spec", &recordCaseSpec, py::arg("case_name"),
            py::arg("spec_json"))

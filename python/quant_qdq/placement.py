@@ -150,7 +150,8 @@ def place_qdq(module: Module, quantization_mode: str = "full",
               weight_scale: str = "auto", awq: bool = False,
               gptq: bool = False,
               smooth_alpha=None, kv_cache: Optional[str] = None,
-              check_ranges: bool = True, keras_model=None) -> str:
+              check_ranges: bool = True, bias_correction: bool = False,
+              keras_model=None) -> str:
     """Places Q/DQ pairs in `module`, in place, with every setting
     quantize_model has for it, and, given `calibration_data`, calibrates;
     returns insert-qdq's report. `keras_model`, the Keras model `module`
@@ -204,7 +205,8 @@ def place_qdq(module: Module, quantization_mode: str = "full",
             attention_max_sequence=_attention_max_sequence(custom_qdq_cases),
             data=data, method=calibration_method,
             percentile=float(percentile), bins=_BINS,
-            batch_size=int(batch_size or 0), check_ranges=bool(check_ranges))
+            batch_size=int(batch_size or 0), check_ranges=bool(check_ranges),
+            bias_correction=bool(bias_correction))
         with open(report_path, errors="backslashreplace") as f:
             return f.read()
 

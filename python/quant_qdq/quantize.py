@@ -38,7 +38,7 @@ def quantize_model(model, quantization_mode: str = "full",
                    block_size: int = 0, weight_scale: str = "auto",
                    awq: bool = False, gptq: bool = False, smooth_alpha=None,
                    kv_cache: Optional[str] = None,
-                   check_ranges: bool = True,
+                   check_ranges: bool = True, bias_correction: bool = False,
                    accuracy_target: Optional[float] = None,
                    validation_data=None, weight_formats=("int8",),
                    activation_formats=("int8", "float"),
@@ -77,6 +77,9 @@ def quantize_model(model, quantization_mode: str = "full",
       check_ranges: replace percentile's, entropy's or mse's ranges by
         auto's where they cost over 0.5 dB of output SQNR against max's
         on the calibration data (with a warning).
+      bias_correction: subtract from each convolution's and dense layer's
+        bias the mean output shift its weight's rounding adds on
+        `calibration_data` (qdq-bias-correction, docs/Calibration.md).
       calibration_table: a CalibrationTable to apply instead of data.
       percentile, batch_size: calibration settings; batch_size None: the
         engine's choice (docs/Calibration.md), 32 for the QAT models'
@@ -139,13 +142,13 @@ def quantize_model(model, quantization_mode: str = "full",
                          "calibration choose), got %r" % (batch_size,))
     if qat:
         if (weight_format or activation_format or block_size or awq or gptq
-                or smooth_alpha is not None or kv_cache
+                or smooth_alpha is not None or kv_cache or bias_correction
                 or weight_scale != "auto"):
             raise ValueError("with qat=True, give widths as weight_bits and "
                              "activation_bits; weight_format, "
                              "activation_format, block_size, weight_scale, "
-                             "awq, gptq, smooth_alpha and kv_cache are for "
-                             "export")
+                             "awq, gptq, smooth_alpha, kv_cache and "
+                             "bias_correction are for export")
         if accuracy_target is not None:
             raise ValueError("accuracy_target chooses formats for export; "
                              "with qat=True, train instead")
@@ -177,6 +180,7 @@ def quantize_model(model, quantization_mode: str = "full",
         raise ValueError("give calibration_data or calibration_table, "
                          "not both")
     for name, asked in (("awq=True", awq), ("gptq=True", gptq),
+                        ("bias_correction=True", bias_correction),
                         ("smooth_alpha", smooth_alpha is not None)):
         if asked and calibration_data is None:
             raise ValueError("%s measures the layers' inputs: give "
@@ -209,7 +213,9 @@ def quantize_model(model, quantization_mode: str = "full",
                      block_size=block_size, weight_scale=weight_scale,
                      awq=awq, gptq=gptq,
                      smooth_alpha=smooth_alpha, kv_cache=kv_cache,
-                     check_ranges=check_ranges, keras_model=keras_model)
+                     check_ranges=check_ranges,
+                     bias_correction=bias_correction,
+                     keras_model=keras_model)
     if calibration_table is not None:
         apply_table(module, calibration_table)
     if accuracy_target is not None:

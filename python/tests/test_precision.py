@@ -100,3 +100,23 @@ def test_mistakes(block_model, calibrated_module, calib_data):
     quant_qdq.insert_qdq(uncalibrated)
     with pytest.raises(QuantQDQError, match="needs a calibrated network"):
         quant_qdq.sensitivity(uncalibrated, calib_data)
+
+
+def test_quantize_model_bias_correction(block_model, calib_data):
+    """The biases move by the mean shift weight rounding adds, as the
+    qdq-bias-correction pass computes it (test/Calibration/
+    bias-correction.test recomputes it with ONNX Runtime); the model's
+    output on the data moves closer to float's."""
+    plain = quant_qdq.quantize_model(block_model, calibration_data=calib_data)
+    corrected = quant_qdq.quantize_model(block_model,
+                                         calibration_data=calib_data,
+                                         bias_correction=True)
+    onnx.checker.check_model(corrected, full_check=True)
+    biases = {i.name for i in corrected.graph.initializer
+              if i.name.endswith("_corrected")}
+    assert biases
+    reference = _run(block_model, calib_data)
+    assert (_sqnr(reference, _run(corrected, calib_data))
+            > _sqnr(reference, _run(plain, calib_data)))
+    with pytest.raises(ValueError, match="bias_correction=True measures"):
+        quant_qdq.quantize_model(block_model, bias_correction=True)

@@ -385,4 +385,42 @@ def AutoPrecision : Pass<"qdq-auto-precision", "::mlir::ModuleOp"> {
   ];
 }
 
+def BiasCorrection : Pass<"qdq-bias-correction", "::mlir::ModuleOp"> {
+  let summary = "Fold the mean output shift weight quantization adds into "
+                "each layer's bias";
+  let description = [{
+    Rounding a convolution's or a dense layer's weight shifts the mean of
+    each output channel: by `E[conv(x, Q(W) - W)]`, which does not average
+    out when the inputs' mean is not zero (after a ReLU it never is). For
+    every Conv2D and Dense layer whose weight is a float constant under a
+    symmetric signed integer quantizer, the pass runs the float network on
+    `data`, measures that shift per output channel exactly (the layer
+    applied to its float input with the weight's rounding error as its
+    weight: padding, strides and groups included), and subtracts it from
+    the layer's bias (adding a bias where there is none). The weight keeps
+    its integers; the network's output mean moves back to float's.
+
+    Run it after insert-qdq, before or after calibrate: the weight's scales
+    are those calibration gives it (from its values) when it has none yet.
+    `report=` lists each layer's largest correction against its output's
+    spread. `--qdq-bias-correction=data.npy` is short for
+    `--qdq-bias-correction="data=data.npy"`.
+  }];
+  let options = [
+    ListOption<"data", "data", "std::string",
+               "Data: .npy or .npz files, or folders of them">,
+    Option<"batchSize", "batch-size", "int64_t", /*default=*/"0",
+           "Samples per run when the model's batch is dynamic (0: one per "
+           "thread, 4 to 32)">,
+    Option<"entry", "entry", "std::string", /*default=*/"",
+           "Function to run (default: the only public one)">,
+    Option<"reportPath", "report", "std::string", /*default=*/"",
+           "Write each layer's correction ('-': stdout)">,
+  ];
+  let statistics = [
+    Statistic<"numCorrected", "corrected-layers",
+              "Layers whose bias took the correction">,
+  ];
+}
+
 #endif // QUANTQDQ_CALIBRATION_PASSES_TD

@@ -74,6 +74,12 @@ struct QuantizePipelineOptions
       llvm::cl::desc("Weights that compensate their rounding error on `data` "
                      "(qdq-gptq), after AWQ's scales"),
       llvm::cl::init(false)};
+  Option<bool> biasCorrection{
+      *this, "bias-correction",
+      llvm::cl::desc("Fold weight rounding's mean output shift into the "
+                     "biases on `data` (qdq-bias-correction), before "
+                     "calibration"),
+      llvm::cl::init(false)};
   Option<int64_t> weightBlockSize{
       *this, "weight-block-size",
       llvm::cl::desc("Input channels per weight block (0: per channel)"),

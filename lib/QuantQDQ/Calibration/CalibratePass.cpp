@@ -156,4 +156,5 @@ void mlir::quant_qdq::registerCalibrationPasses() {
   registerPass([] { return createSpecializeInputShapes(); });
   registerPass([] { return createSensitivity(); });
   registerPass([] { return createAutoPrecision(); });
+  registerPass([] { return createBiasCorrection(); });
 }

@@ -70,6 +70,14 @@ LogicalResult mlir::quant_qdq::buildQuantizePipeline(
     pm.addPass(createGPTQWeights(std::move(gptq)));
   }
 
+  // On the weights as AWQ and GPTQ left them; the activation ranges then
+  // see the corrected outputs.
+  if (options.biasCorrection) {
+    BiasCorrectionOptions correction;
+    correction.data.assign(options.data.begin(), options.data.end());
+    correction.batchSize = options.batchSize;
+    pm.addPass(createBiasCorrection(std::move(correction)));
+  }
   if (!options.data.empty() || !options.load.empty()) {
     CalibrateOptions calibrate;
     calibrate.data.assign(options.data.begin(), options.data.end());
