@@ -33,6 +33,12 @@
 // REPLACED: checked is auto: True
 // RUN: qdq-opt %s --insert-qdq --calibrate="data=%t/x.npy method=percentile percentile=40 check-ranges=false" -o /dev/null 2>&1 | FileCheck %s --allow-empty --check-prefix=QUIET
 
+// A quantizer that names its own method keeps it, under auto too.
+// RUN: echo '{"layers": [{"name": "conv", "input_quantizer": {"calibration": "max"}}]}' > %t/own.json
+// RUN: qdq-opt %s --insert-qdq --qdq-spec=%t/own.json --calibrate="data=%t/x.npy method=auto save=%t/own-table.json" -o /dev/null
+// RUN: %python -c "import json, sys; a, m = (json.load(open(p))['tensors']['act_output_0']['amax'] for p in sys.argv[1:]); print('own is max:', a == m)" %t/own-table.json %t/max.json | FileCheck %s --check-prefix=OWN
+// OWN: own is max: True
+
 // The same through qdq-quantize; a bad sample count is an error.
 // RUN: qdq-opt %s --qdq-quantize="data=%t/x.npy method=auto save=%t/pipeline.json" -o /dev/null
 // RUN: %python -c "import json, sys; a, m = (json.load(open(p))['tensors']['act_output_0']['amax'] for p in sys.argv[1:]); print('auto is entropy:', a == m)" %t/pipeline.json %t/entropy.json | FileCheck %s --check-prefix=ENTROPY

@@ -60,6 +60,8 @@ struct MethodComparison {
   /// Whether `chosen` was chosen by output error (method=auto, or the
   /// check that replaced a histogram method's ranges).
   bool chosenByOutputError = false;
+  /// Whether the tensor's quantizer names its method (which then stays).
+  bool ownMethod = false;
   /// amax per method, in CalibrationMethod order (entropy's bounded as
   /// calibration bounds it), and the fraction of values above it.
   std::array<double, kNumMethods> amax{}, clipped{};

@@ -402,8 +402,10 @@ def BiasCorrection : Pass<"qdq-bias-correction", "::mlir::ModuleOp"> {
 
     Run it after insert-qdq, before or after calibrate: the weight's scales
     are those calibration gives it (from its values) when it has none yet.
-    `report=` lists each layer's largest correction against its output's
-    spread. `--qdq-bias-correction=data.npy` is short for
+    Layers of other than f32 outputs are left alone, and so, with a
+    warning, are layers whose bias is no f32 constant of their own (a
+    quantized bias). `report=` lists each layer's largest and mean
+    correction. `--qdq-bias-correction=data.npy` is short for
     `--qdq-bias-correction="data=data.npy"`.
   }];
   let options = [

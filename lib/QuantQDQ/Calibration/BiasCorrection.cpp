@@ -10,7 +10,6 @@
 #include "DenseWeights.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/IR/Matchers.h"
 #include "llvm/Support/FormatVariadic.h"
 
 #include <cmath>
@@ -30,6 +29,8 @@ struct CorrectedLayer {
   /// The float weight and its rounding error Q(W) - W, in its layout.
   arith::ConstantOp weight;
   std::vector<float> error;
+  /// The bias's values (zeros where the layer has none).
+  std::vector<float> bias;
   /// The axis of the layer's output that holds its output channels.
   int64_t channelAxis = 0;
   /// Per output channel: the sum of the shift over the data, and how many
@@ -103,29 +104,49 @@ matchQuantizedWeight(Value weight, QuantizerAttr &quantizer) {
 }
 
 /// The layers of `func` the pass corrects, in program order, with their
-/// weights' rounding errors (computed when `withErrors`).
-static std::vector<CorrectedLayer> collectLayers(func::FuncOp func,
-                                                 bool withErrors) {
+/// biases and weights' rounding errors (computed when `withErrors`; the
+/// same layers either way). `skipped` collects the layers with a quantized
+/// weight whose bias is no f32 constant of their own (a quantized one).
+static std::vector<CorrectedLayer>
+collectLayers(func::FuncOp func, bool withErrors,
+              SmallVectorImpl<Operation *> *skipped = nullptr) {
   std::vector<CorrectedLayer> layers;
   func.walk([&](Operation *op) {
     auto [weightOperand, channelAxis] = getWeightAndChannelAxis(op);
     if (!weightOperand)
       return;
     auto output = cast<RankedTensorType>(op->getResult(0).getType());
-    auto bias = op->getNumOperands() > 2 ? op->getOperand(2) : Value();
     if (!output.getElementType().isF32() ||
-        ShapedType::isDynamic(output.getDimSize(channelAxis)) ||
-        (bias && !matchPattern(bias, m_Constant())))
+        ShapedType::isDynamic(output.getDimSize(channelAxis)))
       return;
     QuantizerAttr quantizer;
     auto matched = matchQuantizedWeight(weightOperand->get(), quantizer);
-    if (!matched)
+    if (!matched ||
+        failed(readFloatConstant(cast<ElementsAttr>(matched->first.getValue()),
+                                 [](ArrayRef<float>) {})))
       return;
+    int64_t channels = output.getDimSize(channelAxis);
+    std::vector<float> bias(channels, 0.0f);
+    if (op->getNumOperands() > 2) {
+      auto constant = op->getOperand(2).getDefiningOp<arith::ConstantOp>();
+      bool read =
+          constant &&
+          cast<RankedTensorType>(constant.getType()).getElementType().isF32() &&
+          succeeded(readFloatConstant(
+              cast<ElementsAttr>(constant.getValue()),
+              [&](ArrayRef<float> b) { bias.assign(b.begin(), b.end()); }));
+      if (!read || int64_t(bias.size()) != channels) {
+        if (skipped)
+          skipped->push_back(op);
+        return;
+      }
+    }
     CorrectedLayer &layer = layers.emplace_back();
     layer.layer = op;
     layer.weight = matched->first;
     layer.channelAxis = channelAxis;
-    layer.sum.assign(output.getDimSize(channelAxis), 0.0);
+    layer.bias = std::move(bias);
+    layer.sum.assign(channels, 0.0);
     if (!withErrors)
       return;
     ArrayRef<float> scales = matched->second;
@@ -192,16 +213,12 @@ static std::vector<float> correctBias(CorrectedLayer &layer) {
   std::vector<float> correction;
   for (double sum : layer.sum)
     correction.push_back(float(sum / double(layer.valuesPerChannel)));
-  std::vector<float> bias(correction.size(), 0.0f);
+  std::vector<float> bias = layer.bias;
   Location loc = op->getLoc();
   std::string name;
   if (op->getNumOperands() > 2) {
-    auto old = op->getOperand(2).getDefiningOp<arith::ConstantOp>();
-    (void)readFloatConstant(
-        cast<ElementsAttr>(old.getValue()),
-        [&](ArrayRef<float> b) { bias.assign(b.begin(), b.end()); });
-    loc = old.getLoc();
-    name = getLocationName(old.getLoc()).str();
+    loc = op->getOperand(2).getLoc();
+    name = getLocationName(loc).str();
   }
   if (name.empty())
     name = (cast<QDQLayerOpInterface>(op).getLayerName() + "_bias").str();
@@ -234,8 +251,14 @@ void BiasCorrectionPass::runOnOperation() {
   if (!function)
     return signalPassFailure();
   nameTensors(function);
+  SmallVector<Operation *> skipped;
   std::vector<CorrectedLayer> layers =
-      collectLayers(function, /*withErrors=*/true);
+      collectLayers(function, /*withErrors=*/true, &skipped);
+  if (!skipped.empty())
+    skipped.front()->emitWarning()
+        << "qdq-bias-correction leaves " << skipped.size()
+        << " layer(s) uncorrected, this one first: their bias is no f32 "
+           "constant of their own (a quantized bias is not corrected)";
   if (layers.empty()) {
     emitWarning(loc) << "qdq-bias-correction found no convolution or dense "
                         "layer with a quantized float weight (symmetric, "
@@ -246,9 +269,13 @@ void BiasCorrectionPass::runOnOperation() {
   if (failed(observeTensors(
           module, function, paths, batchSize,
           [&](func::FuncOp func) {
+            // A copy of the function before any change: the same layers.
+            std::vector<CorrectedLayer> copies =
+                collectLayers(func, /*withErrors=*/false);
             SmallVector<Value> probes;
-            for (auto [original, copy] :
-                 llvm::zip(layers, collectLayers(func, /*withErrors=*/false)))
+            if (copies.size() != layers.size())
+              return probes;
+            for (auto [original, copy] : llvm::zip(layers, copies))
               probes.push_back(buildShiftProbe(original, copy.layer));
             return probes;
           },

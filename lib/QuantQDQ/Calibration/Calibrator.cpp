@@ -276,6 +276,8 @@ namespace {
 struct CalibratedTensor {
   std::string name;
   CalibrationMethod method;
+  /// Whether its quantizer names `method` (rather than the pass).
+  bool ownMethod = false;
   /// The interval its layer bounds it to (softmax), if any.
   std::optional<std::pair<double, double>> bound;
   /// Its quantizers' positive levels (ObservedTensor::levels).
@@ -514,6 +516,7 @@ static MethodComparison compareMethods(const CalibratedTensor &tensor,
   MethodComparison row;
   row.tensor = tensor.name;
   row.chosen = method;
+  row.ownMethod = tensor.ownMethod;
   if (tensor.bound)
     row.layerBoundAmax = chosen.range.amax;
   for (unsigned m = 0; m < MethodComparison::kNumMethods; ++m) {
@@ -555,6 +558,7 @@ LogicalResult mlir::quant_qdq::collectCalibrationTable(
     CalibratedTensor &tensor = tensors.emplace_back();
     tensor.name = getTensorName(observedTensor.value).str();
     tensor.method = observedTensor.method.value_or(options.method);
+    tensor.ownMethod = observedTensor.method.has_value();
     tensor.bound = getKnownBounds(observedTensor.value);
     tensor.levels = observedTensor.levels;
     tensor.wantsHistogram = options.compareMethods ||

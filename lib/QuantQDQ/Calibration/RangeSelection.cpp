@@ -7,6 +7,7 @@
 
 #include "QuantQDQ/Utils/Scales.h"
 
+#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/StringMap.h"
 
 using namespace mlir;
@@ -22,7 +23,7 @@ static bool isEligible(const QuantizationSite &site,
                        const MethodComparison *row,
                        CalibrationMethod requested) {
   QuantizerAttr q = site.current.quantizer;
-  return row && !site.isWeight && !row->layerBoundAmax &&
+  return row && !site.isWeight && !row->layerBoundAmax && !row->ownMethod &&
          row->chosen == requested && q.getSymmetric() && q.getIsSigned() &&
          !q.isPerAxis();
 }
@@ -100,24 +101,33 @@ FailureOr<RangeSelection> mlir::quant_qdq::selectRangesByOutputError(
       !(result.requestedSQNR < result.maxSQNR - kMaxLossAgainstMaxDecibels))
     return finish();
 
-  // One sweep of coordinate descent from max's ranges: each eligible site
-  // in program order tries the other methods' amaxes, the rest of the
-  // network quantized as chosen so far, and keeps the one of least output
-  // noise. Errors of several tensors interact (a tensor alone, the rest in
-  // float, misjudges by tenths of a dB what it does among the others), so
-  // each is measured among them; the result never measures worse than max.
+  // A tensor several quantize ops read changes as one: its sites, by row,
+  // in program order of their first site.
+  llvm::MapVector<MethodComparison *, SmallVector<unsigned>> sitesOf;
+  for (auto [s, row] : llvm::enumerate(eligible))
+    if (row)
+      sitesOf[row].push_back(s);
+
+  // One sweep of coordinate descent from max's ranges: each eligible
+  // tensor in program order tries the other methods' amaxes, the rest of
+  // the network quantized as chosen so far, and keeps the one of least
+  // output noise. Errors of several tensors interact (a tensor alone, the
+  // rest in float, misjudges by tenths of a dB what it does among the
+  // others), so each is measured among them; the result never measures
+  // worse than max.
   std::vector<int32_t> selected = uniform(unsigned(CalibrationMethod::Max));
   OutputError selectedError = *maxError;
-  for (auto [s, row] : llvm::enumerate(eligible)) {
-    if (!row)
-      continue;
+  DenseMap<MethodComparison *, unsigned> chosen;
+  for (auto &[row, members] : sitesOf) {
+    chosen[row] = unsigned(CalibrationMethod::Max);
     for (unsigned m = 1; m < kCandidateMethods; ++m) {
       // Equal amaxes quantize alike: measured once.
       if (llvm::is_contained(ArrayRef<double>(row->amax).take_front(m),
                              row->amax[m]))
         continue;
       std::vector<int32_t> choice = selected;
-      choice[s] = int32_t(m) + 1;
+      for (unsigned s : members)
+        choice[s] = int32_t(m) + 1;
       FailureOr<OutputError> error = runner.measure(choice);
       if (failed(error))
         return failure();
@@ -126,14 +136,13 @@ FailureOr<RangeSelection> mlir::quant_qdq::selectRangesByOutputError(
       if (error->isBelowOnBothHalves(selectedError)) {
         selectedError = *error;
         selected = std::move(choice);
+        chosen[row] = m;
       }
     }
   }
   result.selectedSQNR = selectedError.getSQNR();
-  for (auto [s, row] : llvm::enumerate(eligible)) {
-    if (!row)
-      continue;
-    unsigned m = unsigned(selected[s] - 1);
+  for (auto &[row, members] : sitesOf) {
+    unsigned m = chosen[row];
     ++result.tensorsByMethod[m];
     row->chosenByOutputError = true;
     if (row->chosen == CalibrationMethod(m))

@@ -107,10 +107,15 @@ SiteChoiceRunner::runChoice(ArrayRef<int32_t> choice,
 }
 
 /// Adds what `actual` differs from `reference` by to `error`.
-static void accumulateError(const NpyArray &reference, const NpyArray &actual,
-                            OutputError &error) {
-  if (!reference.elementType.isF32() || reference.shape != actual.shape)
+static void accumulateError(const NpyArray &referenceArray,
+                            const NpyArray &actualArray, OutputError &error) {
+  if (!isa<FloatType>(referenceArray.elementType) ||
+      referenceArray.shape != actualArray.shape)
     return;
+  // f16 and bf16 outputs are compared as f32.
+  Type f32 = Float32Type::get(referenceArray.elementType.getContext());
+  NpyArray reference = convertFloatElements(referenceArray, f32);
+  NpyArray actual = convertFloatElements(actualArray, f32);
   ArrayRef<float> ref(reinterpret_cast<const float *>(reference.bytes),
                       reference.getNumElements());
   ArrayRef<float> got(reinterpret_cast<const float *>(actual.bytes),

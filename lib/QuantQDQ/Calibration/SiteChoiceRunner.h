@@ -26,7 +26,7 @@ namespace mlir::quant_qdq {
 
 /// What a choice does to the network's outputs against float.
 struct OutputError {
-  /// Sums of ref^2 and (ref - out)^2 over every f32 output element.
+  /// Sums of ref^2 and (ref - out)^2 over every float output element.
   double signal = 0, noise = 0;
   /// Rows of [N, C > 1] outputs, and those whose top-1 class agrees.
   int64_t rows = 0, top1Agreeing = 0;
