@@ -39,6 +39,12 @@
 // RUN: %python -c "import json, sys; a, m = (json.load(open(p))['tensors']['act_output_0']['amax'] for p in sys.argv[1:]); print('own is max:', a == m)" %t/own-table.json %t/max.json | FileCheck %s --check-prefix=OWN
 // OWN: own is max: True
 
+// Data on which the float network gives NaN: nothing to measure, a
+// warning, and max's ranges.
+// RUN: %python -c "import numpy as np; d = np.load('%t/x.npy'); d[0, 0, 0, 0] = np.nan; np.save('%t/nan.npy', d)"
+// RUN: qdq-opt %s --insert-qdq --calibrate="data=%t/nan.npy method=auto" -o /dev/null 2>&1 | FileCheck %s --check-prefix=NAN
+// NAN: warning: calibration: the float network's outputs on the first 16 calibration samples hold NaN or infinite values; method=auto keeps max's ranges
+
 // The same through qdq-quantize; a bad sample count is an error.
 // RUN: qdq-opt %s --qdq-quantize="data=%t/x.npy method=auto save=%t/pipeline.json" -o /dev/null
 // RUN: %python -c "import json, sys; a, m = (json.load(open(p))['tensors']['act_output_0']['amax'] for p in sys.argv[1:]); print('auto is entropy:', a == m)" %t/pipeline.json %t/entropy.json | FileCheck %s --check-prefix=ENTROPY

@@ -212,6 +212,11 @@ void AutoPrecisionPass::runOnOperation() {
   if (failed(created))
     return signalPassFailure();
   SiteChoiceRunner &runner = **created;
+  if (runner.hasNonFiniteReference()) {
+    emitError(loc) << "qdq-auto-precision: the float network's outputs on "
+                      "the validation data hold NaN or infinite values";
+    return signalPassFailure();
+  }
 
   // 1. Each site's noise in each format, the others in float.
   for (auto [s, list] : llvm::enumerate(candidates))

@@ -288,6 +288,11 @@ void BiasCorrectionPass::runOnOperation() {
   for (CorrectedLayer &layer : layers) {
     if (layer.valuesPerChannel == 0)
       continue;
+    if (!llvm::all_of(layer.sum, [](double s) { return std::isfinite(s); })) {
+      layer.layer->emitError("qdq-bias-correction: this layer's inputs on "
+                             "the data hold NaN or infinite values");
+      return signalPassFailure();
+    }
     std::vector<float> correction = correctBias(layer);
     double largest = 0, mean = 0;
     for (float c : correction) {

@@ -129,6 +129,15 @@ struct CalibratePass
         table);
     if (failed(selection))
       return failure();
+    if (selection->unmeasurable) {
+      emitWarning(module.getLoc())
+          << "calibration: the float network's outputs on the first "
+          << selection->samples
+          << " calibration samples hold NaN or infinite values; "
+          << (automatic ? "method=auto keeps max's ranges"
+                        : "the ranges are not checked against max's");
+      return success();
+    }
     if (automatic) {
       table.method = "auto";
       return success();

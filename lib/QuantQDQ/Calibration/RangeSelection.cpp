@@ -74,6 +74,12 @@ FailureOr<RangeSelection> mlir::quant_qdq::selectRangesByOutputError(
   if (failed(created))
     return failure();
   SiteChoiceRunner &runner = **created;
+  RangeSelection result;
+  if (runner.hasNonFiniteReference()) {
+    result.unmeasurable = true;
+    result.samples = runner.getSamples();
+    return result;
+  }
 
   // Every eligible site at method `m` (and the rest as calibrated).
   auto uniform = [&](unsigned m) {
@@ -82,7 +88,6 @@ FailureOr<RangeSelection> mlir::quant_qdq::selectRangesByOutputError(
       choice.push_back(row ? int32_t(m) + 1 : 1);
     return choice;
   };
-  RangeSelection result;
   unsigned requestedIndex = unsigned(requested);
   FailureOr<OutputError> requestedError =
       runner.measure(uniform(std::min(requestedIndex, kCandidateMethods - 1)));

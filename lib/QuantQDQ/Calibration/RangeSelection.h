@@ -31,6 +31,9 @@ struct RangeSelection {
   std::optional<double> selectedSQNR;
   /// Whether the table changed.
   bool replaced = false;
+  /// Whether nothing could be measured: the float network's outputs on the
+  /// data hold NaN or infinite values (the table then stays).
+  bool unmeasurable = false;
   /// Tensors now at each method's amax, in CalibrationMethod order (max,
   /// percentile, entropy, mse).
   std::array<int64_t, 4> tensorsByMethod{};

@@ -337,6 +337,11 @@ void SensitivityPass::runOnOperation() {
                                loc);
   if (failed(runner))
     return signalPassFailure();
+  if ((*runner)->hasNonFiniteReference()) {
+    emitError(loc) << "qdq-sensitivity: the float network's outputs on the "
+                      "validation data hold NaN or infinite values";
+    return signalPassFailure();
+  }
 
   std::vector<int32_t> all(sites.size(), 1);
   FailureOr<OutputError> whole = (*runner)->measure(all);

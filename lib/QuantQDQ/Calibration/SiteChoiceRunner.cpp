@@ -2,6 +2,7 @@
 
 #include "SiteChoiceRunner.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -71,6 +72,14 @@ SiteChoiceRunner::create(ModuleOp module, func::FuncOp entry,
           NpyArray copy = NpyArray::allocate(output.elementType, output.shape,
                                              output.isUnsigned);
           std::memcpy(copy.bytes, output.bytes, output.getNumBytes());
+          if (isa<FloatType>(copy.elementType)) {
+            NpyArray values =
+                convertFloatElements(copy, Float32Type::get(loc.getContext()));
+            const float *begin = reinterpret_cast<const float *>(values.bytes);
+            runner->nonFiniteReference |=
+                !std::all_of(begin, begin + values.getNumElements(),
+                             [](float v) { return std::isfinite(v); });
+          }
           kept.push_back(std::move(copy));
         }
       })))

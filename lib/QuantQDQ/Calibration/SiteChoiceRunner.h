@@ -67,6 +67,9 @@ public:
   /// The runs over the data so far (the reference's included).
   int64_t getRuns() const { return runs; }
   int64_t getSamples() const { return data.totalSamples; }
+  /// Whether the float network's outputs on the data hold NaN or infinite
+  /// values (then no error can be measured).
+  bool hasNonFiniteReference() const { return nonFiniteReference; }
 
 private:
   SiteChoiceRunner(OwningOpRef<ModuleOp> switchable, std::string entry,
@@ -89,6 +92,7 @@ private:
   std::vector<std::vector<NpyArray>> reference;
   std::map<std::vector<int32_t>, OutputError> measured;
   int64_t runs = 0;
+  bool nonFiniteReference = false;
 };
 
 } // namespace mlir::quant_qdq
