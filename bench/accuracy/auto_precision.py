@@ -15,8 +15,14 @@ Runtime (an independent runtime, graph rewrites on as deployed):
 Cost: bits per multiply-accumulate (each Q/DQ pair's bits times the MACs of
 the layers it feeds, over those MACs; float counts 32).
 
+The baseline at each target: everything int8, then the layers whose own
+error `quant_qdq.compare` ranks worst on the validation images left in
+float (a QuantizationSpec entry each), one more at a time, until the
+validation SQNR meets the target.
+
 usage: bench/accuracy/auto_precision.py [build-dir]
 """
+import json
 import re
 import subprocess
 import sys
@@ -52,6 +58,43 @@ def quantize(model, work, out, option):
     return time.time() - start
 
 
+def sites(report):
+    """(layers, MACs) of each Q/DQ pair an auto-precision report lists."""
+    rows = []
+    for line in report.splitlines()[2:]:
+        tensor, kind, layers, macs, fmt, alone = line.split(" ")
+        rows.append((set(layers.split(",")), int(macs)))
+    return rows
+
+
+def fallback_bits(rows, floating):
+    """Bits per MAC with the pairs of the `floating` layers in float, the
+    rest int8."""
+    total = sum(max(m, 1) for _, m in rows)
+    return sum((32 if layers <= floating else 8) * max(m, 1)
+               for layers, m in rows) / total
+
+
+def fallback_baseline(model, work, target, ranking, rows, val_reference,
+                      validation):
+    """The int8 model with the fewest worst-ranked layers in float that
+    meets `target` dB on the validation images."""
+    for k in range(len(ranking) + 1):
+        floating = set(ranking[:k])
+        spec = work / f"fallback{k}.json"
+        spec.write_text(json.dumps({"layers": [
+            {"name": name, "quantize_input": False, "quantize_weight": False}
+            for name in sorted(floating)]}))
+        out = work / f"fallback{k}.onnx"
+        subprocess.run([str(qdq_opt), str(model.onnx), "--insert-qdq=resnet-v1",
+                        f"--qdq-spec={spec}",
+                        f"--calibrate={work / 'calib.npy'}", "-o", str(out)],
+                       check=True, capture_output=True)
+        val = ort.sqnr_db(val_reference, ort.outputs(out, validation))
+        if val >= target or k == len(ranking):
+            return out, k, val, fallback_bits(rows, floating)
+
+
 def main():
     work = Path(tempfile.mkdtemp(prefix="qdq-auto-precision-"))
     model = models.digits_cnn(work, calib=512)
@@ -74,6 +117,17 @@ def main():
                        check=True, capture_output=True)
         top1, sqnr = held_out(out, model, reference)
         print(f"{name:<28} {bits:>8.2f} {'':>7} {sqnr:>11.2f} {top1:>6.2f}%")
+    # The compare ranking of the int8 model's layers on the validation
+    # images, worst own SQNR first.
+    sys.path.insert(0, str(build / "python_packages"))
+    import quant_qdq
+    validation = [model.calibration[i:i + 1] for i in range(256, 512)]
+    val_reference = ort.outputs(model.onnx, validation)
+    int8 = work / "uniform-int8.onnx"
+    ranking = [row.layer for row in quant_qdq.compare(
+        str(int8), str(model.onnx), model.calibration[256:],
+        layers=100).worst_layers(100) if row.layer]
+    baselines = []
     for target in TARGETS:
         out = work / f"auto{target}.onnx"
         report = work / f"auto{target}.txt"
@@ -89,6 +143,15 @@ def main():
         top1, sqnr = held_out(out, model, reference)
         print(f"{f'auto, target {target} dB':<28} {bits:>8.2f} {val:>7.2f} "
               f"{sqnr:>11.2f} {top1:>6.2f}% {seconds:>8.1f}  ({runs} runs)")
+        fallback, k, fval, fbits = fallback_baseline(
+            model, work, target, ranking, sites(text), val_reference,
+            validation)
+        ftop1, fsqnr = held_out(fallback, model, reference)
+        baselines.append(
+            f"{f'int8 + {k} float, {target} dB':<28} {fbits:>8.2f} "
+            f"{fval:>7.2f} {fsqnr:>11.2f} {ftop1:>6.2f}%")
+    for line in baselines:
+        print(line)
 
 
 if __name__ == "__main__":
