@@ -20,7 +20,11 @@ error `quant_qdq.compare` ranks worst on the validation images left in
 float (a QuantizationSpec entry each), one more at a time, until the
 validation SQNR meets the target.
 
-usage: bench/accuracy/auto_precision.py [build-dir]
+usage: bench/accuracy/auto_precision.py [build-dir] [--check]
+
+--check fails unless, at every target, the held-out SQNR is within 1.5 dB
+of the target or above it, and auto precision costs no more bits per MAC
+than the baseline.
 """
 import json
 import re
@@ -36,7 +40,9 @@ here = Path(__file__).resolve().parent
 sys.path.insert(0, str(here.parent))
 from common import models, ort  # noqa: E402
 
-build = Path(sys.argv[1]) if len(sys.argv) > 1 else here.parent.parent / "build"
+arguments = [a for a in sys.argv[1:] if a != "--check"]
+check = "--check" in sys.argv[1:]
+build = Path(arguments[0]) if arguments else here.parent.parent / "build"
 qdq_opt = build / "bin" / "qdq-opt"
 
 TARGETS = [20, 25, 30, 35, 40]
@@ -127,7 +133,7 @@ def main():
     ranking = [row.layer for row in quant_qdq.compare(
         str(int8), str(model.onnx), model.calibration[256:],
         layers=100).worst_layers(100) if row.layer]
-    baselines = []
+    baselines, failures = [], []
     for target in TARGETS:
         out = work / f"auto{target}.onnx"
         report = work / f"auto{target}.txt"
@@ -150,8 +156,18 @@ def main():
         baselines.append(
             f"{f'int8 + {k} float, {target} dB':<28} {fbits:>8.2f} "
             f"{fval:>7.2f} {fsqnr:>11.2f} {ftop1:>6.2f}%")
+        if sqnr < target - 1.5:
+            failures.append(f"target {target} dB: held-out {sqnr:.2f} dB")
+        if bits > fbits + 1e-9:
+            failures.append(f"target {target} dB: {bits:.2f} bits per MAC, "
+                            f"the baseline {fbits:.2f}")
     for line in baselines:
         print(line)
+    if check:
+        if failures:
+            sys.exit("auto precision: " + "; ".join(failures))
+        print(f"checked: {len(TARGETS)} targets met on held-out data within "
+              f"1.5 dB, at no more bits per MAC than the baseline")
 
 
 if __name__ == "__main__":
