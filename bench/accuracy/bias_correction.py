@@ -26,14 +26,7 @@ from common import models, ort  # noqa: E402
 
 build = Path(sys.argv[1]) if len(sys.argv) > 1 else here.parent.parent / "build"
 qdq_opt = build / "bin" / "qdq-opt"
-MODELS = sys.argv[2:] or ["efficientnet_b0", "mobilenet_v2", "resnet18",
-                          "digits_cnn"]
-
-
-def load(name, work):
-    if name == "digits_cnn":
-        return models.digits_cnn(work, calib=256)
-    return models.torchvision_cnn(name, work, size=64, calib=16, evaluate=8)
+MODELS = sys.argv[2:] or models.SMALL_CNNS
 
 
 def main():
@@ -46,7 +39,7 @@ def main():
     print(f"{'model':<16} {'weights':<12} {'plain dB':>9} {'corrected dB':>13}"
           f" {'plain top-1':>12} {'corrected top-1':>16}")
     for name in MODELS:
-        model = load(name, work)
+        model = models.small_cnn(name, work, digits_calib=256)
         calib = work / f"{name}-calib.npy"
         np.save(calib, model.calibration)
         reference = ort.outputs(model.onnx, model.evaluation)

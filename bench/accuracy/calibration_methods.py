@@ -29,18 +29,8 @@ from common import models, ort  # noqa: E402
 
 build = Path(sys.argv[1]) if len(sys.argv) > 1 else here.parent.parent / "build"
 qdq_opt = build / "bin" / "qdq-opt"
-MODELS = sys.argv[2:] or ["efficientnet_b0", "mobilenet_v2", "resnet18",
-                          "digits_cnn"]
+MODELS = sys.argv[2:] or models.SMALL_CNNS
 HISTOGRAM_METHODS = ["percentile", "entropy", "mse"]
-
-
-def load(name, work):
-    if name == "digits_cnn":
-        model = models.digits_cnn(work, calib=64)
-    else:
-        model = models.torchvision_cnn(name, work, size=64, calib=16,
-                                       evaluate=8)
-    return model
 
 
 def main():
@@ -48,7 +38,7 @@ def main():
     print(f"{'model':<16} {'method':<12} {'raw dB':>7} {'checked dB':>10} "
           f"{'seconds':>8}")
     for name in MODELS:
-        model = load(name, work)
+        model = models.small_cnn(name, work, digits_calib=64)
         calib = work / f"{name}-calib.npy"
         np.save(calib, model.calibration)
         reference = ort.outputs(model.onnx, model.evaluation)

@@ -264,6 +264,19 @@ def digits_cnn(work, calib=256, epochs=30, seed=0):
                             seed, flatten=False)
 
 
+# The CNNs small_cnn builds.
+SMALL_CNNS = ["efficientnet_b0", "mobilenet_v2", "resnet18", "digits_cnn"]
+
+
+def small_cnn(name, work, digits_calib):
+    """A CNN of the accuracy benches by name: the trained digits CNN with
+    `digits_calib` calibration images, or a torchvision CNN at 64x64
+    (torchvision_cnn: 16 calibration and 8 held-out images)."""
+    if name == "digits_cnn":
+        return digits_cnn(work, calib=digits_calib)
+    return torchvision_cnn(name, work, size=64, calib=16, evaluate=8)
+
+
 def digits_mlp(work, calib=256, epochs=30, seed=0):
     """A three-layer perceptron (64-256-256-10, ReLU) trained on the digits
     as 64-vectors: only matrix products, the layers int4 weight-only

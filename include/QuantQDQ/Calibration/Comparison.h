@@ -83,6 +83,10 @@ compareNetworks(OwningOpRef<ModuleOp> quantized,
                 OwningOpRef<ModuleOp> reference, ArrayRef<NpyArray> inputs,
                 const ComparisonOptions &options);
 
+/// A dB figure with two decimals: "inf" (or "-inf") where there is no
+/// error (or no signal), "nan" where it is undefined.
+std::string formatDecibels(double db);
+
 /// Writes `result`: one line per output, then the `worstLayers` layers
 /// whose own SQNR is lowest, as a table.
 void printComparison(llvm::raw_ostream &os, const ComparisonResult &result,

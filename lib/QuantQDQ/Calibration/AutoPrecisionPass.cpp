@@ -1,6 +1,7 @@
 //===- AutoPrecisionPass.cpp - the cheapest formats that meet a target ----===//
 
 #include "QuantQDQ/Calibration/Calibration.h"
+#include "QuantQDQ/Calibration/Comparison.h"
 #include "QuantQDQ/Calibration/Passes.h"
 #include "QuantQDQ/IR/QuantQDQOps.h"
 
@@ -125,12 +126,6 @@ getConfiguration(ArrayRef<SmallVector<Candidate>> candidates,
 static double toDecibels(double noiseRatio) {
   return noiseRatio > 0 ? -10 * std::log10(noiseRatio)
                         : std::numeric_limits<double>::infinity();
-}
-
-static std::string formatDecibels(double db) {
-  if (std::isinf(db))
-    return "inf";
-  return llvm::formatv("{0:F2}", db).str();
 }
 
 void AutoPrecisionPass::runOnOperation() {

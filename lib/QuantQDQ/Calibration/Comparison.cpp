@@ -387,8 +387,7 @@ mlir::quant_qdq::compareNetworks(OwningOpRef<ModuleOp> quantized,
   return result;
 }
 
-/// A dB figure: "inf" when there is no error.
-static std::string formatDecibels(double db) {
+std::string mlir::quant_qdq::formatDecibels(double db) {
   if (std::isinf(db))
     return db > 0 ? "inf" : "-inf";
   if (std::isnan(db))

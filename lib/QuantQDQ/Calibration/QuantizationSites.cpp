@@ -222,7 +222,7 @@ mlir::quant_qdq::reformatSite(const QuantizationSite &site,
   return result;
 }
 
-/// dequantize(quantize(x)) with `quantizer`, before `before`.
+/// dequantize(quantize(x)) with `quantizer`, at the builder's point.
 static Value buildFakeQuantization(OpBuilder &builder, Location loc, Value x,
                                    const SiteQuantizer &quantizer) {
   auto type = cast<RankedTensorType>(x.getType());
@@ -231,12 +231,6 @@ static Value buildFakeQuantization(OpBuilder &builder, Location loc, Value x,
       quantizer.quantizer, quantizer.scale, quantizer.zeroPoint);
   return DequantizeOp::create(builder, loc, type, quantize, quantizer.quantizer,
                               quantizer.scale, quantizer.zeroPoint);
-}
-
-/// Where a site's new ops go: after its input and before its first op.
-static void setInsertionPointForSite(OpBuilder &builder,
-                                     const QuantizationSite &site) {
-  builder.setInsertionPoint(site.ops.front());
 }
 
 /// Replaces every use of the site's outputs with `value`, and erases the
@@ -264,7 +258,7 @@ void mlir::quant_qdq::makeSwitchable(
   for (int64_t i = int64_t(sites.size()) - 1; i >= 0; --i) {
     QuantizationSite site = sites[i];
     Location loc = site.ops.front()->getLoc();
-    setInsertionPointForSite(builder, site);
+    builder.setInsertionPoint(site.ops.front());
     Value position = arith::ConstantIndexOp::create(builder, loc, i);
     Value picked = tensor::ExtractOp::create(builder, loc, choice, position);
     Value selected = site.input;
@@ -289,8 +283,7 @@ void mlir::quant_qdq::setSiteQuantizer(QuantizationSite &site,
     replaceSite(site, site.input);
     return;
   }
-  OpBuilder builder(site.input.getContext());
-  setInsertionPointForSite(builder, site);
+  OpBuilder builder(site.ops.front());
   Location loc = site.ops.front()->getLoc();
   Value computed = buildFakeQuantization(builder, loc, site.input, *quantizer);
   SmallVector<Operation *> created = {

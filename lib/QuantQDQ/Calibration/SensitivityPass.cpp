@@ -1,6 +1,7 @@
 //===- SensitivityPass.cpp - what each layer's quantization costs ---------===//
 
 #include "QuantQDQ/Calibration/Calibration.h"
+#include "QuantQDQ/Calibration/Comparison.h"
 #include "QuantQDQ/Calibration/Passes.h"
 #include "QuantQDQ/IR/QuantQDQOps.h"
 
@@ -93,12 +94,9 @@ groupByLayer(ArrayRef<QuantizationSite> sites) {
 }
 
 /// A dB figure for text: "inf", or two decimals; "-" for none.
+/// A dB figure of the table: "-" where the layer has no such tensor.
 static std::string formatDecibels(std::optional<double> db) {
-  if (!db)
-    return "-";
-  if (std::isinf(*db))
-    return *db > 0 ? "inf" : "-inf";
-  return llvm::formatv("{0:F2}", *db).str();
+  return db ? quant_qdq::formatDecibels(*db) : "-";
 }
 
 /// The figures every format of the table shares.

@@ -67,17 +67,18 @@ SiteChoiceRunner::create(ModuleOp module, func::FuncOp entry,
   if (failed(runner->runChoice(floatChoice, [&](size_t batch,
                                                 ArrayRef<NpyArray> outputs) {
         std::vector<NpyArray> &kept = runner->reference.emplace_back();
+        Type f32 = Float32Type::get(loc.getContext());
         for (const NpyArray &output : outputs) {
-          // Copied: the executor reuses its buffers from run to run.
+          // Copied (the executor reuses its buffers from run to run), and
+          // kept in f32, as every run is compared.
           NpyArray copy = NpyArray::allocate(output.elementType, output.shape,
                                              output.isUnsigned);
           std::memcpy(copy.bytes, output.bytes, output.getNumBytes());
-          if (isa<FloatType>(copy.elementType)) {
-            NpyArray values =
-                convertFloatElements(copy, Float32Type::get(loc.getContext()));
-            const float *begin = reinterpret_cast<const float *>(values.bytes);
+          copy = convertFloatElements(copy, f32);
+          if (copy.elementType.isF32()) {
+            const float *begin = reinterpret_cast<const float *>(copy.bytes);
             runner->nonFiniteReference |=
-                !std::all_of(begin, begin + values.getNumElements(),
+                !std::all_of(begin, begin + copy.getNumElements(),
                              [](float v) { return std::isfinite(v); });
           }
           kept.push_back(std::move(copy));
@@ -116,15 +117,12 @@ SiteChoiceRunner::runChoice(ArrayRef<int32_t> choice,
 }
 
 /// Adds what `actual` differs from `reference` by to `error`.
-static void accumulateError(const NpyArray &referenceArray,
+static void accumulateError(const NpyArray &reference,
                             const NpyArray &actualArray, OutputError &error) {
-  if (!isa<FloatType>(referenceArray.elementType) ||
-      referenceArray.shape != actualArray.shape)
+  if (!reference.elementType.isF32() || reference.shape != actualArray.shape)
     return;
-  // f16 and bf16 outputs are compared as f32.
-  Type f32 = Float32Type::get(referenceArray.elementType.getContext());
-  NpyArray reference = convertFloatElements(referenceArray, f32);
-  NpyArray actual = convertFloatElements(actualArray, f32);
+  // f16 and bf16 outputs are compared as f32, as the reference is kept.
+  NpyArray actual = convertFloatElements(actualArray, reference.elementType);
   ArrayRef<float> ref(reinterpret_cast<const float *>(reference.bytes),
                       reference.getNumElements());
   ArrayRef<float> got(reinterpret_cast<const float *>(actual.bytes),

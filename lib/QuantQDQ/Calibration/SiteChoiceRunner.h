@@ -88,7 +88,7 @@ private:
   unsigned numSites;
   Location loc;
   ExecutorsByShape executors;
-  /// The float outputs (f32 ones) of each batch, in order.
+  /// The float outputs of each batch, in order (float ones in f32).
   std::vector<std::vector<NpyArray>> reference;
   std::map<std::vector<int32_t>, OutputError> measured;
   int64_t runs = 0;
