@@ -7,7 +7,8 @@ For each Conv and Gemm of PLAIN (quantized, int8 weights), the rounding
 error of its weight (its DequantizeLinear's values minus FLOAT's weight) is
 applied to the layer's float input (FLOAT run with that tensor as an
 output), the result averaged per output channel over DATA, and subtracted
-from the float bias; CORRECTED's bias must equal it.
+from the float bias; CORRECTED's bias must equal it, and CORRECTED passes
+ONNX's full checker.
 """
 
 import sys
@@ -50,6 +51,7 @@ def dequantized(model, name):
 def main(float_path, plain_path, corrected_path, data_path):
     fmodel, plain = onnx.load(float_path), onnx.load(plain_path)
     corrected = onnx.load(corrected_path)
+    onnx.checker.check_model(corrected, full_check=True)
     data = np.load(data_path)
     weights = {i.name: numpy_helper.to_array(i) for i in fmodel.graph.initializer}
     new = {i.name: numpy_helper.to_array(i) for i in corrected.graph.initializer}

@@ -69,6 +69,7 @@ def site_names(model):
 
 def check_sensitivity(qdq_path, float_path, data_path, table_path):
     model = onnx.load(qdq_path)
+    onnx.checker.check_model(model, full_check=True)
     data = np.load(data_path)
     reference = run(onnx.load(float_path), data)
     table = json.load(open(table_path))
