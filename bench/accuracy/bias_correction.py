@@ -12,7 +12,6 @@ The logits' SQNR against FP32 in ONNX Runtime, and top-1 for the digits.
 
 usage: bench/accuracy/bias_correction.py [build-dir] [models...]
 """
-import json
 import subprocess
 import sys
 import tempfile
@@ -22,7 +21,7 @@ import numpy as np
 
 here = Path(__file__).resolve().parent
 sys.path.insert(0, str(here.parent))
-from common import models, ort  # noqa: E402
+from common import models, ort, specs  # noqa: E402
 
 build = Path(sys.argv[1]) if len(sys.argv) > 1 else here.parent.parent / "build"
 qdq_opt = build / "bin" / "qdq-opt"
@@ -31,11 +30,7 @@ MODELS = sys.argv[2:] or models.SMALL_CNNS
 
 def main():
     work = Path(tempfile.mkdtemp(prefix="qdq-bias-correction-"))
-    per_tensor = work / "per_tensor.json"
-    per_tensor.write_text(json.dumps({"layers": [
-        {"name": cls, "is_keras_class": True,
-         "weight_quantizer": {"per_channel": False}}
-        for cls in ("Conv2D", "DepthwiseConv2D", "Dense")]}))
+    per_tensor = specs.write_per_tensor_weights(work / "per_tensor.json")
     print(f"{'model':<16} {'weights':<12} {'plain dB':>9} {'corrected dB':>13}"
           f" {'plain top-1':>12} {'corrected top-1':>16}")
     for name in MODELS:

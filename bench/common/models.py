@@ -217,6 +217,44 @@ class DigitsNet(nn.Module):
         return self.head(self.block2(self.pool(self.block1(self.stem(x)))))
 
 
+class _InvertedResidual(nn.Module):
+    """MobileNet-v2's block: 1x1 expansion, 3x3 depthwise, 1x1 linear
+    projection, ReLU6 between, a residual add when shapes allow."""
+
+    def __init__(self, c_in, c_out, expand, stride):
+        super().__init__()
+        hidden = c_in * expand
+        self.residual = stride == 1 and c_in == c_out
+        self.layers = nn.Sequential(
+            nn.Conv2d(c_in, hidden, 1, bias=False), nn.BatchNorm2d(hidden),
+            nn.ReLU6(),
+            nn.Conv2d(hidden, hidden, 3, stride, 1, groups=hidden,
+                      bias=False), nn.BatchNorm2d(hidden), nn.ReLU6(),
+            nn.Conv2d(hidden, c_out, 1, bias=False), nn.BatchNorm2d(c_out))
+
+    def forward(self, x):
+        y = self.layers(x)
+        return x + y if self.residual else y
+
+
+class DigitsMobileNet(nn.Module):
+    """A MobileNet-v2 in miniature: a stem, four inverted residual blocks
+    (two with residual adds, one strided), a classifier."""
+
+    def __init__(self):
+        super().__init__()
+        self.stem = nn.Sequential(nn.Conv2d(1, 16, 3, padding=1, bias=False),
+                                  nn.BatchNorm2d(16), nn.ReLU6())
+        self.blocks = nn.Sequential(
+            _InvertedResidual(16, 16, 4, 1), _InvertedResidual(16, 24, 4, 2),
+            _InvertedResidual(24, 24, 4, 1), _InvertedResidual(24, 32, 4, 1))
+        self.head = nn.Sequential(nn.AdaptiveAvgPool2d(1), nn.Flatten(),
+                                  nn.Linear(32, 10))
+
+    def forward(self, x):
+        return self.head(self.blocks(self.stem(x)))
+
+
 def _train_on_digits(make_model, name, work, calib, epochs, seed, flatten):
     """`make_model()` trained on 70% of scikit-learn's 1797 8x8 digits
     (made after seeding, so that its initial weights follow `seed`; images, or
@@ -264,6 +302,15 @@ def digits_cnn(work, calib=256, epochs=30, seed=0):
                             seed, flatten=False)
 
 
+def digits_mobilenet(work, calib=256, epochs=30, seed=0):
+    """DigitsMobileNet trained on the digits (_train_on_digits), with the
+    `mobilenet` case."""
+    model = _train_on_digits(DigitsMobileNet, "digits_mobilenet", work,
+                             calib, epochs, seed, flatten=False)
+    model.case = "mobilenet"
+    return model
+
+
 # The CNNs small_cnn builds.
 SMALL_CNNS = ["efficientnet_b0", "mobilenet_v2", "resnet18", "digits_cnn"]
 
@@ -274,6 +321,8 @@ def small_cnn(name, work, digits_calib):
     (torchvision_cnn: 16 calibration and 8 held-out images)."""
     if name == "digits_cnn":
         return digits_cnn(work, calib=digits_calib)
+    if name == "digits_mobilenet":
+        return digits_mobilenet(work, calib=digits_calib)
     return torchvision_cnn(name, work, size=64, calib=16, evaluate=8)
 
 

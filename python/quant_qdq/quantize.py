@@ -22,7 +22,9 @@ def quantize_model(model, quantization_mode: str = "full",
                    quantization_spec: Optional[QuantizationSpec] = None,
                    custom_qdq_cases: Optional[List] = None, *,
                    example_input=None, opset_version: int = 13,
-                   dynamic_axes="batch", fold_batch_norm: bool = False, propagate: bool = True,
+                   dynamic_axes="batch", fold_batch_norm: bool = False,
+                   cross_layer_equalization: bool = False,
+                   propagate: bool = True,
                    calibration_data=None, calibration_method: str = "max",
                    calibration_table: Optional[CalibrationTable] = None,
                    percentile: float = 99.99, batch_size: Optional[int] = None,
@@ -68,6 +70,11 @@ def quantize_model(model, quantization_mode: str = "full",
         `input`/`input_N` and `output`/`output_N`.
       fold_batch_norm: fold BatchNormalization into the convolution before
         it first, so that weight scales see the weights that will run.
+      cross_layer_equalization: after folding batch normalization, rescale
+        consecutive layers' channels so that one scale per weight tensor
+        fits them (qdq-equalize, docs/Calibration.md); the float model
+        computes the same. Helps per-tensor weight scales (MobileNet's
+        depthwise convolutions).
       propagate: move Q/DQ pairs through pass-through layers.
       calibration_data: data to calibrate activation scales on (an array,
         an iterable of batches, or .npy paths); see calibration.py.
@@ -143,12 +150,13 @@ def quantize_model(model, quantization_mode: str = "full",
     if qat:
         if (weight_format or activation_format or block_size or awq or gptq
                 or smooth_alpha is not None or kv_cache or bias_correction
-                or weight_scale != "auto"):
+                or cross_layer_equalization or weight_scale != "auto"):
             raise ValueError("with qat=True, give widths as weight_bits and "
                              "activation_bits; weight_format, "
                              "activation_format, block_size, weight_scale, "
-                             "awq, gptq, smooth_alpha, kv_cache and "
-                             "bias_correction are for export")
+                             "awq, gptq, smooth_alpha, kv_cache, "
+                             "bias_correction and cross_layer_equalization "
+                             "are for export")
         if accuracy_target is not None:
             raise ValueError("accuracy_target chooses formats for export; "
                              "with qat=True, train instead")
@@ -179,6 +187,10 @@ def quantize_model(model, quantization_mode: str = "full",
     if calibration_data is not None and calibration_table is not None:
         raise ValueError("give calibration_data or calibration_table, "
                          "not both")
+    if cross_layer_equalization and calibration_table is not None:
+        raise ValueError("cross_layer_equalization rescales the activations "
+                         "a calibration_table describes: calibrate on "
+                         "calibration_data instead")
     for name, asked in (("awq=True", awq), ("gptq=True", gptq),
                         ("bias_correction=True", bias_correction),
                         ("smooth_alpha", smooth_alpha is not None)):
@@ -199,8 +211,10 @@ def quantize_model(model, quantization_mode: str = "full",
                              dynamic_axes=dynamic_axes)
     # Folded first, so that Graph cases see the layers that will run (a
     # Keras case sees the keras.Model, folded or not).
-    if fold_batch_norm:
+    if fold_batch_norm or cross_layer_equalization:
         module.run_pipeline("qdq-fold-batch-norm")
+    if cross_layer_equalization:
+        module.run_pipeline("qdq-equalize")
     text = place_qdq(module, quantization_mode, quantization_spec,
                      custom_qdq_cases, propagate=propagate,
                      calibration_data=calibration_data,

@@ -120,3 +120,32 @@ def test_quantize_model_bias_correction(block_model, calib_data):
             > _sqnr(reference, _run(plain, calib_data)))
     with pytest.raises(ValueError, match="bias_correction=True measures"):
         quant_qdq.quantize_model(block_model, bias_correction=True)
+
+
+def test_quantize_model_cross_layer_equalization(block_model, calib_data):
+    """conv2 -> relu2 -> conv3 is the block's one pair: both are rescaled
+    (test/Transforms/CrossLayerEqualization checks the arithmetic, and that
+    the float function is kept), and the QDQ model stays close to float
+    (per-channel weights: equalization is not for them, and may cost a
+    little). A calibration table describes the activations before
+    equalization: refused."""
+    plain = quant_qdq.quantize_model(block_model, calibration_data=calib_data)
+    equalized = quant_qdq.quantize_model(block_model,
+                                         calibration_data=calib_data,
+                                         cross_layer_equalization=True)
+    onnx.checker.check_model(equalized, full_check=True)
+    rescaled = {i.name.split("_equalized")[0]
+                for i in equalized.graph.initializer if "_equalized" in i.name}
+    assert rescaled == {"conv2", "conv3"}
+    reference = _run(block_model, calib_data)
+    assert (_sqnr(reference, _run(equalized, calib_data))
+            > _sqnr(reference, _run(plain, calib_data)) - 3)
+    with pytest.raises(ValueError, match="cross_layer_equalization are for"):
+        quant_qdq.quantize_model(block_model, qat=True,
+                                 cross_layer_equalization=True)
+    module = quant_qdq.import_onnx(block_model)
+    quant_qdq.insert_qdq(module, custom_qdq_cases=["resnet-v1"])
+    table = collect_table(module, calib_data)
+    with pytest.raises(ValueError, match="rescales the activations"):
+        quant_qdq.quantize_model(block_model, calibration_table=table,
+                                 cross_layer_equalization=True)

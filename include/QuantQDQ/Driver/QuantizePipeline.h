@@ -29,6 +29,11 @@ struct QuantizePipelineOptions
       llvm::cl::desc("Fold batch normalization into the convolution before "
                      "it first (qdq-fold-batch-norm)"),
       llvm::cl::init(false)};
+  Option<bool> equalize{
+      *this, "equalize",
+      llvm::cl::desc("Cross-layer equalization (qdq-equalize) after folding "
+                     "batch normalization, before insertion"),
+      llvm::cl::init(false)};
   // insert-qdq's options.
   ListOption<std::string> cases{
       *this, "cases",
@@ -148,7 +153,8 @@ struct QuantizePipelineOptions
                      "{table.txt data=val.npy}")};
 };
 
-/// Adds [qdq-fold-batch-norm,] insert-qdq{...} [, calibrate{...}]
+/// Adds [qdq-fold-batch-norm,] [qdq-equalize,] insert-qdq{...} [,
+/// calibrate{...}]
 /// [, qdq-auto-precision{...}] [, qdq-sensitivity{...}] to `pm` (a pass
 /// manager on builtin.module). Fails, through `errorHandler`, when the
 /// nested pass options do not parse.

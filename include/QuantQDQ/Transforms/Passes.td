@@ -232,4 +232,47 @@ def FoldBatchNorm : Pass<"qdq-fold-batch-norm"> {
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
+def CrossLayerEqualization : Pass<"qdq-equalize", "::mlir::ModuleOp"> {
+  let summary = "Rescale consecutive layers' channels so that per-tensor "
+                "weight scales fit them";
+  let description = [{
+    Cross-layer equalization (Nagel et al., 2019), on the float network
+    before `insert-qdq`. For each Conv2D or Dense layer whose output reaches
+    exactly one other such layer, directly or through one activation that
+    commutes with a positive scale (relu, leaky_relu, linear, and relu6 or
+    clip(0, c) as below), it divides output channel i of the first layer's
+    weight and bias by `s_i` and multiplies input channel i of the second's
+    weight by `s_i`, with `s_i = sqrt(r1_i / r2_i)` for the channels'
+    largest magnitudes `r1_i` and `r2_i`: both then span
+    `sqrt(r1_i * r2_i)`, and the network computes what it computed. A
+    layer between two pairs (the depthwise convolution of a MobileNet
+    block) takes part in both; the pass sweeps the pairs until no factor
+    moves by more than 0.1 % or `max-sweeps` is reached.
+
+    The consumer must take each channel on its own: an ungrouped
+    convolution, a depthwise one with one filter per channel, or a dense
+    layer reading the channel axis. Weights and biases must be f32
+    constants no other op reads. A bounded activation cannot be rescaled
+    as it is (`relu6(x / s) * s = min(relu(x), 6 s)`); it becomes `relu`
+    followed by the per-channel minimum `c / s_i` (a `generic "Min"`, ONNX
+    `Min`), which computes the same. SiLU, GELU and other activations that
+    are not homogeneous stop a pair. Run `qdq-fold-batch-norm` first: a
+    BatchNormalization between two layers stops the pair too.
+
+    Helps where weights get one scale per tensor; per-channel scales
+    already fit each channel. `report=FILE` lists each pair, the factors'
+    range, and each rescaled weight's fit to one scale (mean channel range
+    over the largest) before and after. A module that already holds Q/DQ
+    ops is an error.
+  }];
+  let options = [
+    Option<"maxSweeps", "max-sweeps", "int64_t", /*default=*/"32",
+           "The most passes over the pairs">,
+    Option<"reportPath", "report", "std::string", /*default=*/"",
+           "Write the pairs and the weights' fit before and after here "
+           "('-': stdout)">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 #endif // QUANTQDQ_TRANSFORMS_PASSES_TD

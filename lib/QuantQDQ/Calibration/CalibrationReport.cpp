@@ -72,12 +72,9 @@ mlir::quant_qdq::writeCalibrationReport(StringRef path,
     for (unsigned m = 0; m < MethodComparison::kNumMethods; ++m) {
       auto method = static_cast<CalibrationMethod>(m);
       // amax, the share it clips, and * on the method used.
-      std::string cell = llvm::formatv("{0:G4} ({1:F2}%){2}", row.amax[m],
-                                       100.0 * row.clipped[m],
-                                       method == row.chosen &&
-                                               !row.layerBoundAmax
-                                           ? "*"
-                                           : "");
+      std::string cell = llvm::formatv(
+          "{0:F2} ({1:F2}%){2}", row.amax[m], 100.0 * row.clipped[m],
+          method == row.chosen && !row.layerBoundAmax ? "*" : "");
       os << llvm::formatv("{0,-24}", cell);
       if (row.clipsFarMore(method)) {
         note += llvm::formatv("{0}{1} clips far more", note.empty() ? "" : "; ",
@@ -88,11 +85,11 @@ mlir::quant_qdq::writeCalibrationReport(StringRef path,
     }
     if (row.layerBoundAmax)
       note += llvm::formatv("{0}largest value, within its layer's bound "
-                            "(amax {1:G4})",
+                            "(amax {1:F2})",
                             note.empty() ? "" : "; ", *row.layerBoundAmax)
                   .str();
     if (row.unboundedEntropyAmax)
-      note += llvm::formatv("{0}entropy bounded (KL amax {1:G4})",
+      note += llvm::formatv("{0}entropy bounded (KL amax {1:F2})",
                             note.empty() ? "" : "; ", *row.unboundedEntropyAmax)
                   .str();
     os << note << "\n";

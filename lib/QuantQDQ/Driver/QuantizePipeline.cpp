@@ -25,8 +25,15 @@ addConfiguredPass(OpPassManager &pm, std::unique_ptr<Pass> pass,
 LogicalResult mlir::quant_qdq::buildQuantizePipeline(
     OpPassManager &pm, const QuantizePipelineOptions &options,
     function_ref<LogicalResult(const Twine &)> errorHandler) {
-  if (options.foldBatchNorm)
+  if (options.equalize && !options.load.empty())
+    return errorHandler("equalize=true rescales the activations that a "
+                        "loaded calibration table (load=) describes: "
+                        "calibrate on data instead");
+  // Equalization pairs layers that batch normalization no longer separates.
+  if (options.foldBatchNorm || options.equalize)
     pm.addNestedPass<func::FuncOp>(createFoldBatchNorm());
+  if (options.equalize)
+    pm.addPass(createCrossLayerEqualization());
 
   InsertQDQOptions insert;
   insert.cases.assign(options.cases.begin(), options.cases.end());
@@ -107,7 +114,8 @@ LogicalResult mlir::quant_qdq::buildQuantizePipeline(
 void mlir::quant_qdq::registerQuantizePipeline() {
   registerPassPipeline(
       "qdq-quantize",
-      "The deployment job: [fold batch norm,] insert Q/DQ, [calibrate] "
+      "The deployment job: [fold batch norm,] [equalize,] insert Q/DQ, "
+      "[calibrate] "
       "(insert-qdq's and calibrate's options)",
       [](OpPassManager &pm, StringRef text,
          function_ref<LogicalResult(const Twine &)> errorHandler) {
