@@ -32,6 +32,8 @@ packages=(
   python3-venv
   # What TensorFlow needs that Debian packages (requirements.txt says why).
   python3-requests python3-six python3-astunparse python3-attr
+  # What pandas (Intel Neural Compressor's, requirements.txt) needs.
+  python3-dateutil
   # Graph pictures: make demo's placement, the docs' figures.
   graphviz
 )

@@ -7,11 +7,15 @@ trained decoder LM of bench/llm.
 
 Each model's data are split three ways: calibration, the precision
 search's validation set, and held-out inputs, where the figures that count
-are measured, in ONNX Runtime (graph rewrites on, as deployed):
+are measured, in ONNX Runtime: with every Q/DQ computed as written (its
+graph rewrites off: the model's meaning, "held-out dB") and as ONNX
+Runtime runs it by default ("ORT dB"), which is not always the same (its
+WeightBiasQuantization rewrite quantizes a float weight whose layer reads a
+quantized input, RESULTS.md):
 
     qdq-opt model.onnx --insert-qdq=<case> --calibrate=calib.npy
         --qdq-auto-precision="target-sqnr=T data=val.npy
-            weight-formats=int4,int8 activation-formats=int8,int16,float"
+            weight-formats=int4,int8,float activation-formats=int8,int16,float"
 
 - digits_cnn: trained on 70% of scikit-learn's digits; 256 calibration and
   256 validation training images, 540 held-out test images; targets 20 to
@@ -36,12 +40,17 @@ error `quant_qdq.compare` ranks worst on the validation data left in float
 (a QuantizationSpec entry each), one more at a time, until the validation
 SQNR meets the target.
 
-usage: bench/accuracy/auto_precision.py [build-dir] [--check]
+With --peers inc, Intel Neural Compressor's accuracy-aware tuning
+(bench/peers/inc_tuning.py: int8 with FP32 fallback until the validation
+SQNR meets the target) runs at each target too; its model and ours are
+then costed alike, from the ONNX files (common/cost.py).
+
+usage: bench/accuracy/auto_precision.py [build-dir] [--check] [--peers inc]
            [--models digits_cnn,resnet18,mobilenet_v2,bert_like,lm]
 
---check fails unless, at every target, the held-out SQNR is within 1.5 dB
-of the target or above it, and auto precision costs no more bits per MAC
-than the baseline.
+--check fails unless, at every target, the held-out SQNR (as written) is
+within 1.5 dB of the target or above it, and auto precision costs no more
+bits per MAC than the baseline.
 """
 import json
 import re
@@ -52,10 +61,11 @@ import time
 from pathlib import Path
 
 import numpy as np
+import onnx
 
 here = Path(__file__).resolve().parent
 sys.path.insert(0, str(here.parent))
-from common import models, ort  # noqa: E402
+from common import cost, models, ort  # noqa: E402
 
 import argparse  # noqa: E402
 
@@ -65,13 +75,16 @@ parser.add_argument("build", nargs="?",
                     default=str(here.parent.parent / "build"))
 parser.add_argument("--check", action="store_true")
 parser.add_argument("--models", default="digits_cnn")
+parser.add_argument("--peers", default="",
+                    help="inc: Intel Neural Compressor's accuracy-aware "
+                         "tuning at each target too")
 options = parser.parse_args()
 build = Path(options.build)
 qdq_opt = build / "bin" / "qdq-opt"
 
 DIGITS_TARGETS = [20, 25, 30, 35, 40]
 RELATIVE_TARGETS = [-6, -3, 0, 3, 6]
-WEIGHTS = "int4,int8"
+WEIGHTS = "int4,int8,float"
 ACTIVATIONS = "int8,int16,float"
 
 
@@ -137,12 +150,22 @@ def insert_option(model, formats=""):
     return f"--insert-qdq={value}" if value else "--insert-qdq"
 
 
-def scored(path, setup, reference):
-    """(top-1 % or None, SQNR dB) of `path` on the held-out inputs."""
-    got = ort.outputs(path, setup.held_out)
-    top1 = (ort.top1_percent(got, setup.model.labels)
-            if setup.model.labels is not None else None)
-    return top1, ort.sqnr_db(reference, got)
+class Scores:
+    """A model's figures on the held-out inputs: SQNR with every Q/DQ
+    computed as written (ONNX Runtime's graph rewrites off: the model's
+    meaning), SQNR as ONNX Runtime runs it by default (its rewrites on),
+    and top-1 (None without labels)."""
+
+    def __init__(self, path, setup, references):
+        exact = ort.outputs(path, setup.held_out, optimize=False)
+        deployed = ort.outputs(path, setup.held_out)
+        self.sqnr = ort.sqnr_db(references[0], exact)
+        self.ort_sqnr = ort.sqnr_db(references[1], deployed)
+        self.top1 = (ort.top1_percent(deployed, setup.model.labels)
+                     if setup.model.labels is not None else None)
+
+    def cells(self):
+        return f"{self.sqnr:>11.2f} {self.ort_sqnr:>8.2f} {top1_cell(self.top1)}"
 
 
 def top1_cell(top1):
@@ -198,20 +221,55 @@ def batches(array):
     return [array[i:i + 1] for i in range(len(array))]
 
 
+def inc_version():
+    from importlib.metadata import version
+    return version("neural-compressor")
+
+
+def inc_row(setup, work, target, ours, our_scores):
+    """INC's tuning to `target` dB on the validation data (a process of its
+    own, bench/peers/inc_tuning.py), beside auto precision's `ours`."""
+    out = work / f"inc{target}.onnx"
+    result = subprocess.run(
+        [sys.executable, str(here.parent / "peers" / "inc_tuning.py"),
+         str(setup.model.onnx), str(work / "calib.npy"), str(work / "val.npy"),
+         str(target), str(out)], capture_output=True, text=True, timeout=3600,
+        cwd=work)  # INC writes its nc_workspace/ in the working folder
+    feeds = {onnx.load(str(setup.model.onnx)).graph.input[0].name:
+             setup.validation[:1]}
+    ours_bits = cost.bits_per_mac(ours, feeds)
+    head = f"{target:<8} {ours_bits:>9.2f} {our_scores.sqnr:>8.2f}"
+    if result.returncode != 0:
+        return head + "  INC failed: " + (result.stderr.strip().splitlines()
+                                          or ["no output"])[-1]
+    report = json.loads(result.stdout.strip().splitlines()[-1])
+    if not report["met"]:
+        return (head + f"  INC: target not met in {report['trials']} trials, "
+                f"{report['seconds']:.0f} s")
+    scores = Scores(out, setup, setup.references)
+    return (head + f" {cost.bits_per_mac(out, feeds):>9.2f} "
+            f"{report['val_db']:>8.2f} {scores.sqnr:>8.2f} "
+            f"{scores.ort_sqnr:>8.2f} {report['trials']:>6} "
+            f"{report['seconds']:>8.1f}")
+
+
 def measure(name, failures):
     work = Path(tempfile.mkdtemp(prefix=f"qdq-auto-precision-{name}-"))
     setup = SETUPS[name](work)
     model = setup.model
     np.save(work / "calib.npy", setup.calibration)
     np.save(work / "val.npy", setup.validation)
-    reference = ort.outputs(model.onnx, setup.held_out)
+    references = setup.references = (
+        ort.outputs(model.onnx, setup.held_out, optimize=False),
+        ort.outputs(model.onnx, setup.held_out))
     val_reference = ort.outputs(model.onnx, batches(setup.validation))
     title = setup.title
     if model.labels is not None:
-        title += f"; FP32 top-1 {ort.top1_percent(reference, model.labels):.2f}%"
+        title += (f"; FP32 top-1 "
+                  f"{ort.top1_percent(references[1], model.labels):.2f}%")
     print(title)
     print(f"{'configuration':<28} {'bits/MAC':>8} {'val dB':>7} "
-          f"{'held-out dB':>11} {'top-1':>7} {'seconds':>8}")
+          f"{'held-out dB':>11} {'ORT dB':>8} {'top-1':>7} {'seconds':>8}")
     # Uniform formats: every pair int8 (8 bits per MAC), or int4 weights
     # with int8 inputs (6: half the pairs at each).
     int8 = work / "uniform-int8.onnx"
@@ -221,13 +279,12 @@ def measure(name, failures):
             ("uniform int4 weights", insert_option(model, "weight-format=int4"),
              6.0, work / "uniform-int4.onnx")]:
         quantize(setup, work, out, insert=insert)
-        top1, sqnr = scored(out, setup, reference)
+        scores = Scores(out, setup, references)
         val = ort.sqnr_db(val_reference,
                           ort.outputs(out, batches(setup.validation)))
         if out == int8:
             int8_val = val
-        print(f"{label:<28} {bits:>8.2f} {val:>7.2f} {sqnr:>11.2f} "
-              f"{top1_cell(top1)}")
+        print(f"{label:<28} {bits:>8.2f} {val:>7.2f} {scores.cells()}")
     targets = setup.targets or [
         t for t in (round(int8_val) + d for d in RELATIVE_TARGETS) if t > 0]
     # The compare ranking of the int8 model's layers on the validation
@@ -237,7 +294,7 @@ def measure(name, failures):
     ranking = [row.layer for row in quant_qdq.compare(
         str(int8), str(model.onnx), setup.validation,
         layers=1000).worst_layers(1000) if row.layer]
-    baselines = []
+    baselines, peers = [], []
     for target in targets:
         out = work / f"auto{target}.onnx"
         report = work / f"auto{target}.txt"
@@ -250,24 +307,34 @@ def measure(name, failures):
         bits = float(re.search(r"([0-9.]+) bits per", text).group(1))
         val = float(text.split("chosen: SQNR ")[1].split(" dB")[0])
         runs = int(re.search(r"; ([0-9]+) runs", text).group(1))
-        top1, sqnr = scored(out, setup, reference)
+        scores = Scores(out, setup, references)
         print(f"{f'auto, target {target} dB':<28} {bits:>8.2f} {val:>7.2f} "
-              f"{sqnr:>11.2f} {top1_cell(top1)} {seconds:>8.1f}  "
-              f"({runs} runs)", flush=True)
+              f"{scores.cells()} {seconds:>8.1f}  ({runs} runs)", flush=True)
+        if "inc" in options.peers.split(","):
+            peers.append(inc_row(setup, work, target, out, scores))
         fallback, k, fval, fbits = fallback_baseline(
             setup, work, target, ranking, sites(text), val_reference)
-        ftop1, fsqnr = scored(fallback, setup, reference)
+        fscores = Scores(fallback, setup, references)
         baselines.append(
             f"{f'int8 + {k} float, {target} dB':<28} {fbits:>8.2f} "
-            f"{fval:>7.2f} {fsqnr:>11.2f} {top1_cell(ftop1)}")
-        if sqnr < target - 1.5:
+            f"{fval:>7.2f} {fscores.cells()}")
+        if scores.sqnr < target - 1.5:
             failures.append(f"{name}, target {target} dB: held-out "
-                            f"{sqnr:.2f} dB")
+                            f"{scores.sqnr:.2f} dB")
         if bits > fbits + 1e-9:
             failures.append(f"{name}, target {target} dB: {bits:.2f} bits "
                             f"per MAC, the baseline {fbits:.2f}")
     for line in baselines:
         print(line)
+    if peers:
+        print(f"\nIntel Neural Compressor {inc_version()} accuracy-aware "
+              f"tuning against auto precision; bits per MAC read from each "
+              f"ONNX file (common/cost.py)")
+        print(f"{'target':<8} {'ours bits':>9} {'ours dB':>8} {'INC bits':>9} "
+              f"{'INC val':>8} {'INC dB':>8} {'INC ORT':>8} {'trials':>6} "
+              f"{'seconds':>8}")
+        for line in peers:
+            print(line)
     print(flush=True)
     return len(targets)
 

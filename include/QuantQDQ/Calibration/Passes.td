@@ -342,7 +342,9 @@ def AutoPrecision : Pass<"qdq-auto-precision", "::mlir::ModuleOp"> {
     3. The list is searched for its first configuration that meets the
        target, each candidate measured whole on the data (errors do not
        add exactly): from the one whose summed errors predict the target,
-       by halving, a few runs.
+       by halving, a few runs. An SQNR target must be met on the even and
+       on the odd batches of the data apart, so that errors that cancel
+       on part of the data by chance do not count.
 
     The network compiles once (the formats are switched by an extra input);
     runs over the data: one per pair and format, then a handful, so time

@@ -16,6 +16,16 @@ double OutputError::getSQNR() const {
   return 10 * std::log10(signal / noise);
 }
 
+double OutputError::getWorstHalfSQNR() const {
+  double worst = getSQNR();
+  if (!hasHalves)
+    return worst;
+  for (unsigned h = 0; h < 2; ++h)
+    if (halfNoise[h] > 0)
+      worst = std::min(worst, 10 * std::log10(halfSignal[h] / halfNoise[h]));
+  return worst;
+}
+
 bool OutputError::isBelowOnBothHalves(const OutputError &other) const {
   if (!(getNoiseRatio() < other.getNoiseRatio()))
     return false;

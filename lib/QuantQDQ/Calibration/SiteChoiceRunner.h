@@ -43,6 +43,10 @@ struct OutputError {
   double getNoiseRatio() const { return signal > 0 ? noise / signal : 0; }
   /// 10 log10(signal / noise) dB; +inf without noise.
   double getSQNR() const;
+  /// The lower SQNR of the two halves (the whole's without halves): a
+  /// configuration that meets a target on both halves did not meet it by
+  /// the luck of which samples it was measured on.
+  double getWorstHalfSQNR() const;
   /// The share of agreeing rows in percent, when there are rows.
   std::optional<double> getTop1Agreement() const;
 };
