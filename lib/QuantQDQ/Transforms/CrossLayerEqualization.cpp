@@ -192,25 +192,30 @@ static std::optional<int64_t> getInputChannelAxis(Operation *op) {
   return layer.getWeightReductionAxis();
 }
 
-/// Whether `activation` commutes with a positive per-channel scale, and the
-/// upper bound it clips to, which must be rescaled with the channel.
-static std::optional<std::optional<float>>
-getScaledBound(ActivationOp activation) {
+/// How an activation lets a positive per-channel scale through.
+struct ScalePassage {
+  /// Whether act(x / s) * s == act(x), once `bound` is divided by s too.
+  bool commutes = false;
+  /// The upper bound it clips to (relu6, clip(0, c)), if any.
+  std::optional<float> bound;
+};
+
+static ScalePassage getScalePassage(ActivationOp activation) {
   switch (activation.getKind()) {
   case ActivationKind::Relu:
   case ActivationKind::LeakyRelu:
   case ActivationKind::Linear:
-    return std::optional<float>();
+    return {true, std::nullopt};
   case ActivationKind::Relu6:
-    return std::optional<float>(6.0f);
+    return {true, 6.0f};
   case ActivationKind::Clip:
     if (activation.getMin() && activation.getMax() &&
         activation.getMin()->convertToFloat() == 0.0f &&
         activation.getMax()->convertToFloat() > 0.0f)
-      return std::optional<float>(activation.getMax()->convertToFloat());
-    return std::nullopt;
+      return {true, activation.getMax()->convertToFloat()};
+    return {};
   default:
-    return std::nullopt;
+    return {};
   }
 }
 
@@ -226,12 +231,12 @@ matchPair(Operation *producer, llvm::function_ref<int(Operation *)> indexOf) {
   Operation *user = *output.user_begin();
   std::optional<float> bound;
   if (auto activation = dyn_cast<ActivationOp>(user)) {
-    std::optional<std::optional<float>> scaled = getScaledBound(activation);
-    if (!scaled || !activation.getOutput().hasOneUse())
+    ScalePassage passage = getScalePassage(activation);
+    if (!passage.commutes || !activation.getOutput().hasOneUse())
       return std::nullopt;
     pair.activation = activation;
     pair.through = stringifyActivationKind(activation.getKind()).str();
-    bound = *scaled;
+    bound = passage.bound;
     output = activation.getOutput();
     user = *output.user_begin();
   }
