@@ -7,7 +7,8 @@ INC 2.6 quantizes with ONNX Runtime's QDQ format (static, its default
 per-op int8 configuration), measures the model with an evaluation function
 and, while the measure misses the goal, tries configurations that fall
 back more operators to FP32 (its `basic` strategy: op types, then single
-ops by sensitivity), up to --max-trials. The measure here is the output
+ops by sensitivity), up to --max-trials trials (default 100), stopping at
+the first model that meets the target. The measure here is the output
 SQNR against the FP32 model on the validation data, as
 --qdq-auto-precision measures it: INC's criterion is a tolerable absolute
 loss against the FP32 baseline of a metric where higher is better, so the
@@ -63,6 +64,10 @@ def main():
     parser.add_argument("target", type=float)
     parser.add_argument("out")
     parser.add_argument("--max-trials", type=int, default=100)
+    parser.add_argument("--timeout", type=int, default=0,
+                        help="INC's own tuning timeout in seconds (0, its "
+                             "default: stop at the first model that meets "
+                             "the target)")
     args = parser.parse_args()
 
     restore_onnx_mapping()
@@ -96,7 +101,7 @@ def main():
             criterion="absolute", higher_is_better=True,
             tolerable_loss=10 ** (-args.target / 10)),
         tuning_criterion=TuningCriterion(max_trials=args.max_trials,
-                                         timeout=0))
+                                         timeout=args.timeout))
     start = time.time()
     quantized = quantization.fit(model=args.model, conf=config,
                                  calib_dataloader=Batches(), eval_func=metric)
