@@ -238,8 +238,11 @@ def batches(array):
 
 
 def inc_version():
-    from importlib.metadata import version
-    return version("neural-compressor")
+    from importlib.metadata import PackageNotFoundError, version
+    try:
+        return version("neural-compressor")
+    except PackageNotFoundError:
+        return "(not installed)"
 
 
 def inc_row(setup, work, target, ours, our_scores):

@@ -17,7 +17,9 @@ metric is -noise/signal (FP32: 0) and the loss allowed is 10^(-T/10).
     inc_tuning.py MODEL CALIB.npy VAL.npy TARGET_DB OUT.onnx [--max-trials N]
 
 Prints one JSON line: seconds, trials, whether the goal was met, the
-validation SQNR of the model written.
+validation SQNR of the model written (as ONNX Runtime runs it by default,
+which is also how INC's tuning measured it). INC's scratch files go to
+nc_workspace/ beside OUT.
 
 INC 2.6 reads `onnx.mapping`, which onnx 1.16 removed; the same tables are
 rebuilt here from onnx.helper before INC is imported.
@@ -27,6 +29,7 @@ import json
 import logging
 import time
 import types
+from pathlib import Path
 
 import numpy as np
 import onnx
@@ -72,6 +75,9 @@ def main():
 
     restore_onnx_mapping()
     from neural_compressor import PostTrainingQuantConfig, quantization
+    from neural_compressor.config import options
+    # INC's scratch models go beside OUT, not into the working folder.
+    options.workspace = str(Path(args.out).resolve().parent / "nc_workspace")
     from neural_compressor.config import AccuracyCriterion, TuningCriterion
     logging.getLogger("neural_compressor").setLevel(logging.WARNING)
 

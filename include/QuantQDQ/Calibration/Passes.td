@@ -343,13 +343,15 @@ def AutoPrecision : Pass<"qdq-auto-precision", "::mlir::ModuleOp"> {
        target, each candidate measured whole on the data (errors do not
        add exactly): from the one whose summed errors predict the target,
        by halving, a few runs. An SQNR target must be met on the even and
-       on the odd batches of the data apart, so that errors that cancel
-       on part of the data by chance do not count.
+       on the odd batches of the data apart, so that a configuration does
+       not pass by the luck of which samples were measured (data that fit
+       in one batch are judged whole).
 
     The network compiles once (the formats are switched by an extra input);
     runs over the data: one per pair and format, then a handful, so time
-    grows linearly with the pairs. The result is deterministic. `report=`
-    lists every pair's choice, cost and error, and the measured result.
+    grows linearly with the pairs. The result is deterministic for the
+    same data and batch size. `report=` lists every pair's choice, cost
+    and error, and the measured result.
     Where even the most precise configuration misses the target, it is
     kept, with a warning.
 

@@ -246,8 +246,9 @@ void AutoPrecisionPass::runOnOperation() {
     }
     if (top1)
       return error->getTop1Agreement().value_or(100) >= targetTop1;
-    // On each half of the data, not only on the whole: errors that cancel
-    // on these samples by chance do not count as meeting the target.
+    // On each half of the data, not only on the whole, so that a
+    // configuration does not pass by the luck of which samples it was
+    // measured on.
     return error->getWorstHalfSQNR() >= targetSQNR;
   };
   // Top-1 agreement has no prediction to start from: the cheapest.
