@@ -309,7 +309,8 @@ void AutoPrecisionPass::runOnOperation() {
       warning << llvm::formatv("{0:F1}% top-1 agreement",
                                best.getTop1Agreement().value_or(100));
     else
-      warning << formatDecibels(best.getSQNR()) << " dB";
+      warning << formatDecibels(best.getWorstHalfSQNR()) << " dB"
+              << (best.hasHalves ? " on the worse half of the data" : "");
     warning << ", short of the target; the network keeps them";
   }
   std::vector<int32_t> choice = getConfiguration(candidates, path, chosen);
@@ -336,6 +337,10 @@ void AutoPrecisionPass::runOnOperation() {
                         .str()
                   : formatDecibels(targetSQNR) + " dB SQNR")
          << "; chosen: SQNR " << formatDecibels(result.getSQNR()) << " dB";
+  // The figure the target was held to.
+  if (!top1 && result.hasHalves)
+    report << " (worse half " << formatDecibels(result.getWorstHalfSQNR())
+           << " dB)";
   if (std::optional<double> agreement = result.getTop1Agreement())
     report << llvm::formatv(", top-1 agreement {0:F1}%", *agreement);
   report << llvm::formatv(
