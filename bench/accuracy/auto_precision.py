@@ -101,6 +101,11 @@ class Setup:
         self.model, self.calibration = model, calibration
         self.validation, self.held_out = validation, held_out
         self.targets, self.title = targets, title or model.name
+        # The float model's outputs, which every score compares with.
+        self.val_reference = ort.outputs(model.onnx, batches(validation),
+                                         optimize=False)
+        self.references = (ort.outputs(model.onnx, held_out, optimize=False),
+                            ort.outputs(model.onnx, held_out))
 
 
 def digits_setup(work):
@@ -162,12 +167,12 @@ class Scores:
     None where its optimizer fails on the model), and top-1 (None without
     labels)."""
 
-    def __init__(self, path, setup, references):
+    def __init__(self, path, setup):
         exact = ort.outputs(path, setup.held_out, optimize=False)
-        self.sqnr = ort.sqnr_db(references[0], exact)
+        self.sqnr = ort.sqnr_db(setup.references[0], exact)
         try:
             deployed = ort.outputs(path, setup.held_out)
-            self.ort_sqnr = ort.sqnr_db(references[1], deployed)
+            self.ort_sqnr = ort.sqnr_db(setup.references[1], deployed)
         except Exception as error:  # ORT's optimizer refusing the model
             print(f"ONNX Runtime's optimizer fails on {Path(path).name}: "
                   f"{str(error).splitlines()[-1][:160]}", file=sys.stderr)
@@ -181,6 +186,13 @@ class Scores:
 
     def cells(self):
         return f"{self.sqnr:>11.2f} {self.ort_cell()} {top1_cell(self.top1)}"
+
+
+def validation_sqnr(path, setup):
+    """`path`'s SQNR on the validation data, every Q/DQ as written."""
+    return ort.sqnr_db(setup.val_reference,
+                       ort.outputs(path, batches(setup.validation),
+                                   optimize=False))
 
 
 def top1_cell(top1):
@@ -215,7 +227,7 @@ def fallback_bits(rows, floating):
                for layers, m in rows) / total
 
 
-def fallback_baseline(setup, work, target, ranking, rows, val_reference):
+def fallback_baseline(setup, work, target, ranking, rows):
     """The int8 model with the fewest worst-ranked layers in float that
     meets `target` dB on the validation data."""
     for k in range(len(ranking) + 1):
@@ -226,9 +238,7 @@ def fallback_baseline(setup, work, target, ranking, rows, val_reference):
             for name in sorted(floating)]}))
         out = work / f"fallback{k}.onnx"
         quantize(setup, work, out, f"--qdq-spec={spec}")
-        val = ort.sqnr_db(val_reference,
-                          ort.outputs(out, batches(setup.validation),
-                                      optimize=False))
+        val = validation_sqnr(out, setup)
         if val >= target or k == len(ranking):
             return out, k, val, fallback_bits(rows, floating)
 
@@ -271,7 +281,7 @@ def inc_row(setup, work, target, ours, our_scores):
     if not report["met"]:
         return (head + f"  INC: target not met in {report['trials']} trials, "
                 f"{report['seconds']:.0f} s")
-    scores = Scores(out, setup, setup.references)
+    scores = Scores(out, setup)
     return (head + f" {cost.bits_per_mac(out, feeds):>9.2f} "
             f"{report['val_db']:>8.2f} {scores.sqnr:>8.2f} "
             f"{scores.ort_cell()} {report['trials']:>6} "
@@ -284,15 +294,10 @@ def measure(name, failures):
     model = setup.model
     np.save(work / "calib.npy", setup.calibration)
     np.save(work / "val.npy", setup.validation)
-    references = setup.references = (
-        ort.outputs(model.onnx, setup.held_out, optimize=False),
-        ort.outputs(model.onnx, setup.held_out))
-    val_reference = ort.outputs(model.onnx, batches(setup.validation),
-                                optimize=False)
     title = setup.title
     if model.labels is not None:
-        title += (f"; FP32 top-1 "
-                  f"{ort.top1_percent(references[1], model.labels):.2f}%")
+        fp32 = ort.top1_percent(setup.references[1], model.labels)
+        title += f"; FP32 top-1 {fp32:.2f}%"
     print(title)
     print(f"{'configuration':<28} {'bits/MAC':>8} {'val dB':>7} "
           f"{'held-out dB':>11} {'ORT dB':>8} {'top-1':>7} {'seconds':>8}")
@@ -305,10 +310,8 @@ def measure(name, failures):
             ("uniform int4 weights", insert_option(model, "weight-format=int4"),
              6.0, work / "uniform-int4.onnx")]:
         quantize(setup, work, out, insert=insert)
-        scores = Scores(out, setup, references)
-        val = ort.sqnr_db(val_reference,
-                          ort.outputs(out, batches(setup.validation),
-                                      optimize=False))
+        scores = Scores(out, setup)
+        val = validation_sqnr(out, setup)
         if out == int8:
             int8_val = val
         print(f"{label:<28} {bits:>8.2f} {val:>7.2f} {scores.cells()}")
@@ -334,14 +337,14 @@ def measure(name, failures):
         bits = float(re.search(r"([0-9.]+) bits per", text).group(1))
         val = float(text.split("chosen: SQNR ")[1].split(" dB")[0])
         runs = int(re.search(r"; ([0-9]+) runs", text).group(1))
-        scores = Scores(out, setup, references)
+        scores = Scores(out, setup)
         print(f"{f'auto, target {target} dB':<28} {bits:>8.2f} {val:>7.2f} "
               f"{scores.cells()} {seconds:>8.1f}  ({runs} runs)", flush=True)
         if "inc" in options.peers.split(","):
             peers.append(inc_row(setup, work, target, out, scores))
         fallback, k, fval, fbits = fallback_baseline(
-            setup, work, target, ranking, sites(text), val_reference)
-        fscores = Scores(fallback, setup, references)
+            setup, work, target, ranking, sites(text))
+        fscores = Scores(fallback, setup)
         baselines.append(
             f"{f'int8 + {k} float, {target} dB':<28} {fbits:>8.2f} "
             f"{fval:>7.2f} {fscores.cells()}")

@@ -11,6 +11,7 @@
 
 #include "QuantQDQ/IR/QuantQDQAttrs.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/BuiltinAttributeInterfaces.h"
 #include "mlir/IR/Operation.h"
 #include <optional>
@@ -22,6 +23,14 @@ namespace mlir::quant_qdq {
 /// resource) as floats, without copying f32 data. Fails for other values.
 LogicalResult readFloatConstant(ElementsAttr value,
                                 function_ref<void(ArrayRef<float>)> fn);
+
+/// An arith.constant of `type` holding a copy of `values` in a resource
+/// blob named `name`, at a NameLoc of `name` (the tensor name export gives
+/// it): how a pass writes a weight it has recomputed.
+arith::ConstantOp createFloatResourceConstant(OpBuilder &builder, Location loc,
+                                              RankedTensorType type,
+                                              ArrayRef<float> values,
+                                              StringRef name);
 
 /// Consecutive elements of a tensor (row-major) and the scales they use:
 /// element `begin + i` takes scale `scale + i * scaleStride`, for i below

@@ -5,7 +5,6 @@
 #include "QuantQDQ/Utils/Scales.h"
 #include "QuantQDQ/Utils/TensorNames.h"
 
-#include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/Threading.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/ToolOutputFile.h"
@@ -215,16 +214,13 @@ void mlir::quant_qdq::replaceWeight(QuantizedDenseWeight &layer,
                                     ArrayRef<float> values, StringRef suffix,
                                     std::optional<ArrayRef<float>> scales) {
   auto type = cast<RankedTensorType>(layer.weight.getType());
-  MLIRContext *context = layer.dense.getContext();
   std::string name = getLocationName(layer.weight.getLoc()).str();
   if (name.empty())
     name = (layer.dense.getLayerName() + "_weight").str();
   name += suffix;
-  AsmResourceBlob blob = HeapAsmResourceBlob::allocateAndCopyInferAlign(values);
   OpBuilder b(layer.weight);
-  auto weight = arith::ConstantOp::create(
-      b, NameLoc::get(StringAttr::get(context, name), layer.weight.getLoc()),
-      DenseResourceElementsAttr::get(type, name, std::move(blob)));
+  arith::ConstantOp weight =
+      createFloatResourceConstant(b, layer.weight.getLoc(), type, values, name);
   layer.quantOps.front()->setOperand(0, weight);
   if (layer.weight->use_empty())
     layer.weight->erase();

@@ -20,7 +20,6 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -56,8 +55,9 @@ struct LayerParameters {
 /// consumer, through at most one activation.
 struct EqualizedPair {
   unsigned producer = 0, consumer = 0;
-  /// The consumer weight's axis that indexes the shared channels.
-  int64_t consumerAxis = 0;
+  /// The consumer weight's axis that indexes the shared channels, and the
+  /// axis of the activation between the two that holds them.
+  int64_t consumerAxis = 0, activationAxis = 0;
   /// The activation between the two; with an upper bound (relu6, clip), the
   /// bound of each channel, which rescaling divides too.
   ActivationOp activation;
@@ -244,16 +244,15 @@ matchPair(Operation *producer, llvm::function_ref<int(Operation *)> indexOf) {
   if (consumer < 0 || user->getOperand(0) != output)
     return std::nullopt;
   std::optional<int64_t> consumerAxis = getInputChannelAxis(user);
-  if (!consumerAxis ||
-      getActivationChannelAxis(producer, producer->getResult(0)) !=
-          getActivationChannelAxis(user, output))
+  int64_t channelAxis = getActivationChannelAxis(producer, output);
+  if (!consumerAxis || channelAxis != getActivationChannelAxis(user, output))
     return std::nullopt;
   pair.consumer = consumer;
   pair.consumerAxis = *consumerAxis;
+  pair.activationAxis = channelAxis;
   if (bound) {
-    auto type = cast<RankedTensorType>(output.getType());
     int64_t channels =
-        type.getDimSize(getActivationChannelAxis(producer, output));
+        cast<RankedTensorType>(output.getType()).getDimSize(channelAxis);
     if (ShapedType::isDynamic(channels))
       return std::nullopt;
     pair.bound.assign(channels, *bound);
@@ -261,24 +260,13 @@ matchPair(Operation *producer, llvm::function_ref<int(Operation *)> indexOf) {
   return pair;
 }
 
-/// An f32 constant holding `values` in a resource blob named `name`.
-static arith::ConstantOp createConstant(OpBuilder &builder, Location loc,
-                                        RankedTensorType type,
-                                        ArrayRef<float> values,
-                                        StringRef name) {
-  auto blob = HeapAsmResourceBlob::allocateAndCopyInferAlign(values);
-  return arith::ConstantOp::create(
-      builder, NameLoc::get(builder.getStringAttr(name), loc),
-      DenseResourceElementsAttr::get(type, name, std::move(blob)));
-}
-
 /// Replaces `old` (which only `layer` reads) by a constant of `values`.
 static void replaceConstant(Operation *layer, arith::ConstantOp old,
                             ArrayRef<float> values, StringRef name) {
   OpBuilder builder(old);
-  arith::ConstantOp replacement =
-      createConstant(builder, old.getLoc(),
-                     cast<RankedTensorType>(old.getType()), values, name);
+  arith::ConstantOp replacement = createFloatResourceConstant(
+      builder, old.getLoc(), cast<RankedTensorType>(old.getType()), values,
+      name);
   layer->replaceUsesOfWith(old, replacement);
   old->erase();
 }
@@ -296,7 +284,7 @@ static void splitBound(ActivationOp activation, ArrayRef<float> bound,
     boundShape.assign({int64_t(bound.size())});
   std::string name = activation.getName().value_or("activation").str();
   Location loc = activation.getLoc();
-  Value limit = createConstant(
+  Value limit = createFloatResourceConstant(
       builder, loc, RankedTensorType::get(boundShape, type.getElementType()),
       bound, name + "_equalized_bound");
   auto minimum = GenericOp::create(
@@ -435,9 +423,7 @@ void CrossLayerEqualizationPass::runOnOperation() {
   }
   for (EqualizedPair &pair : pairs)
     if (!pair.bound.empty() && pair.changed)
-      splitBound(pair.activation, pair.bound,
-                 getActivationChannelAxis(layers[pair.producer].layer,
-                                          pair.activation.getOutput()));
+      splitBound(pair.activation, pair.bound, pair.activationAxis);
 
   if (reportPath.empty())
     return;

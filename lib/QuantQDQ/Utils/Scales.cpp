@@ -65,6 +65,15 @@ mlir::quant_qdq::readFloatConstant(ElementsAttr value,
   return success();
 }
 
+arith::ConstantOp mlir::quant_qdq::createFloatResourceConstant(
+    OpBuilder &builder, Location loc, RankedTensorType type,
+    ArrayRef<float> values, StringRef name) {
+  AsmResourceBlob blob = HeapAsmResourceBlob::allocateAndCopyInferAlign(values);
+  return arith::ConstantOp::create(
+      builder, NameLoc::get(builder.getStringAttr(name), loc),
+      DenseResourceElementsAttr::get(type, name, std::move(blob)));
+}
+
 SmallVector<ScaleRun> mlir::quant_qdq::getScaleRuns(QuantizerAttr q,
                                                     ArrayRef<int64_t> shape) {
   int64_t count = ShapedType::getNumElements(shape);
