@@ -499,9 +499,10 @@ quantize(ModuleHandle &module, const std::vector<std::string> &cases,
          const std::string &weightFormat, const std::string &activationFormat,
          int64_t weightBlockSize, const std::string &weightScale, bool awq,
          bool gptq, const std::string &smoothAlpha, const std::string &kvCache,
-         int64_t attentionMaxSequence, const std::vector<std::string> &data,
-         const std::string &method, double percentile, unsigned bins,
-         int64_t batchSize, bool checkRanges, bool biasCorrection) {
+         const std::string &target, int64_t attentionMaxSequence,
+         const std::vector<std::string> &data, const std::string &method,
+         double percentile, unsigned bins, int64_t batchSize, bool checkRanges,
+         bool biasCorrection) {
   registerPassesOnce();
   runCaptured(module, "insert-qdq", [&](DiagnosticCapture &capture) {
     if (!specPath.empty() && !specName.empty())
@@ -522,6 +523,7 @@ quantize(ModuleHandle &module, const std::vector<std::string> &cases,
     options.gptq = gptq;
     options.smoothAlpha = smoothAlpha;
     options.kvCache = kvCache;
+    options.target = target;
     options.attentionMaxSequence = attentionMaxSequence;
     options.data = ArrayRef<std::string>(data);
     options.method = method;
@@ -890,7 +892,7 @@ PYBIND11_MODULE(_quant_qdq, m) {
            py::arg("weight_bits"), py::arg("weight_format"),
            py::arg("activation_format"), py::arg("weight_block_size"),
            py::arg("weight_scale"), py::arg("awq"), py::arg("gptq"),
-           py::arg("smooth_alpha"), py::arg("kv_cache"),
+           py::arg("smooth_alpha"), py::arg("kv_cache"), py::arg("target"),
            py::arg("attention_max_sequence"), py::arg("data"),
            py::arg("method"), py::arg("percentile"), py::arg("bins"),
            py::arg("batch_size"), py::arg("check_ranges"),

@@ -100,3 +100,84 @@ def calibration_reader_feeds(feeds):
             self.index = 0
 
     return Reader()
+
+
+# The nodes ORT's CPU provider runs on integers, which its optimizer forms
+# from Q/DQ groups (or a file holds as they are).
+INTEGER_OPS = ("QLinearConv", "QLinearMatMul", "QLinearAdd", "QLinearMul",
+               "QLinearConcat", "QLinearAveragePool",
+               "QLinearGlobalAveragePool", "QLinearSigmoid",
+               "QLinearLeakyRelu", "QLinearSoftmax", "QGemm", "MatMulInteger",
+               "MatMulIntegerToFloat", "DynamicQuantizeMatMul", "ConvInteger",
+               "MatMulNBits", "QAttention", "NhwcMaxPool")
+
+
+def optimized_graph(path):
+    """The graph ORT's CPU provider runs for `path` after its optimizations
+    (its optimized_model_filepath), as an onnx.ModelProto."""
+    import os
+    import tempfile
+
+    import onnx
+
+    options = ort.SessionOptions()
+    options.log_severity_level = 3  # the NCHWc serialization warning
+    with tempfile.TemporaryDirectory() as folder:
+        saved = os.path.join(folder, "optimized.onnx")
+        options.optimized_model_filepath = saved
+        ort.InferenceSession(str(path), options,
+                             providers=["CPUExecutionProvider"])
+        return onnx.load(saved)
+
+
+def integer_nodes(path):
+    """{op_type: count} of the integer nodes ORT runs for `path`
+    (INTEGER_OPS; NhwcMaxPool only on 8-bit data)."""
+    counts = {}
+    graph = optimized_graph(path).graph
+    types = {v.name: v.type.tensor_type.elem_type
+             for v in list(graph.value_info) + list(graph.input)}
+    for node in graph.node:
+        if node.op_type not in INTEGER_OPS:
+            continue
+        if node.op_type == "NhwcMaxPool" and types.get(node.input[0]) == 1:
+            continue  # a float NHWC max pool
+        counts[node.op_type] = counts.get(node.op_type, 0) + 1
+    return counts
+
+
+def format_counts(counts):
+    """'QLinearConv 20, QLinearAdd 8' (largest first), or 'none'."""
+    ordered = sorted(counts.items(), key=lambda item: (-item[1], item[0]))
+    return ", ".join(f"{op} {n}" for op, n in ordered) or "none"
+
+
+def storage_formats(path):
+    """The integer types a QDQ file stores activations and weights in, as
+    'u8/s8' (activations/weights; several types joined by '+'), from the
+    zero points of its QuantizeLinear nodes and the data of DequantizeLinear
+    nodes that read an initializer. 'f32' for a file without Q/DQ."""
+    import onnx
+
+    names = {onnx.TensorProto.UINT8: "u8", onnx.TensorProto.INT8: "s8",
+             onnx.TensorProto.UINT16: "u16", onnx.TensorProto.INT16: "s16",
+             onnx.TensorProto.INT4: "s4", onnx.TensorProto.UINT4: "u4",
+             onnx.TensorProto.INT32: "s32",
+             onnx.TensorProto.FLOAT8E4M3FN: "e4m3"}
+    model = onnx.load(str(path), load_external_data=False)
+    initializers = {i.name: i.data_type for i in model.graph.initializer}
+    activations, weights = set(), set()
+    for node in model.graph.node:
+        if node.op_type == "QuantizeLinear":
+            zero_point = node.input[2] if len(node.input) > 2 else ""
+            activations.add(names.get(initializers.get(zero_point,
+                                                       onnx.TensorProto.UINT8),
+                                      "?"))
+        elif node.op_type == "DequantizeLinear" and node.input[0] in initializers:
+            kind = names.get(initializers[node.input[0]], "?")
+            if kind != "s32":  # biases
+                weights.add(kind)
+    if not activations and not weights:
+        return "f32"
+    return ("+".join(sorted(activations)) or "-") + "/" + \
+        ("+".join(sorted(weights)) or "-")

@@ -7,6 +7,9 @@ Tools, each run as its own process (wall time and peak RSS are the
 quantization's alone):
 - quant-qdq: qdq-opt model.onnx --insert-qdq=<case> --onnx-weights=int8
              --calibrate="data=calib.npy method=<m>" -o out.onnx
+             (TensorRT's placement, the default target)
+- quant-qdq ORT: the same with --qdq-target=onnxruntime (placement and
+             formats for ONNX Runtime's integer kernels)
 - ORT-Q:     onnxruntime.quantization.quantize_static (quantize_with_peer.py)
 - ModelOpt:  modelopt.onnx.quantization.quantize       (quantize_with_peer.py)
 
@@ -17,16 +20,26 @@ kernels for QDQ, as deployed), the same SQNR with Q/DQ computed as written
 x86 without VNNI, ORT's u8s8 kernels saturate 16-bit pair sums, an error
 of the machine that the first column adds), top-1 where the data are real (digits), wall
 time and peak RSS of the quantization, and ORT's batch-1 latency of the
-result next to the FP32 model's. A tool that fails gets a row with its error.
+result next to the FP32 model's, measured in turn in this process with
+the same session settings for every tool (CPU provider, all graph
+optimizations, ORT's default threads). Two columns say why a latency is
+what it is: the storage types the file asks ORT for (activations/weights:
+u8/s8 is ORT's fast x86 pairing; s8/s8 ORT converts to u8 on x86), and the
+integer nodes ORT's optimizer formed from the Q/DQ groups (QLinearConv,
+QLinearAdd, QGemm, MatMulIntegerToFloat, ...; the rest runs in float). A
+tool that fails gets a row with its error.
 
-usage: bench/peers/run.py [--build build] [--models a,b] [--tools ours,ort,modelopt]
+usage: bench/peers/run.py [--build build] [--models a,b]
+                          [--tools ours,ours-ort,ort,modelopt]
                           [--markdown table.md] [--timeout S] [--work DIR]
                           [--methods tool:method,...] [--calibration-samples N]
        bench/peers/run.py --latency-only DIR [--markdown table.md]
 
---latency-only measures again, one after the other on a quiet machine, the
-ORT latency of every model a run left in DIR (its --work folder, printed at
-its start) and rewrites the latency columns of its --markdown table.
+--latency-only measures again, on a quiet machine, the ORT latency of every
+model a run left in DIR (its --work folder, printed at its start): per
+model, the FP32 file and each tool's in turn, best of three interleaved
+rounds, and rewrites the latency columns of its --markdown table (the
+ratio "vs FP32" above 1 is faster than float).
 """
 import argparse
 import os
@@ -47,10 +60,15 @@ from common.processes import measured  # noqa: E402
 
 METHODS = {
     "ours": ["max", "percentile", "entropy", "mse"],
+    "ours-ort": ["max", "percentile", "entropy", "mse"],
     "ort": ["minmax", "percentile", "entropy"],
     "modelopt": ["max", "entropy"],
 }
-TOOL_NAMES = {"ours": "quant-qdq", "ort": "ORT-Q", "modelopt": "ModelOpt"}
+TOOL_NAMES = {"ours": "quant-qdq", "ours-ort": "quant-qdq ORT", "ort": "ORT-Q",
+              "modelopt": "ModelOpt"}
+COLUMNS = ["model", "tool", "method", "Q", "DQ", "SQNR dB", "SQNR exact dB",
+           "top-1 %", "quantize s", "peak RSS MiB", "act/weight",
+           "ORT integer nodes", "ORT ms QDQ", "ORT ms FP32", "vs FP32", "note"]
 ALL_MODELS = ["resnet18", "resnet50", "mobilenet_v2", "mobilenet_v3_small",
               "efficientnet_b0", "digits_cnn", "vit_b_16", "swin_t",
               "convnext_tiny", "bert_like"]
@@ -74,10 +92,11 @@ def build_model(name, work, samples=None):
 
 
 def quantize_command(tool, method, model, calib, out, build):
-    if tool == "ours":
+    if tool in ("ours", "ours-ort"):
         case = f"--insert-qdq={model.case}" if model.case else "--insert-qdq"
+        target = ["--qdq-target=onnxruntime"] if tool == "ours-ort" else []
         return [str(build / "bin" / "qdq-opt"), str(model.onnx), case,
-                "--onnx-weights=int8",
+                *target, "--onnx-weights=int8",
                 f"--calibrate=data={calib} method={method}", "-o", str(out)]
     return [sys.executable, str(here / "quantize_with_peer.py"), tool, method,
             str(model.onnx), str(calib), str(out)]
@@ -102,25 +121,55 @@ def latency_input(path):
     return rng.rand(*shape).astype(np.float32)
 
 
+def interleaved_latencies(paths, rounds=3, threads=0):
+    """{key: ms}: the best over `rounds` interleaved rounds of each file's
+    median batch-1 latency (bench_ort.run_ms), every file of a model
+    measured in turn in each round, so that a slower or busier moment of
+    the machine falls on all of them alike."""
+    sessions = {}
+    for key, path in paths.items():
+        session = bench_ort.session(path, threads=threads)
+        sessions[key] = (session, {session.get_inputs()[0].name:
+                                   latency_input(path)})
+    best = {key: float("inf") for key in paths}
+    for _ in range(rounds):
+        for key, (session, feeds) in sessions.items():
+            best[key] = min(best[key], bench_ort.run_ms(session, feeds))
+    return best
+
+
 def remeasure_latencies(work, markdown):
-    """Rewrites the two latency columns of `markdown` from models in `work`."""
+    """Rewrites the latency columns of `markdown` from models in `work`:
+    per model, the FP32 file and every quantized one measured in
+    interleaved rounds (interleaved_latencies)."""
     lines = Path(markdown).read_text().splitlines()
-    fp32 = {}
-    out = []
+    rows = []
     for line in lines:
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
-        if len(cells) != 13 or cells[0] in ("model", "---"):
-            out.append(line)
+        rows.append(cells if len(cells) == len(COLUMNS)
+                    and cells[0] not in ("model", "---") else line)
+    keys = {v: k for k, v in TOOL_NAMES.items()}
+    files = {}  # model -> {row index or "fp32": path}
+    for index, cells in enumerate(rows):
+        if isinstance(cells, str):
             continue
         name, tool, method = cells[0], cells[1], cells[2]
-        model = Path(work) / f"{name}.onnx"
-        if name not in fp32:
-            fp32[name] = bench_ort.latency_ms(model, latency_input(model))
-        cells[11] = f"{fp32[name]:.2f}"
-        key = {v: k for k, v in TOOL_NAMES.items()}.get(tool)
-        quantized = Path(work) / f"{name}.{key}.{method}.onnx"
-        if key and cells[10] and quantized.exists():
-            cells[10] = f"{bench_ort.latency_ms(quantized, latency_input(quantized)):.2f}"
+        paths = files.setdefault(name, {"fp32": Path(work) / f"{name}.onnx"})
+        quantized = Path(work) / f"{name}.{keys.get(tool)}.{method}.onnx"
+        if tool in keys and cells[COLUMNS.index("ORT ms QDQ")] and quantized.exists():
+            paths[index] = quantized
+    out = []
+    measured = {name: interleaved_latencies(paths)
+                for name, paths in files.items()}
+    for index, cells in enumerate(rows):
+        if isinstance(cells, str):
+            out.append(cells)
+            continue
+        times = measured[cells[0]]
+        cells[COLUMNS.index("ORT ms FP32")] = f"{times['fp32']:.2f}"
+        if index in times:
+            cells[COLUMNS.index("ORT ms QDQ")] = f"{times[index]:.2f}"
+            cells[COLUMNS.index("vs FP32")] = f"{times['fp32'] / times[index]:.2f}x"
         out.append("| " + " | ".join(cells) + " |")
         print(out[-1], flush=True)
     Path(markdown).write_text("\n".join(out) + "\n")
@@ -130,7 +179,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--build", default=str(here.parent.parent / "build"))
     parser.add_argument("--models", default=",".join(ALL_MODELS))
-    parser.add_argument("--tools", default="ours,ort,modelopt")
+    parser.add_argument("--tools", default="ours,ours-ort,ort,modelopt")
     parser.add_argument("--methods", help="only these, as tool:method,... "
                         "(e.g. ours:max,ort:minmax); default: every method of "
                         "every tool")
@@ -153,10 +202,8 @@ def main():
     work.mkdir(parents=True, exist_ok=True)
     print(f"# models in {work}", flush=True)
 
-    header = ("| model | tool | method | Q | DQ | SQNR dB | SQNR exact dB "
-              "| top-1 % | quantize s | peak RSS MiB | ORT ms QDQ | ORT ms FP32 "
-              "| note |")
-    rows = [header, "|" + "---|" * 13]
+    header = "| " + " | ".join(COLUMNS) + " |"
+    rows = [header, "|" + "---|" * len(COLUMNS)]
 
     def emit(row):
         line = "| " + " | ".join(str(c) for c in row) + " |"
@@ -175,8 +222,8 @@ def main():
         fp32_ms = bench_ort.latency_ms(model.onnx, model.evaluation[0])
         fp32_top1 = (f"{bench_ort.top1_percent(reference, model.labels):.2f}"
                      if model.labels is not None else "")
-        emit([name, "FP32", "", 0, 0, "", "", fp32_top1, "", "", "", f"{fp32_ms:.2f}",
-              "; ".join(model.notes)])
+        emit([name, "FP32", "", 0, 0, "", "", fp32_top1, "", "", "f32", "", "",
+              f"{fp32_ms:.2f}", "", "; ".join(model.notes)])
         chosen = args.methods.split(",") if args.methods else None
         for tool in args.tools.split(","):
             for method in METHODS[tool]:
@@ -189,10 +236,12 @@ def main():
                 row = [name, TOOL_NAMES[tool], method]
                 if status != 0 or not out.exists():
                     emit(row + ["", "", "", "", "", f"{seconds:.1f}", ("" if rss != rss else f"{rss:.0f}"), "", "",
-                                f"failed: {message}"])
+                                "", "", "", f"failed: {message}"])
                     continue
                 q, dq = count_qdq(out)
+                formats = bench_ort.storage_formats(out)
                 try:
+                    fused = bench_ort.format_counts(bench_ort.integer_nodes(out))
                     got = bench_ort.outputs(out, model.evaluation)
                     latency = f"{bench_ort.latency_ms(out, model.evaluation[0]):.2f}"
                     sqnr = f"{bench_ort.sqnr_db(reference, got):.1f}"
@@ -202,10 +251,11 @@ def main():
                                 if model.labels is not None else "")
                     note = ""
                 except Exception as error:  # ORT refuses the model
-                    sqnr = sqnr_exact = accuracy = latency = ""
+                    sqnr = sqnr_exact = accuracy = latency = fused = ""
                     note = f"ORT cannot run it: {str(error).splitlines()[0][:200]}"
+                speedup = (f"{fp32_ms / float(latency):.2f}x" if latency else "")
                 emit(row + [q, dq, sqnr, sqnr_exact, accuracy, f"{seconds:.1f}", ("" if rss != rss else f"{rss:.0f}"),
-                            latency, f"{fp32_ms:.2f}", note])
+                            formats, fused, latency, f"{fp32_ms:.2f}", speedup, note])
     if args.markdown:
         Path(args.markdown).write_text("\n".join(rows) + "\n")
 

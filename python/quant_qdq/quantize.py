@@ -40,6 +40,7 @@ def quantize_model(model, quantization_mode: str = "full",
                    block_size: int = 0, weight_scale: str = "auto",
                    awq: bool = False, gptq: bool = False, smooth_alpha=None,
                    kv_cache: Optional[str] = None,
+                   target: str = "tensorrt",
                    check_ranges: bool = True, bias_correction: bool = False,
                    accuracy_target: Optional[float] = None,
                    validation_data=None, weight_formats=("int8",),
@@ -131,6 +132,12 @@ def quantize_model(model, quantization_mode: str = "full",
       kv_cache: "int8" or "fp8" quantizes a decoder's key/value cache
         (its present_* outputs, per tensor, calibrated on
         `calibration_data`); None keeps it in float.
+      target: the runtime the Q/DQ placement is for: "tensorrt" (its
+        rules: inputs of the layers TensorRT fuses, symmetric int8) or
+        "onnxruntime" (u8 asymmetric activations, and the outputs of
+        convolutions, additions and poolings quantized too, so that ONNX
+        Runtime's CPU provider runs them as QLinearConv, QLinearAdd...;
+        docs/InsertQDQ.md#runtime-targets).
       gptq: round the quantized weights of dense layers (int4 or int8, per
         channel or in blocks) so that their outputs on `calibration_data`
         change least (GPTQ: docs/Calibration.md), after awq's scales.
@@ -157,6 +164,10 @@ def quantize_model(model, quantization_mode: str = "full",
                              "awq, gptq, smooth_alpha, kv_cache, "
                              "bias_correction and cross_layer_equalization "
                              "are for export")
+        if target != "tensorrt":
+            raise ValueError("target=%r places Q/DQ for export; "
+                             "quantization-aware training places fake "
+                             "quantization as for TensorRT" % (target,))
         if accuracy_target is not None:
             raise ValueError("accuracy_target chooses formats for export; "
                              "with qat=True, train instead")
@@ -227,7 +238,7 @@ def quantize_model(model, quantization_mode: str = "full",
                      block_size=block_size, weight_scale=weight_scale,
                      awq=awq, gptq=gptq,
                      smooth_alpha=smooth_alpha, kv_cache=kv_cache,
-                     check_ranges=check_ranges,
+                     target=target, check_ranges=check_ranges,
                      bias_correction=bias_correction,
                      keras_model=keras_model)
     if calibration_table is not None:

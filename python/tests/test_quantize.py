@@ -4,6 +4,8 @@ Each test checks the exported ONNX (which inputs a DequantizeLinear feeds)
 and, where the rule matters, insert-qdq's report of who decided.
 """
 
+import os
+import tempfile
 import warnings
 
 import numpy as np
@@ -274,6 +276,35 @@ def test_formats_per_layer(block_model, calib_data):
     session = ort.InferenceSession(qdq.SerializeToString(), options,
                                    providers=["CPUExecutionProvider"])
     assert np.isfinite(session.run(None, {"x": calib_data[:1]})[0]).all()
+
+
+def test_onnxruntime_target(block_model, calib_data):
+    # u8 activations with zero points, s8 weights, and the outputs of the
+    # convolutions and the Add quantized: ORT forms QLinearConv and
+    # QLinearAdd, where TensorRT's placement leaves them in float.
+    import onnxruntime as ort
+    counts = {}
+    for target in ("tensorrt", "onnxruntime"):
+        qdq = quantize_model(block_model, calibration_data=calib_data,
+                             target=target)
+        onnx.checker.check_model(qdq, full_check=True)
+        types = {t.name: t.data_type for t in qdq.graph.initializer}
+        counts[target] = {types[n.input[2]] for n in qdq.graph.node
+                          if n.op_type == "QuantizeLinear"}
+        options = ort.SessionOptions()
+        options.log_severity_level = 3
+        saved = os.path.join(tempfile.mkdtemp(), "optimized.onnx")
+        options.optimized_model_filepath = saved
+        ort.InferenceSession(qdq.SerializeToString(), options,
+                             providers=["CPUExecutionProvider"])
+        ran = op_counts(onnx.load(saved))
+        counts[target] = (counts[target], ran["QLinearConv"],
+                          ran["QLinearAdd"])
+    assert counts["tensorrt"] == ({onnx.TensorProto.INT8}, 0, 0)
+    assert counts["onnxruntime"] == ({onnx.TensorProto.UINT8}, 3, 1)
+    with pytest.raises(QuantQDQError, match="target must be tensorrt or "
+                                            "onnxruntime, got 'tflite'"):
+        quantize_model(block_model, target="tflite")
 
 
 def test_fp8(block_model):

@@ -64,6 +64,11 @@ struct QuantizePipelineOptions
   Option<std::string> kvCache{
       *this, "kv-cache",
       llvm::cl::desc("Quantize a decoder's key/value cache: int8 or fp8")};
+  Option<std::string> target{
+      *this, "target",
+      llvm::cl::desc("The runtime the pairs are placed for: tensorrt or "
+                     "onnxruntime (insert-qdq's target=)"),
+      llvm::cl::init("tensorrt")};
   Option<bool> awq{
       *this, "awq",
       llvm::cl::desc("Activation-aware weight scales (qdq-awq) on `data` "

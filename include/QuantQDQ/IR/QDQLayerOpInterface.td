@@ -94,6 +94,18 @@ def QDQLayerOpInterface : OpInterface<"QDQLayerOpInterface"> {
       "bool", "isPassThrough", (ins), "",
       [{ return ConcreteOp::kPassThrough; }]>,
     InterfaceMethod<[{
+        Whether the layer has a QOperator kernel, one that reads quantized
+        inputs and writes a quantized output (ONNX `QLinearConv`; ONNX
+        Runtime's `QLinearAdd`, `QLinearMul`, `QLinearConcat`,
+        `QLinearAveragePool`, `QLinearGlobalAveragePool`, `QLinearSigmoid`,
+        `QLinearLeakyRelu`): a runtime runs such a layer on integers only
+        when its output is quantized as well as its inputs. The
+        `onnxruntime` target of `insert-qdq` quantizes its output when its
+        activation inputs (and its weight) are quantized.
+      }],
+      "bool", "hasQLinearKernel", (ins), "",
+      [{ return ConcreteOp::kQLinearKernel; }]>,
+    InterfaceMethod<[{
         The multiply-accumulates (or, for layers without a contraction,
         element operations) one run of the layer takes: the cost that
         precision choices weigh bits by. Dynamic sizes count as 1, so

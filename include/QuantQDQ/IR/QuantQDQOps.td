@@ -41,6 +41,9 @@ class QDQ_LayerOp<string mnemonic, string layerClass, bit quantizeInput,
     : QDQ_Op<mnemonic, traits # [
         DeclareOpInterfaceMethods<QDQLayerOpInterface, overrides>]> {
   code extraLayerClassDeclaration = [{}];
+  // Whether the layer has a QOperator (QLinear*) kernel; see
+  // QDQLayerOpInterface::hasQLinearKernel.
+  bit qlinearKernel = 0;
   let extraClassDeclaration = !strconcat([{
     static constexpr ::llvm::StringLiteral getDefaultLayerClass() {
       return ::llvm::StringLiteral("}], layerClass, [{");
@@ -53,6 +56,8 @@ class QDQ_LayerOp<string mnemonic, string layerClass, bit quantizeInput,
         !if(allOperandsAreActivations, "true", "false"), [{;
     static constexpr bool kPassThrough = }],
         !if(passThrough, "true", "false"), [{;
+    static constexpr bool kQLinearKernel = }],
+        !if(qlinearKernel, "true", "false"), [{;
   }], extraLayerClassDeclaration);
   let assemblyFormat = [{
     ($name^)? operands attr-dict `:` functional-type(operands, results)
@@ -70,6 +75,7 @@ def QDQ_Conv2DOp : QDQ_LayerOp<"conv2d", "Conv2D", 1, 1,
                                  "getWeightChannelAxis",
                                  "getWeightReductionAxis",
                                  "getMultiplyAccumulates"]> {
+  let qlinearKernel = 1;
   let summary = "2-D convolution, grouped and depthwise included";
   let description = [{
     `output = conv(input, weight) + bias` over two spatial dimensions.
@@ -131,6 +137,7 @@ class QDQ_Pool2DOp<string mnemonic, string layerClass, bit quantizeInput,
 }
 
 def QDQ_AvgPool2DOp : QDQ_Pool2DOp<"avg_pool2d", "AveragePooling2D", 1, 0> {
+  let qlinearKernel = 1;
   let summary = "2-D average pooling";
   let description = [{
     Averages `kernel_shape` windows. `pads` are `[top, left, bottom, right]`;
@@ -172,6 +179,7 @@ class QDQ_GlobalPool2DOp<string mnemonic, string layerClass, bit quantizeInput,
 
 def QDQ_GlobalAvgPool2DOp : QDQ_GlobalPool2DOp<"global_avg_pool2d",
     "GlobalAveragePooling2D", 1, 0> {
+  let qlinearKernel = 1;
   let summary = "average over both spatial dimensions";
   let description = [{
     With `keep_dims` (default, as ONNX `GlobalAveragePool`) the result is
@@ -212,6 +220,7 @@ def QDQ_BatchNormOp : QDQ_LayerOp<"batch_norm", "BatchNormalization", 0, 0,
 
 def QDQ_ConcatOp : QDQ_LayerOp<"concat", "Concatenate", 0, 0,
     [QDQ_InferredResult], 1> {
+  let qlinearKernel = 1;
   let summary = "concatenation along an axis";
   let description = [{
     Joins its inputs along `axis` (negative counts from the end). Every input
@@ -237,6 +246,7 @@ class QDQ_ElementwiseOp<string mnemonic, string layerClass>
 }
 
 def QDQ_AddOp : QDQ_ElementwiseOp<"add", "Add"> {
+  let qlinearKernel = 1;
   let summary = "element-wise sum of two or more tensors";
   let description = [{
     Sums its inputs with NumPy broadcasting. The residual connection of a
@@ -251,6 +261,7 @@ def QDQ_AddOp : QDQ_ElementwiseOp<"add", "Add"> {
 }
 
 def QDQ_MultiplyOp : QDQ_ElementwiseOp<"multiply", "Multiply"> {
+  let qlinearKernel = 1;
   let summary = "element-wise product of two or more tensors";
   let description = [{
     Multiplies its inputs with NumPy broadcasting: the squeeze-and-excitation
@@ -266,7 +277,7 @@ def QDQ_MultiplyOp : QDQ_ElementwiseOp<"multiply", "Multiply"> {
 }
 
 def QDQ_ActivationOp : QDQ_LayerOp<"activation", "Activation", 0, 0,
-    [Pure, SameOperandsAndResultType]> {
+    [Pure, SameOperandsAndResultType], 0, 0, ["hasQLinearKernel"]> {
   let summary = "element-wise activation function";
   let description = [{
     Applies `kind`: `relu`, `relu6`, `leaky_relu` (`alpha`, default 0.01),

@@ -54,6 +54,18 @@ def InsertQDQ : Pass<"insert-qdq", "::mlir::ModuleOp"> {
     every reader takes, so the cache holds values of the grid and
     attention reads the dequantized cache.
 
+    `target=onnxruntime` places pairs the way ONNX Runtime's CPU provider
+    forms its integer kernels (docs/InsertQDQ.md, "Runtime targets"): 8-bit
+    activations become unsigned and asymmetric (u8, with s8 weights); after
+    the decisions above, in program order, the output of every layer with a
+    QLinear kernel (convolution, addition, multiplication, concatenation,
+    average pooling, sigmoid, leaky relu) whose inputs and weight are all
+    quantized is quantized too, after the relu or clip(0, c) that alone
+    reads it, and so is the output of every pass-through layer whose input
+    is quantized, so that ORT forms `QLinearConv`, `QLinearAdd` and the
+    rest. Fully connected layers and matmuls keep float outputs: ORT's
+    `QGemm` and `MatMulIntegerToFloat` run them on integers as they are.
+
     The pass reads nothing but its options. qdq-opt's `--qdq-spec`,
     `--qdq-mode` and `--qdq-report` are shorthand for `spec=`, `mode=` and
     `report=` of every `--insert-qdq` on its command line (written into the
@@ -99,6 +111,10 @@ def InsertQDQ : Pass<"insert-qdq", "::mlir::ModuleOp"> {
     Option<"kvCache", "kv-cache", "std::string", /*default=*/"\"\"",
            "Quantize a decoder's key/value cache (present_* outputs): int8 "
            "or fp8 (empty: keep it in float)">,
+    Option<"target", "target", "std::string", /*default=*/"\"tensorrt\"",
+           "The runtime the pairs are placed for: tensorrt, or onnxruntime "
+           "(u8 asymmetric activations, and the outputs of layers with a "
+           "QLinear kernel quantized; qdq-opt's --qdq-target)">,
   ];
   let statistics = [
     Statistic<"numLayers", "layers", "Layers decided">,
@@ -117,6 +133,12 @@ def InsertQDQ : Pass<"insert-qdq", "::mlir::ModuleOp"> {
               "(an imported QDQ model, a second run)">,
     Statistic<"numKVCacheTensors", "kv-cache-tensors",
               "Key/value cache tensors quantized (kv-cache=)">,
+    Statistic<"numQLinearOutputs", "qlinear-outputs",
+              "Outputs of layers with a QLinear kernel quantized "
+              "(target=onnxruntime)">,
+    Statistic<"numPassThroughOutputs", "pass-through-outputs",
+              "Outputs of pass-through layers quantized like their inputs "
+              "(target=onnxruntime)">,
   ];
   let dependentDialects = ["::mlir::quant_qdq::QuantQDQDialect",
                            "::mlir::pdl::PDLDialect",

@@ -94,7 +94,9 @@ QuantParams computeAsymmetricParams(QuantizerAttr q, double lo, double hi);
 /// The scale and zero point of an activation quantizer `q` for a tensor
 /// whose calibrated range is [lo, hi] with threshold `amax`: amax / qmax
 /// for a symmetric signed quantizer (1 for an empty range), else the
-/// asymmetric parameters of [lo, hi].
+/// asymmetric parameters of [lo, hi] clipped to [-amax, amax], so that a
+/// method that clips (percentile, entropy, mse) clips asymmetric
+/// quantizers too.
 QuantParams computeActivationParams(QuantizerAttr q, double lo, double hi,
                                     double amax);
 

@@ -47,6 +47,29 @@ static std::optional<std::pair<double, double>> getKnownBounds(Value value) {
   return std::nullopt;
 }
 
+/// The tensor a pass-through layer quantized alike before and after reads:
+/// `value`'s source when its layer moves or selects values (reshape, max
+/// pooling, zero padding) from a dequantize whose quantizer a quantize of
+/// `value` shares, else null.
+static Value getSameValuedSource(Value value) {
+  auto layer = value.getDefiningOp<QDQLayerOpInterface>();
+  if (!layer || !layer.isPassThrough() || layer->getNumResults() != 1)
+    return {};
+  SmallVector<unsigned> inputs = layer.getActivationOperandIndices();
+  if (inputs.size() != 1)
+    return {};
+  auto dequantize =
+      layer->getOperand(inputs.front()).getDefiningOp<DequantizeOp>();
+  if (!dequantize)
+    return {};
+  auto quantize = dequantize.getInput().getDefiningOp<QuantizeOp>();
+  if (!quantize || !llvm::any_of(value.getUsers(), [&](Operation *user) {
+        return getInputQuantizer(user) == dequantize.getQuantizer();
+      }))
+    return {};
+  return quantize.getInput();
+}
+
 namespace {
 /// A tensor calibration observes, and the method its quantizer asks for.
 struct ObservedTensor {
@@ -575,9 +598,17 @@ LogicalResult mlir::quant_qdq::collectCalibrationTable(
   if (failed(run.observe()))
     return failure();
 
-  for (const CalibratedTensor &tensor : tensors) {
+  for (auto [observedTensor, tensor] : llvm::zip(observed, tensors)) {
     ChosenRange chosen = chooseRange(tensor, options.percentile, loc);
     table.ranges[tensor.name] = chosen.range;
+    // The output of a pass-through layer holds its input's values: it takes
+    // the input's range (observed earlier, in program order), so both pairs
+    // agree and a runtime runs the layer on integers (ONNX Runtime drops
+    // Q/DQ around it only then).
+    if (Value source = getSameValuedSource(observedTensor.value))
+      if (auto it = table.ranges.find(getTensorName(source).str());
+          it != table.ranges.end())
+        table.ranges[tensor.name] = it->second;
     if (options.compareMethods && comparisons)
       comparisons->push_back(compareMethods(tensor, chosen, options.percentile,
                                             options.warnFarMoreClipping, loc));

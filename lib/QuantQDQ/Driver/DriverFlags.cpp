@@ -26,6 +26,10 @@ static const DriverFlag driverFlags[] = {
      "Write insert-qdq's per-layer decisions to this file, '-' for stdout "
      "(insert-qdq's and qdq-quantize's report=)"},
     {"qdq-report", "qdq-quantize", "report", ""},
+    {"qdq-target", "insert-qdq", "target",
+     "The runtime Q/DQ is placed for: tensorrt (default) or onnxruntime "
+     "(insert-qdq's and qdq-quantize's target=)"},
+    {"qdq-target", "qdq-quantize", "target", ""},
     {"calibration-method", "calibrate", "method",
      "max, percentile, entropy, mse, last-value or moving-average "
      "(calibrate's and qdq-quantize's "

@@ -49,6 +49,7 @@ LogicalResult mlir::quant_qdq::buildQuantizePipeline(
   insert.weightScale = options.weightScale;
   insert.attentionMaxSequence = options.attentionMaxSequence;
   insert.kvCache = options.kvCache;
+  insert.target = options.target;
   pm.addPass(createInsertQDQ(std::move(insert)));
 
   // SmoothQuant changes the ranges of W8A8 layers' inputs: before their

@@ -154,6 +154,15 @@ LogicalResult ActivationOp::verify() {
   return success();
 }
 
+/// ONNX Runtime's QLinearSigmoid and QLinearLeakyRelu, and a swish split
+/// into the first and a QLinearMul; the others run in float (relu and
+/// clip(0, c) vanish into the quantize that follows them).
+bool ActivationOp::hasQLinearKernel() {
+  return getKind() == ActivationKind::Sigmoid ||
+         getKind() == ActivationKind::LeakyRelu ||
+         getKind() == ActivationKind::Swish;
+}
+
 //===----------------------------------------------------------------------===//
 // AddOp, MultiplyOp
 //===----------------------------------------------------------------------===//

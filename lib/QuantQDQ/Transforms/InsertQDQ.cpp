@@ -14,6 +14,7 @@
 #include "QuantQDQ/IR/QuantQDQOps.h"
 #include "QuantQDQ/Transforms/InsertionCases.h"
 #include "QuantQDQ/Transforms/KVCache.h"
+#include "QuantQDQ/Transforms/ONNXRuntimeTarget.h"
 #include "QuantQDQ/Transforms/Passes.h"
 #include "QuantQDQ/Transforms/QuantizationSpec.h"
 #include "QuantQDQ/Utils/BareOption.h"
@@ -54,6 +55,8 @@ struct InsertionCounts {
   unsigned pairs = 0;
   /// Uses a decision asked for that an existing dequantize already fed.
   unsigned alreadyQuantized = 0;
+  /// target=onnxruntime: layer and pass-through outputs quantized.
+  unsigned qlinearOutputs = 0, passThroughOutputs = 0;
 };
 
 /// "Quantize this use with this quantizer."
@@ -93,8 +96,12 @@ private:
   /// The key/value cache's quantizer, null when it stays in float.
   QuantizerAttr kvCacheQuantizer;
   bool weightOnly = false;
+  /// Whether the pairs are placed for ONNX Runtime (target=onnxruntime).
+  bool forONNXRuntime = false;
   /// Quantizes every function's key/value cache with kvCacheQuantizer.
   void quantizeKVCaches(ModuleOp module, InsertionCounts &counts);
+  /// Quantizes, in every function, the outputs ORT's QLinear kernels need.
+  void completeQLinearGroups(ModuleOp module, InsertionCounts &counts);
   /// Places the pairs.
   void insert(ArrayRef<LayerDecision> decisions, InsertionCounts &counts);
   LogicalResult writeReport(StringRef path, ArrayRef<LayerDecision> decisions,
@@ -458,6 +465,11 @@ InsertQDQPass::writeReport(StringRef path, ArrayRef<LayerDecision> decisions,
                                 .str()
                           : std::string(),
                       counts.pairs, counts.alreadyQuantized);
+  if (forONNXRuntime)
+    os << llvm::formatv("# target onnxruntime, outputs quantized: {0} of "
+                        "layers with a QLinear kernel, {1} of pass-through "
+                        "layers\n",
+                        counts.qlinearOutputs, counts.passThroughOutputs);
   file->keep();
   return success();
 }
@@ -527,7 +539,17 @@ LogicalResult InsertQDQPass::resolveFormats(ModuleOp module) {
                      "weight-block-size must be 0 (per channel) or positive, "
                      "got ")
            << int64_t(weightBlockSize);
+  if (target != "tensorrt" && target != "onnxruntime")
+    return emitError(module.getLoc(),
+                     "target must be tensorrt or onnxruntime, got '")
+           << target << "'";
+  forONNXRuntime = target == "onnxruntime";
   activationDefault = *activation;
+  // ORT's x86 kernels take u8 activations; other widths and FP8 keep their
+  // signed symmetric form (ORT has no integer kernels for them).
+  if (forONNXRuntime && activation->getBits() == 8 &&
+      !activation->isFloatStorage())
+    activationDefault = getONNXRuntimeActivationQuantizer(module.getContext());
   weightDefault = *weight;
   if (!kvCache.empty()) {
     FailureOr<QuantizerAttr> cache =
@@ -555,6 +577,22 @@ void InsertQDQPass::quantizeKVCaches(ModuleOp module, InsertionCounts &counts) {
         << "kv-cache=" << kvCache
         << " found no key/value cache: no float output is named present*, "
            "and none concatenates a past* input";
+}
+
+void InsertQDQPass::completeQLinearGroups(ModuleOp module,
+                                          InsertionCounts &counts) {
+  QLinearOutputCounts total;
+  module.walk([&](func::FuncOp func) {
+    QLinearOutputCounts c = quantizeQLinearOutputs(func, activationDefault);
+    total.layerOutputs += c.layerOutputs;
+    total.passThroughOutputs += c.passThroughOutputs;
+    total.pairs += c.pairs;
+  });
+  numQLinearOutputs = total.layerOutputs;
+  numPassThroughOutputs = total.passThroughOutputs;
+  counts.pairs += total.pairs;
+  counts.qlinearOutputs = total.layerOutputs;
+  counts.passThroughOutputs = total.passThroughOutputs;
 }
 
 void InsertQDQPass::runOnOperation() {
@@ -611,6 +649,8 @@ void InsertQDQPass::runOnOperation() {
   if (kvCacheQuantizer)
     quantizeKVCaches(module, counts);
   insert(decisions, counts);
+  if (forONNXRuntime)
+    completeQLinearGroups(module, counts);
   recordStatistics(counts);
   if (!report.empty() && failed(writeReport(report, decisions, counts)))
     return signalPassFailure();

@@ -304,7 +304,7 @@ QuantParams mlir::quant_qdq::computeActivationParams(QuantizerAttr q, double lo,
                                                      double hi, double amax) {
   if (q.getSymmetric() && q.getIsSigned())
     return {amax > 0 ? float(amax / q.getQMax()) : 1.0f, 0};
-  return computeAsymmetricParams(q, lo, hi);
+  return computeAsymmetricParams(q, std::max(lo, -amax), std::min(hi, amax));
 }
 
 /// Asymmetric parameters for per-slice ranges [lo, hi].
