@@ -127,6 +127,14 @@ def QDQ_DenseOp : QDQ_LayerOp<"dense", "Dense", 1, 1, [QDQ_InferredResult], 0,
       2DTensorOf<[AnyFloat]>:$weight, Optional<QDQ_Vector>:$bias,
       OptionalAttr<StrAttr>:$name, UnitAttr:$transpose_weight);
   let results = (outs QDQ_FloatTensor:$output);
+  let extraLayerClassDeclaration = [{
+    /// A discardable unit attribute: export writes the bias as an Add
+    /// after a bias-free Gemm, which ONNX Runtime fuses with its quantized
+    /// input and weight into QGemm (its fusion takes no float bias). The
+    /// onnxruntime target of insert-qdq sets it; the numbers are the same.
+    static constexpr ::llvm::StringLiteral kSeparateBiasAttrName =
+        "quant_qdq.separate_bias";
+  }];
 }
 
 class QDQ_Pool2DOp<string mnemonic, string layerClass, bit quantizeInput,

@@ -31,6 +31,8 @@ struct QLinearOutputCounts {
   unsigned passThroughOutputs = 0;
   /// Q/DQ pairs created.
   unsigned pairs = 0;
+  /// Fully connected layers whose bias export writes as a separate Add.
+  unsigned separateBiases = 0;
 };
 
 /// In program order, quantizes with `activation`:
@@ -41,6 +43,9 @@ struct QLinearOutputCounts {
 /// - the output of every pass-through layer (reshape, max pooling, ...)
 ///   whose input comes dequantized, with the input's quantizer, so that ORT
 ///   runs it on integers (calibration gives both the same range).
+/// - a fully connected layer whose input and weight come dequantized and
+///   which has a bias is marked DenseOp::kSeparateBiasAttrName, so that
+///   ORT fuses its Gemm into QGemm.
 /// Every reader of such an output takes the pair, except the function's
 /// return: a layer whose output the graph returns stays as it was. An
 /// output that a pair already quantizes shares it.

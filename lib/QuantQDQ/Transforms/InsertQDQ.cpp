@@ -56,7 +56,7 @@ struct InsertionCounts {
   /// Uses a decision asked for that an existing dequantize already fed.
   unsigned alreadyQuantized = 0;
   /// target=onnxruntime: layer and pass-through outputs quantized.
-  unsigned qlinearOutputs = 0, passThroughOutputs = 0;
+  unsigned qlinearOutputs = 0, passThroughOutputs = 0, separateBiases = 0;
 };
 
 /// "Quantize this use with this quantizer."
@@ -468,8 +468,9 @@ InsertQDQPass::writeReport(StringRef path, ArrayRef<LayerDecision> decisions,
   if (forONNXRuntime)
     os << llvm::formatv("# target onnxruntime, outputs quantized: {0} of "
                         "layers with a QLinear kernel, {1} of pass-through "
-                        "layers\n",
-                        counts.qlinearOutputs, counts.passThroughOutputs);
+                        "layers; {2} biases exported as an Add (QGemm)\n",
+                        counts.qlinearOutputs, counts.passThroughOutputs,
+                        counts.separateBiases);
   file->keep();
   return success();
 }
@@ -587,12 +588,14 @@ void InsertQDQPass::completeQLinearGroups(ModuleOp module,
     total.layerOutputs += c.layerOutputs;
     total.passThroughOutputs += c.passThroughOutputs;
     total.pairs += c.pairs;
+    total.separateBiases += c.separateBiases;
   });
   numQLinearOutputs = total.layerOutputs;
   numPassThroughOutputs = total.passThroughOutputs;
   counts.pairs += total.pairs;
   counts.qlinearOutputs = total.layerOutputs;
   counts.passThroughOutputs = total.passThroughOutputs;
+  counts.separateBiases = total.separateBiases;
 }
 
 void InsertQDQPass::runOnOperation() {
@@ -649,7 +652,9 @@ void InsertQDQPass::runOnOperation() {
   if (kvCacheQuantizer)
     quantizeKVCaches(module, counts);
   insert(decisions, counts);
-  if (forONNXRuntime)
+  // ORT has integer kernels for 8-bit integers only.
+  if (forONNXRuntime && activationDefault.getBits() == 8 &&
+      !activationDefault.isFloatStorage())
     completeQLinearGroups(module, counts);
   recordStatistics(counts);
   if (!report.empty() && failed(writeReport(report, decisions, counts)))

@@ -1,9 +1,23 @@
 //===- ONNXRuntimeTarget.cpp - Q/DQ placed for ONNX Runtime ---------------===//
+//
+// Two steps. Analysis: which tensors to quantize, as a greatest fixpoint:
+// every candidate (the output of a layer with a QLinear kernel, past the
+// activation ORT removes; the output of a pass-through layer) starts in the
+// set, and leaves it when its layer cannot run on integers (an input neither
+// dequantized nor in the set) or when no reader would then run on integers.
+// Starting from all of them, two convolutions feeding one Add keep each
+// other in. Each sweep is linear; each removes a candidate or ends it.
+// Insertion: in program order, a pair on each tensor of the set, swishes
+// split first.
+//
+//===----------------------------------------------------------------------===//
 
 #include "QuantQDQ/Transforms/ONNXRuntimeTarget.h"
 #include "QuantQDQ/IR/QuantQDQOps.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/Dominance.h"
+#include "llvm/ADT/SetVector.h"
 
 using namespace mlir;
 using namespace mlir::quant_qdq;
@@ -15,6 +29,22 @@ mlir::quant_qdq::getONNXRuntimeActivationQuantizer(MLIRContext *context) {
                             /*axis=*/std::nullopt,
                             std::optional<CalibrationMethod>(),
                             /*block_size=*/std::nullopt, StorageFormat::Int);
+}
+
+/// Whether ORT's integer kernels read data of `quantizer`: 8-bit integers
+/// (per tensor for activations; weights may be per channel).
+static bool isIntegerKernelFormat(QuantizerAttr quantizer, bool weight) {
+  return quantizer.getBits() == 8 && !quantizer.isFloatStorage() &&
+         !quantizer.isBlocked() && (weight || !quantizer.isPerAxis());
+}
+
+/// The dequantize `value` comes from, when ORT's integer kernels read its
+/// format.
+static DequantizeOp getIntegerDequantize(Value value, bool weight) {
+  auto dequantize = value.getDefiningOp<DequantizeOp>();
+  if (dequantize && isIntegerKernelFormat(dequantize.getQuantizer(), weight))
+    return dequantize;
+  return nullptr;
 }
 
 /// Whether ORT removes `act` in front of a quantize whose zero point is the
@@ -42,81 +72,96 @@ static Value getQuantizedOutput(Operation *layer) {
   return act && vanishesBeforeQuantize(act) ? act.getResult() : output;
 }
 
-/// Whether every activation input of `layer`, and its weight if it has one,
-/// comes from a dequantize.
-static bool readsQuantized(QDQLayerOpInterface layer) {
+/// Whether a pair may go on `value`: a float tensor that the function does
+/// not return (its output keeps full precision).
+static bool isQuantizableOutput(Value value) {
+  auto type = dyn_cast<RankedTensorType>(value.getType());
+  return type && isa<FloatType>(type.getElementType()) &&
+         llvm::none_of(value.getUsers(), [](Operation *user) {
+           return user->hasTrait<OpTrait::IsTerminator>();
+         });
+}
+
+/// The one activation input of a pass-through layer, else null.
+static OpOperand *getPassThroughInput(QDQLayerOpInterface layer) {
+  if (!layer.isPassThrough() || layer->getNumResults() != 1)
+    return nullptr;
+  SmallVector<unsigned> inputs = layer.getActivationOperandIndices();
+  return inputs.size() == 1 ? &layer->getOpOperand(inputs.front()) : nullptr;
+}
+
+namespace {
+/// The tensors the target quantizes, found as a greatest fixpoint.
+class QuantizedTensors {
+public:
+  explicit QuantizedTensors(ArrayRef<QDQLayerOpInterface> layers);
+
+  /// Whether `value` comes quantized: from a dequantize of an integer
+  /// format, or because the set will quantize it.
+  bool isQuantized(Value value) const {
+    return getIntegerDequantize(value, /*weight=*/false) || set.contains(value);
+  }
+  bool contains(Value value) const { return set.contains(value); }
+
+private:
+  /// Whether every activation input of `layer`, and its weight if it has
+  /// one, comes quantized.
+  bool readsQuantized(QDQLayerOpInterface layer) const;
+  /// Whether `use` runs on integers once its value comes quantized: a
+  /// quantize already reads the value; a layer with an integer weight
+  /// (QLinearConv, QGemm, MatMulIntegerToFloat); a layer with a QLinear
+  /// kernel whose other inputs come quantized.
+  bool runsOnIntegers(OpOperand &use) const;
+  /// Whether some reader of `value`, looking through pass-through layers,
+  /// runs on integers once it comes quantized. Quantizing it for nothing
+  /// would cost accuracy: a convolution feeding a layer normalization
+  /// stays in float.
+  bool isWanted(Value value) const;
+  /// Whether `candidate`, the output its layer gives, stays in the set.
+  bool holds(Value candidate, QDQLayerOpInterface layer) const;
+
+  llvm::SetVector<Value> set;
+};
+} // namespace
+
+QuantizedTensors::QuantizedTensors(ArrayRef<QDQLayerOpInterface> layers) {
+  SmallVector<std::pair<Value, QDQLayerOpInterface>> candidates;
+  for (QDQLayerOpInterface layer : layers) {
+    Value output;
+    if (getPassThroughInput(layer))
+      output = layer->getResult(0);
+    else if (layer.hasQLinearKernel())
+      output = getQuantizedOutput(layer);
+    if (output && isQuantizableOutput(output) &&
+        !getIntegerDequantize(output, /*weight=*/false)) {
+      candidates.push_back({output, layer});
+      set.insert(output);
+    }
+  }
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (auto [candidate, layer] : candidates)
+      if (set.contains(candidate) && !holds(candidate, layer)) {
+        set.remove(candidate);
+        changed = true;
+      }
+  }
+}
+
+bool QuantizedTensors::readsQuantized(QDQLayerOpInterface layer) const {
   SmallVector<unsigned> inputs = layer.getActivationOperandIndices();
   if (inputs.empty())
     return false;
-  auto dequantized = [&](unsigned index) {
-    return layer->getOperand(index).getDefiningOp<DequantizeOp>() != nullptr;
-  };
   if (std::optional<unsigned> weight = layer.getWeightOperandIndex();
-      weight && !dequantized(*weight))
+      weight && !getIntegerDequantize(layer->getOperand(*weight),
+                                      /*weight=*/true))
     return false;
-  return llvm::all_of(inputs, dequantized);
-}
-
-/// A per-tensor dequantize of `value` that a quantize of it feeds, if any.
-static DequantizeOp findPair(Value value) {
-  for (Operation *user : value.getUsers()) {
-    auto quantize = dyn_cast<QuantizeOp>(user);
-    if (!quantize || quantize.getQuantizer().isPerAxis())
-      continue;
-    for (Operation *reader : quantize->getUsers())
-      if (auto dequantize = dyn_cast<DequantizeOp>(reader))
-        return dequantize;
-  }
-  return nullptr;
-}
-
-/// Quantizes `value` for every reader but quantize ops, sharing a pair that
-/// already quantizes it. False, and nothing changed, when the function
-/// returns `value` or it is not a float tensor.
-static bool quantizeEveryReader(OpBuilder &builder, Value value,
-                                QuantizerAttr quantizer,
-                                QLinearOutputCounts &counts) {
-  auto type = dyn_cast<RankedTensorType>(value.getType());
-  if (!type || !isa<FloatType>(type.getElementType()))
-    return false;
-  auto isFloatReader = [](OpOperand &use) {
-    return !isa<QuantizeOp>(use.getOwner());
-  };
-  if (llvm::any_of(value.getUses(), [](OpOperand &use) {
-        return use.getOwner()->hasTrait<OpTrait::IsTerminator>();
-      }))
-    return false;
-  if (llvm::none_of(value.getUses(), isFloatReader))
-    return true;
-  DequantizeOp pair = findPair(value);
-  if (!pair) {
-    pair = createQDQPair(builder, value, quantizer, "insert-qdq");
-    ++counts.pairs;
-  }
-  Operation *quantize = pair.getInput().getDefiningOp();
-  value.replaceUsesWithIf(pair.getResult(), [&](OpOperand &use) {
-    return use.getOwner() != quantize && isFloatReader(use);
+  return llvm::all_of(inputs, [&](unsigned index) {
+    return isQuantized(layer->getOperand(index));
   });
-  return true;
 }
 
-/// The readers of `value`, looking through pass-through layers.
-static void collectReaders(Value value, SmallVectorImpl<OpOperand *> &readers) {
-  for (OpOperand &use : value.getUses()) {
-    auto layer = dyn_cast<QDQLayerOpInterface>(use.getOwner());
-    if (layer && layer.isPassThrough() && layer->getNumResults() == 1)
-      collectReaders(layer->getResult(0), readers);
-    else
-      readers.push_back(&use);
-  }
-}
-
-/// Whether `use` can run on integers once its value comes quantized: a
-/// pair already quantizes the value (a consumer asked for it); a layer with
-/// a dequantized weight reads it (QLinearConv, QGemm,
-/// MatMulIntegerToFloat); or a layer with a QLinear kernel reads it beside
-/// activation inputs that are all quantized.
-static bool runsOnIntegers(OpOperand &use) {
+bool QuantizedTensors::runsOnIntegers(OpOperand &use) const {
   Operation *reader = use.getOwner();
   if (isa<QuantizeOp>(reader))
     return true;
@@ -125,48 +170,105 @@ static bool runsOnIntegers(OpOperand &use) {
     return false;
   if (std::optional<unsigned> weight = layer.getWeightOperandIndex())
     if (*weight != use.getOperandNumber() &&
-        layer->getOperand(*weight).getDefiningOp<DequantizeOp>())
+        getIntegerDequantize(layer->getOperand(*weight), /*weight=*/true))
       return true;
   if (!layer.hasQLinearKernel())
     return false;
   return llvm::all_of(layer.getActivationOperandIndices(), [&](unsigned i) {
-    return i == use.getOperandNumber() ||
-           layer->getOperand(i).getDefiningOp<DequantizeOp>();
+    return i == use.getOperandNumber() || isQuantized(layer->getOperand(i));
   });
 }
 
-/// Whether quantizing `value` lets a reader run on integers. Quantizing it
-/// for nothing would cost accuracy: a convolution feeding a layer
-/// normalization stays in float.
-static bool isWantedQuantized(Value value) {
-  SmallVector<OpOperand *> readers;
-  collectReaders(value, readers);
-  return llvm::any_of(readers,
-                      [](OpOperand *use) { return runsOnIntegers(*use); });
+bool QuantizedTensors::isWanted(Value value) const {
+  SmallVector<Value> worklist{value};
+  while (!worklist.empty()) {
+    Value next = worklist.pop_back_val();
+    for (OpOperand &use : next.getUses()) {
+      auto layer = dyn_cast<QDQLayerOpInterface>(use.getOwner());
+      if (layer && getPassThroughInput(layer))
+        worklist.push_back(layer->getResult(0));
+      else if (runsOnIntegers(use))
+        return true;
+    }
+  }
+  return false;
 }
 
-/// Splits a swish, `x * sigmoid(x)`, whose input comes dequantized into
-/// its sigmoid and its product, with the sigmoid's output quantized: ORT
-/// runs the two as QLinearSigmoid and QLinearMul, where it has no kernel
-/// for the whole. Returns the product.
-static MultiplyOp splitSwish(OpBuilder &builder, ActivationOp swish,
-                             QuantizerAttr activation,
+bool QuantizedTensors::holds(Value candidate, QDQLayerOpInterface layer) const {
+  if (OpOperand *input = getPassThroughInput(layer))
+    return isQuantized(input->get()) && isWanted(candidate);
+  return readsQuantized(layer) && isWanted(candidate);
+}
+
+/// A per-tensor dequantize of `value` that a quantize of it feeds and that
+/// comes before every other reader of `value`, if any.
+static DequantizeOp findPair(Value value, DominanceInfo &dominance) {
+  for (Operation *user : value.getUsers()) {
+    auto quantize = dyn_cast<QuantizeOp>(user);
+    if (!quantize || quantize.getQuantizer().isPerAxis())
+      continue;
+    for (Operation *reader : quantize->getUsers()) {
+      auto dequantize = dyn_cast<DequantizeOp>(reader);
+      if (dequantize && llvm::all_of(value.getUsers(), [&](Operation *other) {
+            return isa<QuantizeOp>(other) ||
+                   dominance.properlyDominates(dequantize.getOperation(),
+                                               other);
+          }))
+        return dequantize;
+    }
+  }
+  return nullptr;
+}
+
+/// Quantizes `value` for every reader but quantize ops, sharing a pair that
+/// already quantizes it.
+static void quantizeEveryReader(OpBuilder &builder, DominanceInfo &dominance,
+                                Value value, QuantizerAttr quantizer,
+                                QLinearOutputCounts &counts) {
+  auto isFloatReader = [](OpOperand &use) {
+    return !isa<QuantizeOp>(use.getOwner());
+  };
+  if (llvm::none_of(value.getUses(), isFloatReader))
+    return;
+  DequantizeOp pair = findPair(value, dominance);
+  if (!pair) {
+    pair = createQDQPair(builder, value, quantizer, "insert-qdq");
+    ++counts.pairs;
+  }
+  Operation *quantize = pair.getInput().getDefiningOp();
+  value.replaceUsesWithIf(pair.getResult(), [&](OpOperand &use) {
+    return use.getOwner() != quantize && isFloatReader(use);
+  });
+}
+
+/// Splits a swish, `x * sigmoid(x)`, into its sigmoid and its product, with
+/// the sigmoid's output quantized: ORT runs the two as QLinearSigmoid and
+/// QLinearMul, where it has no kernel for the whole. Returns the product,
+/// which takes the swish's place (and its tensor names).
+static MultiplyOp splitSwish(OpBuilder &builder, DominanceInfo &dominance,
+                             ActivationOp swish, QuantizerAttr activation,
                              QLinearOutputCounts &counts) {
   builder.setInsertionPoint(swish);
   Location loc = swish.getLoc();
-  std::string name = swish.getName().value_or("swish").str();
+  StringAttr name = swish.getNameAttr();
+  auto suffixed = [&](StringRef suffix) {
+    return name ? builder.getStringAttr(name.getValue() + suffix)
+                : StringAttr();
+  };
   Value input = swish.getInput();
-  auto sigmoid =
-      ActivationOp::create(builder, loc, input, ActivationKind::Sigmoid,
-                           builder.getStringAttr(name + "/sigmoid"), nullptr,
-                           nullptr, nullptr, nullptr);
+  auto sigmoid = ActivationOp::create(
+      builder, loc, input, ActivationKind::Sigmoid, suffixed("/sigmoid"),
+      nullptr, nullptr, nullptr, nullptr);
   auto product = MultiplyOp::create(builder, loc, swish.getType(),
                                     ValueRange{input, sigmoid.getResult()},
-                                    builder.getStringAttr(name + "/mul"));
+                                    suffixed("/mul"));
+  for (NamedAttribute attr : swish->getDiscardableAttrs())
+    product->setAttr(attr.getName(), attr.getValue());
   swish.getResult().replaceAllUsesWith(product.getResult());
   swish.erase();
-  if (quantizeEveryReader(builder, sigmoid.getResult(), activation, counts))
-    ++counts.layerOutputs;
+  quantizeEveryReader(builder, dominance, sigmoid.getResult(), activation,
+                      counts);
+  ++counts.layerOutputs;
   return product;
 }
 
@@ -174,36 +276,51 @@ QLinearOutputCounts
 mlir::quant_qdq::quantizeQLinearOutputs(func::FuncOp func,
                                         QuantizerAttr activation) {
   QLinearOutputCounts counts;
-  // Collected first: the pairs go in after the layers they follow.
   SmallVector<QDQLayerOpInterface> layers;
   func.walk([&](QDQLayerOpInterface layer) {
     if (layer->getNumResults() == 1)
       layers.push_back(layer);
   });
+  QuantizedTensors quantized(layers);
+
   OpBuilder builder(func.getContext());
+  DominanceInfo dominance(func);
   for (QDQLayerOpInterface layer : layers) {
-    if (layer.isPassThrough()) {
-      SmallVector<unsigned> inputs = layer.getActivationOperandIndices();
-      if (inputs.size() != 1)
-        continue;
-      auto source =
-          layer->getOperand(inputs.front()).getDefiningOp<DequantizeOp>();
+    if (OpOperand *input = getPassThroughInput(layer)) {
+      // In program order, the input's pair is in place: its quantizer.
       Value output = layer->getResult(0);
-      if (source && !source.getQuantizer().isPerAxis() &&
-          isWantedQuantized(output) &&
-          quantizeEveryReader(builder, output, source.getQuantizer(), counts))
-        ++counts.passThroughOutputs;
+      if (!quantized.contains(output))
+        continue;
+      auto source = getIntegerDequantize(input->get(), /*weight=*/false);
+      if (!source)
+        continue;
+      quantizeEveryReader(builder, dominance, output, source.getQuantizer(),
+                          counts);
+      ++counts.passThroughOutputs;
       continue;
     }
-    if (!layer.hasQLinearKernel() || !readsQuantized(layer))
+    Value output = layer->getNumResults() == 1 && layer.hasQLinearKernel()
+                       ? getQuantizedOutput(layer)
+                       : Value();
+    if (!output || !quantized.contains(output))
       continue;
     auto act = dyn_cast<ActivationOp>(layer.getOperation());
     if (act && act.getKind() == ActivationKind::Swish)
-      layer = splitSwish(builder, act, activation, counts);
-    Value output = getQuantizedOutput(layer);
-    if (isWantedQuantized(output) &&
-        quantizeEveryReader(builder, output, activation, counts))
-      ++counts.layerOutputs;
+      output = getQuantizedOutput(
+          splitSwish(builder, dominance, act, activation, counts));
+    quantizeEveryReader(builder, dominance, output, activation, counts);
+    ++counts.layerOutputs;
   }
+
+  // ORT fuses a Gemm with quantized input and weight into QGemm only
+  // without a float bias: export writes the bias as an Add after it.
+  func.walk([&](DenseOp dense) {
+    if (dense.getBias() &&
+        getIntegerDequantize(dense.getInput(), /*weight=*/false) &&
+        getIntegerDequantize(dense.getWeight(), /*weight=*/true)) {
+      dense->setAttr(DenseOp::kSeparateBiasAttrName, builder.getUnitAttr());
+      ++counts.separateBiases;
+    }
+  });
   return counts;
 }

@@ -11,6 +11,8 @@ produces from it (optimized_model_filepath) and prints:
       (Conv, FusedConv, NCHWc Conv) in ORT's optimized graph.
   adds: N qlinear: M
       Add nodes between activations in FLOAT.onnx; QLinearAdd in ORT's graph.
+  gemms: N integer: M
+      Gemm nodes in FLOAT.onnx; QGemm in ORT's graph.
   float activations and products: R
       Relu, Clip, Sigmoid, Mul and QuickGelu (ORT's fused swish) nodes in
       ORT's graph (a relu or clip that a quantize follows vanishes into it
@@ -96,6 +98,7 @@ def main():
     print(f"convs: {counts['Conv']} qlinear: {kinds['QLinearConv']} "
           f"float: {sum(kinds[k] for k in FLOAT_CONVS)}")
     print(f"adds: {adds} qlinear: {kinds['QLinearAdd']}")
+    print(f"gemms: {counts['Gemm']} integer: {kinds['QGemm']}")
     floats = sum(kinds[k] for k in FLOAT_ELEMENTWISE)
     print(f"float activations and products: {floats}")
     print(f"weights dequantized per run: {dequantized_weights}")

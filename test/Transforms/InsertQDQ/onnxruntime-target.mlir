@@ -12,6 +12,14 @@
 // TensorRT's placement (the default) quantizes inputs only.
 // RUN: qdq-opt %s --split-input-file --insert-qdq=resnet-v1 \
 // RUN:   | FileCheck %s --check-prefix=TRT
+// FP8 and int16 activations have no integer kernels in ORT: the target
+// adds no output pairs for them.
+// RUN: qdq-opt %s --split-input-file \
+// RUN:   --insert-qdq="cases=resnet-v1 target=onnxruntime activation-format=fp8" \
+// RUN:   | FileCheck %s --check-prefix=FP8
+// RUN: qdq-opt %s --split-input-file \
+// RUN:   --insert-qdq="cases=resnet-v1 target=onnxruntime activation-format=int16" \
+// RUN:   | FileCheck %s --check-prefix=FP8
 // A second run changes nothing.
 // RUN: qdq-opt %s --split-input-file --insert-qdq=resnet-v1 \
 // RUN:   --qdq-target=onnxruntime > %t.once
@@ -43,13 +51,16 @@
 // CHECK-NEXT: %[[C3:.*]] = quant_qdq.conv2d "conv3" %[[A4]], %[[W2]]
 // CHECK-NEXT: return %[[C3]]
 // REPORT: # 7 layers {{.*}}; 7 Q/DQ pairs inserted, 0 uses already quantized
-// REPORT-NEXT: # target onnxruntime, outputs quantized: 3 of layers with a QLinear kernel, 1 of pass-through layers
+// REPORT-NEXT: # target onnxruntime, outputs quantized: 3 of layers with a QLinear kernel, 1 of pass-through layers; 0 biases exported as an Add (QGemm)
 // TRT-LABEL: func.func @block
 // TRT: quant_qdq.quantize %arg0 <bits = 8>
 // TRT: %[[C2:.*]] = quant_qdq.conv2d "conv2"
 // TRT-NEXT: quant_qdq.add "add" %[[C2]],
 // TRT: %[[M:.*]] = quant_qdq.max_pool2d "pool" %{{.*}}
 // TRT-NEXT: quant_qdq.conv2d "conv3" %[[M]],
+// FP8-LABEL: func.func @block
+// FP8: %[[C2:.*]] = quant_qdq.conv2d "conv2"
+// FP8-NEXT: quant_qdq.add "add" %[[C2]],
 func.func @block(%x: tensor<1x4x8x8xf32>, %w1: tensor<4x4x3x3xf32>, %w2: tensor<4x4x1x1xf32>) -> tensor<1x4x4x4xf32> {
   %c1 = quant_qdq.conv2d "conv1" %x, %w1 {pads = array<i64: 1, 1, 1, 1>} : (tensor<1x4x8x8xf32>, tensor<4x4x3x3xf32>) -> tensor<1x4x8x8xf32>
   %r1 = quant_qdq.activation relu "relu1" %c1 : tensor<1x4x8x8xf32>
@@ -129,6 +140,72 @@ func.func @left_alone(%x: tensor<2x8xf32>, %w: tensor<8x8xf32>, %image: tensor<1
   %t = quant_qdq.transpose "to_nhwc" %e {perm = array<i64: 0, 2, 3, 1>} : (tensor<1x4x4x4xf32>) -> tensor<1x4x4x4xf32>
   %n = quant_qdq.layer_norm "norm" %t scale %g bias %g {axis = -1 : i64} : (tensor<1x4x4x4xf32>, tensor<4xf32>, tensor<4xf32>) -> tensor<1x4x4x4xf32>
   return %s, %r, %n : tensor<2x8xf32>, tensor<1x4x4x4xf32>, tensor<1x4x4x4xf32>
+}
+
+// -----
+
+// The groups are found as a whole, not layer by layer: two convolutions
+// feeding one Multiply, or one Concatenate (SqueezeNet's fire module), that
+// no case quantizes each wait for the other to be quantized; both are.
+// CHECK-LABEL: func.func @joined
+// CHECK: %[[A:.*]] = quant_qdq.conv2d "main"
+// CHECK-NEXT: %[[QA:.*]] = quant_qdq.quantize %[[A]]
+// CHECK-NEXT: %[[DA:.*]] = quant_qdq.dequantize %[[QA]]
+// CHECK-NEXT: %[[B:.*]] = quant_qdq.conv2d "short"
+// CHECK-NEXT: %[[QB:.*]] = quant_qdq.quantize %[[B]]
+// CHECK-NEXT: %[[DB:.*]] = quant_qdq.dequantize %[[QB]]
+// CHECK-NEXT: %[[S:.*]] = quant_qdq.multiply "mul" %[[DA]], %[[DB]]
+// CHECK-NEXT: %[[R:.*]] = quant_qdq.activation relu "relu" %[[S]]
+// CHECK-NEXT: %[[QR:.*]] = quant_qdq.quantize %[[R]]
+// CHECK: %[[E1:.*]] = quant_qdq.activation relu "e1r"
+// CHECK-NEXT: %[[Q1:.*]] = quant_qdq.quantize %[[E1]]
+// CHECK-NEXT: %[[D1:.*]] = quant_qdq.dequantize %[[Q1]]
+// CHECK: %[[E3:.*]] = quant_qdq.activation relu "e3r"
+// CHECK-NEXT: %[[Q3:.*]] = quant_qdq.quantize %[[E3]]
+// CHECK-NEXT: %[[D3:.*]] = quant_qdq.dequantize %[[Q3]]
+// CHECK-NEXT: %[[C:.*]] = quant_qdq.concat "cat" %[[D1]], %[[D3]]
+// CHECK-NEXT: quant_qdq.quantize %[[C]]
+// A fully connected layer with quantized input and weight and a bias is
+// marked for export to write the bias as an Add after the Gemm (QGemm).
+// CHECK: quant_qdq.dense "fc" {{.*}} {quant_qdq.separate_bias}
+func.func @joined(%x: tensor<1x4x4x4xf32>, %w: tensor<4x4x1x1xf32>, %w8: tensor<4x8x1x1xf32>, %fw: tensor<64x10xf32>, %fb: tensor<10xf32>) -> (tensor<1x4x4x4xf32>, tensor<1x10xf32>) {
+  %a = quant_qdq.conv2d "main" %x, %w : (tensor<1x4x4x4xf32>, tensor<4x4x1x1xf32>) -> tensor<1x4x4x4xf32>
+  %b = quant_qdq.conv2d "short" %x, %w : (tensor<1x4x4x4xf32>, tensor<4x4x1x1xf32>) -> tensor<1x4x4x4xf32>
+  %s = quant_qdq.multiply "mul" %a, %b : (tensor<1x4x4x4xf32>, tensor<1x4x4x4xf32>) -> tensor<1x4x4x4xf32>
+  %r = quant_qdq.activation relu "relu" %s : tensor<1x4x4x4xf32>
+  %e1 = quant_qdq.conv2d "e1" %r, %w : (tensor<1x4x4x4xf32>, tensor<4x4x1x1xf32>) -> tensor<1x4x4x4xf32>
+  %e1r = quant_qdq.activation relu "e1r" %e1 : tensor<1x4x4x4xf32>
+  %e3 = quant_qdq.conv2d "e3" %r, %w : (tensor<1x4x4x4xf32>, tensor<4x4x1x1xf32>) -> tensor<1x4x4x4xf32>
+  %e3r = quant_qdq.activation relu "e3r" %e3 : tensor<1x4x4x4xf32>
+  %c = quant_qdq.concat "cat" %e1r, %e3r {axis = 1 : i64} : (tensor<1x4x4x4xf32>, tensor<1x4x4x4xf32>) -> tensor<1x8x4x4xf32>
+  %y = quant_qdq.conv2d "squeeze" %c, %w8 : (tensor<1x8x4x4xf32>, tensor<4x8x1x1xf32>) -> tensor<1x4x4x4xf32>
+  %f = quant_qdq.flatten "flatten" %c : (tensor<1x8x4x4xf32>) -> tensor<1x128xf32>
+  %f64 = quant_qdq.reshape "half" %f {shape = array<i64: 2, 64>} : (tensor<1x128xf32>) -> tensor<2x64xf32>
+  %fc = quant_qdq.dense "fc" %f64, %fw, %fb : (tensor<2x64xf32>, tensor<64x10xf32>, tensor<10xf32>) -> tensor<2x10xf32>
+  %fc1 = quant_qdq.reshape "first" %fc {shape = array<i64: 1, 20>} : (tensor<2x10xf32>) -> tensor<1x20xf32>
+  %fc2 = quant_qdq.generic "Slice" "take" %fc1 : (tensor<1x20xf32>) -> tensor<1x10xf32>
+  return %y, %fc2 : tensor<1x4x4x4xf32>, tensor<1x10xf32>
+}
+
+// -----
+
+// A pair already in the model that comes after another reader of its
+// tensor (an imported QDQ model) is not shared with that reader: the
+// target gives it a pair of its own, so every use stays dominated.
+// CHECK-LABEL: func.func @late_pair
+// CHECK: %[[C:.*]] = quant_qdq.conv2d "conv"
+// CHECK-NEXT: %[[Q:.*]] = quant_qdq.quantize %[[C]]
+// CHECK-NEXT: %[[D:.*]] = quant_qdq.dequantize %[[Q]]
+// CHECK-NEXT: quant_qdq.add "add" %[[D]],
+func.func @late_pair(%x: tensor<1x4x4x4xf32>, %w: tensor<4x4x1x1xf32>) -> (tensor<1x4x4x4xf32>, tensor<1x4x4x4xf32>) {
+  %q0 = quant_qdq.quantize %x <bits = 8, is_signed = false, narrow_range = false, symmetric = false> : tensor<1x4x4x4xf32> -> tensor<1x4x4x4xi8>
+  %d0 = quant_qdq.dequantize %q0 <bits = 8, is_signed = false, narrow_range = false, symmetric = false> : tensor<1x4x4x4xi8> -> tensor<1x4x4x4xf32>
+  %c = quant_qdq.conv2d "conv" %d0, %w : (tensor<1x4x4x4xf32>, tensor<4x4x1x1xf32>) -> tensor<1x4x4x4xf32>
+  %a = quant_qdq.add "add" %c, %d0 : (tensor<1x4x4x4xf32>, tensor<1x4x4x4xf32>) -> tensor<1x4x4x4xf32>
+  %q1 = quant_qdq.quantize %c <bits = 8, is_signed = false, narrow_range = false, symmetric = false> : tensor<1x4x4x4xf32> -> tensor<1x4x4x4xi8>
+  %d1 = quant_qdq.dequantize %q1 <bits = 8, is_signed = false, narrow_range = false, symmetric = false> : tensor<1x4x4x4xi8> -> tensor<1x4x4x4xf32>
+  %m = quant_qdq.max_pool2d "pool" %d1 {kernel_shape = array<i64: 1, 1>} : (tensor<1x4x4x4xf32>) -> tensor<1x4x4x4xf32>
+  return %a, %m : tensor<1x4x4x4xf32>, tensor<1x4x4x4xf32>
 }
 
 // -----

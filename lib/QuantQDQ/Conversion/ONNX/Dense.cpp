@@ -4,9 +4,10 @@
 // bias), and MatMul by a constant 2-D weight -> dense without bias; the
 // bias Add that usually follows joins it by AddOp's canonicalization.
 //
-// Export: a dense on a 2-D input is a Gemm; on more dimensions, MatMul
-// (which broadcasts over the leading ones, Gemm does not) and an Add for
-// the bias, the weight transposed by a Transpose node when it is stored
+// Export: a dense on a 2-D input is a Gemm (its bias a separate Add when
+// the layer carries DenseOp::kSeparateBiasAttrName); on more dimensions,
+// MatMul (which broadcasts over the leading ones, Gemm does not) and an Add
+// for the bias, the weight transposed by a Transpose node when it is stored
 // [N, K].
 //
 //===----------------------------------------------------------------------===//
@@ -68,7 +69,12 @@ static LogicalResult exportDense(DenseOp op, ONNXNodeBuilder &b) {
     SmallVector<NamedAttribute> attrs;
     if (op.getTransposeWeight())
       attrs.push_back(b.getIntAttr("transB", 1));
-    return b.replaceWith("Gemm", op->getOperands(), attrs);
+    if (!op.getBias() || !op->hasAttr(DenseOp::kSeparateBiasAttrName))
+      return b.replaceWith("Gemm", op->getOperands(), attrs);
+    Value product =
+        b.create("Gemm", {op.getInput(), op.getWeight()}, op.getType(), attrs);
+    return b.replaceWithValue(
+        b.create("Add", {product, op.getBias()}, op.getType(), {}, "bias"));
   }
   Value weight = op.getWeight();
   if (op.getTransposeWeight()) {
