@@ -10,13 +10,16 @@
 // RUN:   --calibrate="data=%t.npy method=percentile percentile=99" \
 // RUN:   | FileCheck %s --check-prefix=PERCENTILE
 
-func.func @net(%x: tensor<1x2x4x4xf32>) -> tensor<1x2x2x2xf32> {
+func.func @net(%x: tensor<1x2x4x4xf32>) -> tensor<1x3xf32> {
   %w = arith.constant dense<[[[[1.0]], [[0.0]]], [[[0.0]], [[1.0]]]]> : tensor<2x2x1x1xf32>
   %c = quant_qdq.conv2d "conv" %x, %w : (tensor<1x2x4x4xf32>, tensor<2x2x1x1xf32>) -> tensor<1x2x4x4xf32>
   %r = quant_qdq.activation relu "relu" %c : tensor<1x2x4x4xf32>
   %m = quant_qdq.max_pool2d "pool" %r {kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<1x2x4x4xf32>) -> tensor<1x2x2x2xf32>
-  %y = quant_qdq.conv2d "head" %m, %w : (tensor<1x2x2x2xf32>, tensor<2x2x1x1xf32>) -> tensor<1x2x2x2xf32>
-  return %y : tensor<1x2x2x2xf32>
+  %h = quant_qdq.conv2d "head" %m, %w : (tensor<1x2x2x2xf32>, tensor<2x2x1x1xf32>) -> tensor<1x2x2x2xf32>
+  %f = quant_qdq.flatten "flatten" %h : (tensor<1x2x2x2xf32>) -> tensor<1x8xf32>
+  %k = arith.constant dense<0.5> : tensor<8x3xf32>
+  %y = quant_qdq.dense "fc" %f, %k : (tensor<1x8xf32>, tensor<8x3xf32>) -> tensor<1x3xf32>
+  return %y : tensor<1x3xf32>
 }
 
 // max: the outlier sets the input's range, [0, 50]: 50 / 255.

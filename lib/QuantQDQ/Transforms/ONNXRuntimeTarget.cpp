@@ -108,9 +108,9 @@ private:
   /// one, comes quantized.
   bool readsQuantized(QDQLayerOpInterface layer) const;
   /// Whether `use` runs on integers once its value comes quantized: a
-  /// quantize already reads the value; a layer with an integer weight
-  /// (QLinearConv, QGemm, MatMulIntegerToFloat); a layer with a QLinear
-  /// kernel whose other inputs come quantized.
+  /// quantize already reads the value; a layer with a QLinear kernel whose
+  /// other inputs come quantized and whose output the set holds; a layer
+  /// without one but with an integer weight (QGemm, MatMulIntegerToFloat).
   bool runsOnIntegers(OpOperand &use) const;
   /// Whether some reader of `value`, looking through pass-through layers,
   /// runs on integers once it comes quantized. Quantizing it for nothing
@@ -132,8 +132,7 @@ QuantizedTensors::QuantizedTensors(ArrayRef<QDQLayerOpInterface> layers) {
       output = layer->getResult(0);
     else if (layer.hasQLinearKernel())
       output = getQuantizedOutput(layer);
-    if (output && isQuantizableOutput(output) &&
-        !getIntegerDequantize(output, /*weight=*/false)) {
+    if (output && isQuantizableOutput(output)) {
       candidates.push_back({output, layer});
       set.insert(output);
     }
@@ -166,17 +165,19 @@ bool QuantizedTensors::runsOnIntegers(OpOperand &use) const {
   if (isa<QuantizeOp>(reader))
     return true;
   auto layer = dyn_cast<QDQLayerOpInterface>(reader);
-  if (!layer)
+  if (!layer || use.getOperandNumber() == layer.getWeightOperandIndex())
     return false;
-  if (std::optional<unsigned> weight = layer.getWeightOperandIndex())
-    if (*weight != use.getOperandNumber() &&
-        getIntegerDequantize(layer->getOperand(*weight), /*weight=*/true))
-      return true;
-  if (!layer.hasQLinearKernel())
-    return false;
-  return llvm::all_of(layer.getActivationOperandIndices(), [&](unsigned i) {
-    return i == use.getOperandNumber() || isQuantized(layer->getOperand(i));
-  });
+  // A QLinear kernel needs its output quantized too, and all its inputs.
+  if (layer.hasQLinearKernel())
+    return set.contains(getQuantizedOutput(layer)) &&
+           llvm::all_of(layer.getActivationOperandIndices(), [&](unsigned i) {
+             return i == use.getOperandNumber() ||
+                    isQuantized(layer->getOperand(i));
+           });
+  // QGemm and MatMulIntegerToFloat write float.
+  std::optional<unsigned> weight = layer.getWeightOperandIndex();
+  return weight &&
+         getIntegerDequantize(layer->getOperand(*weight), /*weight=*/true);
 }
 
 bool QuantizedTensors::isWanted(Value value) const {
