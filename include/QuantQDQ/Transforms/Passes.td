@@ -57,14 +57,18 @@ def InsertQDQ : Pass<"insert-qdq", "::mlir::ModuleOp"> {
     `target=onnxruntime` places pairs the way ONNX Runtime's CPU provider
     forms its integer kernels (docs/InsertQDQ.md, "Runtime targets"): 8-bit
     activations become unsigned and asymmetric (u8, with s8 weights); after
-    the decisions above, in program order, the output of every layer with a
-    QLinear kernel (convolution, addition, multiplication, concatenation,
-    average pooling, sigmoid, leaky relu) whose inputs and weight are all
-    quantized is quantized too, after the relu or clip(0, c) that alone
-    reads it, and so is the output of every pass-through layer whose input
-    is quantized, so that ORT forms `QLinearConv`, `QLinearAdd` and the
-    rest. Fully connected layers and matmuls keep float outputs: ORT's
-    `QGemm` and `MatMulIntegerToFloat` run them on integers as they are.
+    the decisions above, the output of each layer with a QLinear kernel
+    (convolution, addition, multiplication, concatenation, average pooling,
+    sigmoid, leaky relu, swish) whose inputs and weight are quantized is
+    quantized too, past the relu or clip(0, c) that alone reads it, and so
+    is the output of each pass-through layer with a quantized input, where
+    a reader then runs on integers (the tensors are chosen together, as a
+    greatest fixpoint), so that ORT forms `QLinearConv`, `QLinearAdd` and
+    the rest. A swish so quantized splits into a sigmoid and a product.
+    Fully connected layers and matmuls keep float outputs (ORT's `QGemm`
+    and `MatMulIntegerToFloat` take them); a Gemm's bias is exported as an
+    Add so that `QGemm` forms. FP8 and int16 activations are left as
+    TensorRT's placement puts them.
 
     The pass reads nothing but its options. qdq-opt's `--qdq-spec`,
     `--qdq-mode` and `--qdq-report` are shorthand for `spec=`, `mode=` and
