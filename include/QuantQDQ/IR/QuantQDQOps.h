@@ -23,6 +23,14 @@ namespace mlir::quant_qdq {
 /// `value`'s name. Returns the dequantize; no use of `value` changes.
 DequantizeOp createQDQPair(OpBuilder &builder, Value value,
                            QuantizerAttr quantizer, StringRef tag);
+
+/// A discardable unit attribute on a layer with a quantized weight that the
+/// runtime will run in float all the same (`insert-qdq target=onnxruntime`
+/// sets it where ORT forms no integer kernel): `qdq-quantize-weights`
+/// stores such a weight as its dequantized float values, the same numbers,
+/// so that the runtime does not dequantize it on every run.
+inline constexpr llvm::StringLiteral kFloatKernelAttrName =
+    "quant_qdq.float_kernel";
 } // namespace mlir::quant_qdq
 
 #endif // QUANTQDQ_IR_QUANTQDQOPS_H

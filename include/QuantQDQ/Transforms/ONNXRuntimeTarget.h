@@ -33,6 +33,9 @@ struct QLinearOutputCounts {
   unsigned pairs = 0;
   /// Fully connected layers whose bias export writes as a separate Add.
   unsigned separateBiases = 0;
+  /// Layers with a quantized weight that ORT runs in float all the same
+  /// (marked kFloatKernelAttrName).
+  unsigned floatKernels = 0;
 };
 
 /// In program order, quantizes with `activation`:
@@ -45,7 +48,10 @@ struct QLinearOutputCounts {
 ///   runs it on integers (calibration gives both the same range).
 /// - a fully connected layer whose input and weight come dequantized and
 ///   which has a bias is marked DenseOp::kSeparateBiasAttrName, so that
-///   ORT fuses its Gemm into QGemm.
+///   ORT fuses its Gemm into QGemm;
+/// - a layer with a quantized weight whose inputs or output stay in float
+///   (so ORT runs it in float) is marked kFloatKernelAttrName, so that its
+///   weight is stored as float values.
 /// Every reader of such an output takes the pair, except the function's
 /// return: a layer whose output the graph returns stays as it was. An
 /// output that a pair already quantizes shares it.

@@ -239,6 +239,11 @@ def QuantizeWeights : Pass<"qdq-quantize-weights"> {
     initializer read by a `DequantizeLinear` (`--onnx-weights=int8` runs
     this pass). The constant is named after the quantize's tensor name, or
     the weight's name with `_quantized`. Other bit widths are left alone.
+    A weight that only layers marked `quant_qdq.float_kernel` read (layers
+    ONNX Runtime runs in float all the same; `insert-qdq
+    target=onnxruntime` marks them) becomes instead a float constant of its
+    dequantized values, `(q - zero_point) * scale`: the same numbers,
+    without a dequantize on every run.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }

@@ -40,12 +40,15 @@ using namespace mlir::quant_qdq;
 namespace {
 /// What one layer gets, and why.
 struct LayerDecision {
+  /// The layer; the onnxruntime target may erase it (a swish it splits),
+  /// so the report reads `name` and `layerClass` instead.
   Operation *op;
   /// Positions in the layer's activation operand list.
   SmallVector<unsigned> inputs;
   bool weight = false;
   QuantizerAttr inputQuantizer, weightQuantizer;
   std::string rule;
+  std::string name, layerClass;
 };
 
 /// What the pass did, for the report and the pass statistics.
@@ -57,6 +60,7 @@ struct InsertionCounts {
   unsigned alreadyQuantized = 0;
   /// target=onnxruntime: layer and pass-through outputs quantized.
   unsigned qlinearOutputs = 0, passThroughOutputs = 0, separateBiases = 0;
+  unsigned floatKernels = 0;
 };
 
 /// "Quantize this use with this quantizer."
@@ -247,6 +251,8 @@ InsertQDQPass::decide(ModuleOp module, const QuantizationSpec *spec,
           ("; calibration " + stringifyCalibrationMethod(*method)).str();
     if (failed(checkDecision(decision, entry)))
       return WalkResult::interrupt();
+    decision.name = layer.getLayerName().str();
+    decision.layerClass = layer.getLayerClass().str();
     ++counts.layers;
     counts.bySpec += entry != nullptr;
     counts.byCase += !entry && record;
@@ -425,12 +431,9 @@ InsertQDQPass::writeReport(StringRef path, ArrayRef<LayerDecision> decisions,
   // Columns as wide as their longest entry, so long names stay aligned.
   size_t nameWidth = 32, classWidth = 24, inputsWidth = 10;
   for (const LayerDecision &d : decisions) {
-    auto layer = cast<QDQLayerOpInterface>(d.op);
     Row &row = rows.emplace_back();
-    row.name = layer.getLayerName().str();
-    if (row.name.empty())
-      row.name = "<unnamed>";
-    row.layerClass = layer.getLayerClass().str();
+    row.name = d.name.empty() ? "<unnamed>" : d.name;
+    row.layerClass = d.layerClass;
     row.inputs = "[" +
                  llvm::join(llvm::map_range(d.inputs,
                                             [](unsigned i) {
@@ -468,9 +471,11 @@ InsertQDQPass::writeReport(StringRef path, ArrayRef<LayerDecision> decisions,
   if (forONNXRuntime)
     os << llvm::formatv("# target onnxruntime, outputs quantized: {0} of "
                         "layers with a QLinear kernel, {1} of pass-through "
-                        "layers; {2} biases exported as an Add (QGemm)\n",
+                        "layers; {2} biases exported as an Add (QGemm); {3} "
+                        "layers left in float by ORT, their weights stored "
+                        "as float\n",
                         counts.qlinearOutputs, counts.passThroughOutputs,
-                        counts.separateBiases);
+                        counts.separateBiases, counts.floatKernels);
   file->keep();
   return success();
 }
@@ -589,6 +594,7 @@ void InsertQDQPass::completeQLinearGroups(ModuleOp module,
     total.passThroughOutputs += c.passThroughOutputs;
     total.pairs += c.pairs;
     total.separateBiases += c.separateBiases;
+    total.floatKernels += c.floatKernels;
   });
   numQLinearOutputs = total.layerOutputs;
   numPassThroughOutputs = total.passThroughOutputs;
@@ -596,6 +602,7 @@ void InsertQDQPass::completeQLinearGroups(ModuleOp module,
   counts.qlinearOutputs = total.layerOutputs;
   counts.passThroughOutputs = total.passThroughOutputs;
   counts.separateBiases = total.separateBiases;
+  counts.floatKernels = total.floatKernels;
 }
 
 void InsertQDQPass::runOnOperation() {

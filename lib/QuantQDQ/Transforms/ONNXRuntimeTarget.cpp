@@ -313,6 +313,28 @@ mlir::quant_qdq::quantizeQLinearOutputs(func::FuncOp func,
     ++counts.layerOutputs;
   }
 
+  // A layer with an integer weight that stays in float dequantizes it on
+  // every run: its weight is better stored as the float values.
+  // (Walked again: `layers` holds the swishes split and erased above.)
+  func.walk([&](QDQLayerOpInterface layer) {
+    std::optional<unsigned> weight = layer.getWeightOperandIndex();
+    if (layer->getNumResults() != 1 || !weight ||
+        !getIntegerDequantize(layer->getOperand(*weight), /*weight=*/true))
+      return;
+    bool inputsQuantized =
+        llvm::all_of(layer.getActivationOperandIndices(), [&](unsigned i) {
+          return getIntegerDequantize(layer->getOperand(i), /*weight=*/false);
+        });
+    bool outputQuantized =
+        !layer.hasQLinearKernel() ||
+        llvm::all_of(getQuantizedOutput(layer).getUsers(),
+                     [](Operation *user) { return isa<QuantizeOp>(user); });
+    if (!inputsQuantized || !outputQuantized) {
+      layer->setAttr(kFloatKernelAttrName, builder.getUnitAttr());
+      ++counts.floatKernels;
+    }
+  });
+
   // ORT fuses a Gemm with quantized input and weight into QGemm only
   // without a float bias: export writes the bias as an Add after it.
   func.walk([&](DenseOp dense) {

@@ -94,7 +94,42 @@ LogicalResult mlir::quant_qdq::quantizeConstant(ElementsAttr value,
   });
 }
 
+/// Whether every layer reading `q`'s weight, through its dequantize ops,
+/// runs in float all the same (kFloatKernelAttrName).
+static bool isReadByFloatKernelsOnly(QuantizeOp q) {
+  bool any = false;
+  for (Operation *dequantize : q->getUsers())
+    for (Operation *reader : dequantize->getUsers()) {
+      if (!reader->hasAttr(kFloatKernelAttrName))
+        return false;
+      any = true;
+    }
+  return any;
+}
+
+/// The float values an 8-bit integer `storage` of quantizer `q` stands
+/// for: (stored - zero point) * scale, per slice, as DequantizeLinear
+/// computes them.
+static SmallVector<float> dequantizeStorage(ArrayRef<char> storage,
+                                            QuantizerAttr q,
+                                            ArrayRef<int64_t> shape,
+                                            ArrayRef<float> scales,
+                                            ArrayRef<int32_t> zeroPoints) {
+  SmallVector<float> values(storage.size());
+  for (const ScaleRun &run : getScaleRuns(q, shape))
+    for (int64_t i = 0; i < run.length; ++i) {
+      int64_t s = run.scale + i * run.scaleStride;
+      uint8_t byte = uint8_t(storage[run.begin + i]);
+      int32_t stored = q.getIsSigned() ? int32_t(int8_t(byte)) : byte;
+      int32_t zp = zeroPoints.empty() ? 0 : zeroPoints[s];
+      values[run.begin + i] = float(stored - zp) * scales[s];
+    }
+  return values;
+}
+
 /// Replaces `q` by its quantized constant; false when it does not apply.
+/// A weight that only float kernels read becomes the float constant of
+/// its dequantized values instead.
 static FailureOr<bool> quantizeWeight(QuantizeOp q) {
   ElementsAttr weight;
   if (!q.getScale() || q->use_empty() ||
@@ -119,9 +154,32 @@ static FailureOr<bool> quantizeWeight(QuantizeOp q) {
     name = (base.empty() ? StringRef("weight") : base).str() + "_quantized";
   }
   MLIRContext *context = q.getContext();
-  auto attr = DenseResourceElementsAttr::get(q.getType(), name,
-                                             std::move(blob));
   OpBuilder builder(q);
+  QuantizerAttr quantizer = q.getQuantizer();
+  if (bytes == 1 && !quantizer.isFloatStorage() &&
+      isReadByFloatKernelsOnly(q)) {
+    SmallVector<float> values = dequantizeStorage(
+        blob.getData(), quantizer, type.getShape(), *q.getScale(),
+        q.getZeroPoint().value_or(ArrayRef<int32_t>()));
+    std::string floatName =
+        StringRef(name).ends_with("_quantized")
+            ? StringRef(name).drop_back(10).str() + "_dequantized"
+            : name + "_dequantized";
+    arith::ConstantOp constant = createFloatResourceConstant(
+        builder, q.getLoc(), cast<RankedTensorType>(q.getInput().getType()),
+        values, floatName);
+    for (Operation *dequantize : llvm::make_early_inc_range(q->getUsers())) {
+      dequantize->getResult(0).replaceAllUsesWith(constant.getResult());
+      dequantize->erase();
+    }
+    Operation *floatWeight = q.getInput().getDefiningOp();
+    q.erase();
+    if (floatWeight->use_empty())
+      floatWeight->erase();
+    return true;
+  }
+  auto attr =
+      DenseResourceElementsAttr::get(q.getType(), name, std::move(blob));
   auto constant = arith::ConstantOp::create(
       builder, NameLoc::get(StringAttr::get(context, name), q.getLoc()),
       attr);

@@ -45,12 +45,13 @@
 // CHECK-NEXT: %[[Q3:.*]] = quant_qdq.quantize %[[R2]] <bits = 8, is_signed = false
 // CHECK-NEXT: %[[A3:.*]] = quant_qdq.dequantize %[[Q3]]
 // The graph returns conv3's output: conv3 stays in float, so the max
-// pooling before it needs no pair on its output.
+// pooling before it needs no pair on its output, and its weight is marked
+// to be stored as float values (qdq-quantize-weights).
 // CHECK-NEXT: %[[M:.*]] = quant_qdq.max_pool2d "pool" %[[A3]]
-// CHECK-NEXT: %[[C3:.*]] = quant_qdq.conv2d "conv3" %[[M]], %[[W2]]
+// CHECK-NEXT: %[[C3:.*]] = quant_qdq.conv2d "conv3" %[[M]], %[[W2]] {quant_qdq.float_kernel}
 // CHECK-NEXT: return %[[C3]]
 // REPORT: # 7 layers {{.*}}; 6 Q/DQ pairs inserted, 0 uses already quantized
-// REPORT-NEXT: # target onnxruntime, outputs quantized: 3 of layers with a QLinear kernel, 0 of pass-through layers; 0 biases exported as an Add (QGemm)
+// REPORT-NEXT: # target onnxruntime, outputs quantized: 3 of layers with a QLinear kernel, 0 of pass-through layers; 0 biases exported as an Add (QGemm); 1 layers left in float by ORT, their weights stored as float
 // TRT-LABEL: func.func @block
 // TRT: quant_qdq.quantize %arg0 <bits = 8>
 // TRT: %[[C2:.*]] = quant_qdq.conv2d "conv2"
@@ -94,9 +95,11 @@ func.func @block(%x: tensor<1x4x8x8xf32>, %w1: tensor<4x4x3x3xf32>, %w2: tensor<
 // CHECK-NEXT: %[[M:.*]] = quant_qdq.multiply "swish/mul" %[[D3]], %[[DS]]
 // CHECK-NEXT: %[[QM:.*]] = quant_qdq.quantize %[[M]]
 // CHECK-NEXT: %[[DM:.*]] = quant_qdq.dequantize %[[QM]]
-// CHECK-NEXT: %[[C4:.*]] = quant_qdq.conv2d "tanh_clip_conv" %[[DM]]
+// CHECK-NEXT: %[[C4:.*]] = quant_qdq.conv2d "tanh_clip_conv" %[[DM]], %{{.*}} {quant_qdq.float_kernel}
 // CHECK-NEXT: %[[A4:.*]] = quant_qdq.activation clip "clip11" %[[C4]]
 // CHECK-NEXT: return %[[A4]]
+// The report still names the swish the target split (and erased).
+// REPORT: {{^}}swish {{ *}}Activation {{ *}}[] {{ *}}no
 // A swish that TensorRT's placement sees stays whole.
 // TRT-LABEL: func.func @activations
 // TRT: quant_qdq.activation swish "swish"
@@ -120,9 +123,9 @@ func.func @activations(%x: tensor<1x4x4x4xf32>, %w: tensor<4x4x1x1xf32>) -> tens
 // convolution and a transpose (ConvNeXt's, Swin's patch embedding), or a
 // Multiply whose other input stays in float.
 // CHECK-LABEL: func.func @left_alone
-// CHECK: %[[D:.*]] = quant_qdq.dense "fc"
+// CHECK: %[[D:.*]] = quant_qdq.dense "fc" %{{[0-9]+}}, %{{[0-9]+}} :
 // CHECK-NEXT: %[[S:.*]] = quant_qdq.softmax "softmax" %[[D]]
-// CHECK: %[[C:.*]] = quant_qdq.conv2d "conv"
+// CHECK: %[[C:.*]] = quant_qdq.conv2d "conv" {{.*}} {quant_qdq.float_kernel}
 // CHECK-NEXT: %[[M:.*]] = quant_qdq.multiply "scale" %[[C]], %arg3
 // CHECK-NEXT: %[[R:.*]] = quant_qdq.activation relu "relu" %[[M]]
 // CHECK: %[[E:.*]] = quant_qdq.conv2d "embed"

@@ -77,3 +77,32 @@ func.func @fp8() -> tensor<4xf32> {
   %dq = quant_qdq.dequantize %q <bits = 8, storage = e4m3fn> scale [1.0] : tensor<4xf8E4M3FN> -> tensor<4xf32>
   return %dq : tensor<4xf32>
 }
+
+// -----
+
+// A weight that only float kernels read (layers ONNX Runtime runs in float
+// all the same, marked by insert-qdq target=onnxruntime) becomes the float
+// constant of its dequantized values: -2, 2, -2 (1.0 per step) and 0.5, 63.5
+// (saturated at 127 steps of 0.5), 0 (0.25 rounds half to even to 0 steps).
+// A weight that another layer reads as an integer weight stays int8.
+// CHECK-LABEL: func @float_kernel
+// CHECK-NOT: quant_qdq.quantize %cst
+// CHECK: %[[W:.*]] = arith.constant dense_resource<w_dequantized> : tensor<2x3xf32>
+// CHECK: quant_qdq.dense "fc" %{{.*}}, %[[W]] {quant_qdq.float_kernel, transpose_weight}
+// CHECK: %[[V:.*]] = arith.constant dense_resource<v_quantized> : tensor<2x3xi8>
+// CHECK: %[[DV:.*]] = quant_qdq.dequantize %[[V]]
+// CHECK: quant_qdq.dense "fc2" %{{.*}}, %[[DV]] {quant_qdq.float_kernel, transpose_weight}
+// CHECK: quant_qdq.dense "fc3" %{{.*}}, %[[DV]] {transpose_weight}
+// CHECK: w_dequantized: "0x04000000000000C000000040000000C00000003F00007E4200000000"
+func.func @float_kernel(%x: tensor<4x3xf32>) -> (tensor<4x2xf32>, tensor<4x2xf32>, tensor<4x2xf32>) {
+  %w = arith.constant dense<[[-2.0, 2.5, -1.5], [0.5, 99.0, 0.25]]> : tensor<2x3xf32> loc("w")
+  %q = quant_qdq.quantize %w <bits = 8, axis = 0> scale [1.0, 0.5] : tensor<2x3xf32> -> tensor<2x3xi8>
+  %dq = quant_qdq.dequantize %q <bits = 8, axis = 0> scale [1.0, 0.5] : tensor<2x3xi8> -> tensor<2x3xf32>
+  %y = quant_qdq.dense "fc" %x, %dq {transpose_weight, quant_qdq.float_kernel} : (tensor<4x3xf32>, tensor<2x3xf32>) -> tensor<4x2xf32>
+  %v = arith.constant dense<[[-2.0, 2.5, -1.5], [0.5, 99.0, 0.25]]> : tensor<2x3xf32> loc("v")
+  %qv = quant_qdq.quantize %v <bits = 8, axis = 0> scale [1.0, 0.5] : tensor<2x3xf32> -> tensor<2x3xi8>
+  %dv = quant_qdq.dequantize %qv <bits = 8, axis = 0> scale [1.0, 0.5] : tensor<2x3xi8> -> tensor<2x3xf32>
+  %y2 = quant_qdq.dense "fc2" %x, %dv {transpose_weight, quant_qdq.float_kernel} : (tensor<4x3xf32>, tensor<2x3xf32>) -> tensor<4x2xf32>
+  %y3 = quant_qdq.dense "fc3" %x, %dv {transpose_weight} : (tensor<4x3xf32>, tensor<2x3xf32>) -> tensor<4x2xf32>
+  return %y, %y2, %y3 : tensor<4x2xf32>, tensor<4x2xf32>, tensor<4x2xf32>
+}
