@@ -94,16 +94,25 @@ LogicalResult mlir::quant_qdq::quantizeConstant(ElementsAttr value,
   });
 }
 
-/// Whether every layer reading `q`'s weight, through its dequantize ops,
-/// runs in float all the same (kFloatKernelAttrName).
+/// Whether `q`'s f32 weight may be stored as its dequantized f32 values:
+/// every layer reading it, through dequantize ops of `q`'s own parameters
+/// and an f32 result, runs in float all the same (kFloatKernelAttrName).
 static bool isReadByFloatKernelsOnly(QuantizeOp q) {
+  if (!cast<ShapedType>(q.getInput().getType()).getElementType().isF32())
+    return false;
   bool any = false;
-  for (Operation *dequantize : q->getUsers())
+  for (Operation *user : q->getUsers()) {
+    auto dequantize = cast<DequantizeOp>(user);
+    if (dequantize.getScale() != q.getScale() ||
+        dequantize.getZeroPoint() != q.getZeroPoint() ||
+        !dequantize.getType().getElementType().isF32())
+      return false;
     for (Operation *reader : dequantize->getUsers()) {
       if (!reader->hasAttr(kFloatKernelAttrName))
         return false;
       any = true;
     }
+  }
   return any;
 }
 

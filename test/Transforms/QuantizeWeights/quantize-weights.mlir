@@ -106,3 +106,23 @@ func.func @float_kernel(%x: tensor<4x3xf32>) -> (tensor<4x2xf32>, tensor<4x2xf32
   %y3 = quant_qdq.dense "fc3" %x, %dv {transpose_weight} : (tensor<4x3xf32>, tensor<2x3xf32>) -> tensor<4x2xf32>
   return %y, %y2, %y3 : tensor<4x2xf32>, tensor<4x2xf32>, tensor<4x2xf32>
 }
+
+// -----
+
+// Stored as float only when the float values are the weight's own: not for
+// a bf16 weight (the values would be f32), nor where a dequantize has
+// parameters of its own.
+// CHECK-LABEL: func @float_kernel_kept
+// CHECK: arith.constant dense_resource<b_quantized> : tensor<2xi8>
+// CHECK: arith.constant dense_resource<s_quantized> : tensor<2xi8>
+func.func @float_kernel_kept(%x: tensor<4x2xbf16>, %y: tensor<4x2xf32>) -> (tensor<4x2xbf16>, tensor<4x2xf32>) {
+  %b = arith.constant dense<[1.0, -2.0]> : tensor<2xbf16> loc("b")
+  %qb = quant_qdq.quantize %b <bits = 8> scale [1.0] : tensor<2xbf16> -> tensor<2xi8>
+  %db = quant_qdq.dequantize %qb <bits = 8> scale [1.0] : tensor<2xi8> -> tensor<2xbf16>
+  %r = quant_qdq.multiply "mb" %x, %db {quant_qdq.float_kernel} : (tensor<4x2xbf16>, tensor<2xbf16>) -> tensor<4x2xbf16>
+  %w = arith.constant dense<[1.0, -2.0]> : tensor<2xf32> loc("s")
+  %qs = quant_qdq.quantize %w <bits = 8> scale [1.0] : tensor<2xf32> -> tensor<2xi8>
+  %ds = quant_qdq.dequantize %qs <bits = 8> scale [2.0] : tensor<2xi8> -> tensor<2xf32>
+  %t = quant_qdq.multiply "ms" %y, %ds {quant_qdq.float_kernel} : (tensor<4x2xf32>, tensor<2xf32>) -> tensor<4x2xf32>
+  return %r, %t : tensor<4x2xbf16>, tensor<4x2xf32>
+}
