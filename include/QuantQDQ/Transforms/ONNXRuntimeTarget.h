@@ -23,6 +23,10 @@ namespace mlir::quant_qdq {
 /// zero point of 0 lets ORT drop a relu or clip(0, c) in front of it.
 QuantizerAttr getONNXRuntimeActivationQuantizer(MLIRContext *context);
 
+/// Whether ORT's integer kernels read data of `quantizer`: 8-bit integers,
+/// per tensor for activations (weights may be per channel).
+bool isONNXRuntimeIntegerFormat(QuantizerAttr quantizer, bool weight);
+
 /// What quantizeQLinearOutputs did.
 struct QLinearOutputCounts {
   /// Outputs of QOperator layers quantized (pairs created or shared).
@@ -36,6 +40,15 @@ struct QLinearOutputCounts {
   /// Layers with a quantized weight that ORT runs in float all the same
   /// (marked kFloatKernelAttrName).
   unsigned floatKernels = 0;
+
+  QLinearOutputCounts &operator+=(const QLinearOutputCounts &other) {
+    layerOutputs += other.layerOutputs;
+    passThroughOutputs += other.passThroughOutputs;
+    pairs += other.pairs;
+    separateBiases += other.separateBiases;
+    floatKernels += other.floatKernels;
+    return *this;
+  }
 };
 
 /// In program order, quantizes with `activation`:

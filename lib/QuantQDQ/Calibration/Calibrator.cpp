@@ -1,10 +1,11 @@
 //===- Calibrator.cpp - ranges of activations from calibration data -------===//
 
-#include "QuantQDQ/Calibration/Calibration.h"
 #include "CalibrationData.h"
 #include "CalibrationProgress.h"
+#include "QuantQDQ/Calibration/Calibration.h"
 #include "QuantQDQ/Execution/JITExecutor.h"
 #include "QuantQDQ/IR/QuantQDQOps.h"
+#include "QuantQDQ/Utils/PassThrough.h"
 #include "QuantQDQ/Utils/TensorNames.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -52,14 +53,9 @@ static std::optional<std::pair<double, double>> getKnownBounds(Value value) {
 /// pooling, zero padding) from a dequantize whose quantizer a quantize of
 /// `value` shares, else null.
 static Value getSameValuedSource(Value value) {
-  auto layer = value.getDefiningOp<QDQLayerOpInterface>();
-  if (!layer || !layer.isPassThrough() || layer->getNumResults() != 1)
-    return {};
-  SmallVector<unsigned> inputs = layer.getActivationOperandIndices();
-  if (inputs.size() != 1)
-    return {};
+  OpOperand *input = getPassThroughInput(value.getDefiningOp());
   auto dequantize =
-      layer->getOperand(inputs.front()).getDefiningOp<DequantizeOp>();
+      input ? input->get().getDefiningOp<DequantizeOp>() : DequantizeOp();
   if (!dequantize)
     return {};
   auto quantize = dequantize.getInput().getDefiningOp<QuantizeOp>();

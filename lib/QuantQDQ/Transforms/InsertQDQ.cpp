@@ -18,6 +18,7 @@
 #include "QuantQDQ/Transforms/Passes.h"
 #include "QuantQDQ/Transforms/QuantizationSpec.h"
 #include "QuantQDQ/Utils/BareOption.h"
+#include "QuantQDQ/Utils/PassThrough.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/Support/FileUtilities.h"
@@ -58,9 +59,8 @@ struct InsertionCounts {
   unsigned pairs = 0;
   /// Uses a decision asked for that an existing dequantize already fed.
   unsigned alreadyQuantized = 0;
-  /// target=onnxruntime: layer and pass-through outputs quantized.
-  unsigned qlinearOutputs = 0, passThroughOutputs = 0, separateBiases = 0;
-  unsigned floatKernels = 0;
+  /// What target=onnxruntime added (its pairs counted in `pairs` too).
+  QLinearOutputCounts onnxRuntime;
 };
 
 /// "Quantize this use with this quantizer."
@@ -100,8 +100,9 @@ private:
   /// The key/value cache's quantizer, null when it stays in float.
   QuantizerAttr kvCacheQuantizer;
   bool weightOnly = false;
-  /// Whether the pairs are placed for ONNX Runtime (target=onnxruntime).
-  bool forONNXRuntime = false;
+  /// Whether the pairs are placed for ONNX Runtime (target=onnxruntime),
+  /// and whether it has integer kernels for the activation format.
+  bool forONNXRuntime = false, placesQLinearGroups = false;
   /// Quantizes every function's key/value cache with kvCacheQuantizer.
   void quantizeKVCaches(ModuleOp module, InsertionCounts &counts);
   /// Quantizes, in every function, the outputs ORT's QLinear kernels need.
@@ -321,18 +322,6 @@ static bool isQuantizable(Value value) {
          !value.getDefiningOp<DequantizeOp>();
 }
 
-/// The operand of a pass-through layer whose values flow to its result, if
-/// `value` is such a layer's only result and a pair may move above it.
-static OpOperand *getPassThroughSource(Value value) {
-  auto layer = value.getDefiningOp<QDQLayerOpInterface>();
-  if (!layer || !layer.isPassThrough() || layer->getNumResults() != 1)
-    return nullptr;
-  SmallVector<unsigned> inputs = layer.getActivationOperandIndices();
-  if (inputs.size() != 1)
-    return nullptr;
-  return &layer->getOpOperand(inputs.front());
-}
-
 void InsertQDQPass::insert(ArrayRef<LayerDecision> decisions,
                            InsertionCounts &counts) {
   // Requests grouped by the tensor they quantize, in program order.
@@ -365,7 +354,7 @@ void InsertQDQPass::insert(ArrayRef<LayerDecision> decisions,
       auto it = requests.find(value);
       if (it == requests.end())
         continue;
-      OpOperand *source = getPassThroughSource(value);
+      OpOperand *source = getPassThroughInput(value.getDefiningOp());
       if (!source)
         continue;
       bool sourceDequantized = source->get().getDefiningOp<DequantizeOp>();
@@ -469,13 +458,14 @@ InsertQDQPass::writeReport(StringRef path, ArrayRef<LayerDecision> decisions,
                           : std::string(),
                       counts.pairs, counts.alreadyQuantized);
   if (forONNXRuntime)
-    os << llvm::formatv("# target onnxruntime, outputs quantized: {0} of "
-                        "layers with a QLinear kernel, {1} of pass-through "
-                        "layers; {2} biases exported as an Add (QGemm); {3} "
-                        "layers left in float by ORT, their weights stored "
-                        "as float\n",
-                        counts.qlinearOutputs, counts.passThroughOutputs,
-                        counts.separateBiases, counts.floatKernels);
+    os << llvm::formatv(
+        "# target onnxruntime, outputs quantized: {0} of "
+        "layers with a QLinear kernel, {1} of pass-through "
+        "layers; {2} biases exported as an Add (QGemm); {3} "
+        "layers left in float by ORT, their weights stored "
+        "as float\n",
+        counts.onnxRuntime.layerOutputs, counts.onnxRuntime.passThroughOutputs,
+        counts.onnxRuntime.separateBiases, counts.onnxRuntime.floatKernels);
   file->keep();
   return success();
 }
@@ -553,8 +543,10 @@ LogicalResult InsertQDQPass::resolveFormats(ModuleOp module) {
   activationDefault = *activation;
   // ORT's x86 kernels take u8 activations; other widths and FP8 keep their
   // signed symmetric form (ORT has no integer kernels for them).
-  if (forONNXRuntime && activation->getBits() == 8 &&
-      !activation->isFloatStorage())
+  placesQLinearGroups =
+      forONNXRuntime &&
+      isONNXRuntimeIntegerFormat(activationDefault, /*weight=*/false);
+  if (placesQLinearGroups)
     activationDefault = getONNXRuntimeActivationQuantizer(module.getContext());
   weightDefault = *weight;
   if (!kvCache.empty()) {
@@ -587,22 +579,13 @@ void InsertQDQPass::quantizeKVCaches(ModuleOp module, InsertionCounts &counts) {
 
 void InsertQDQPass::completeQLinearGroups(ModuleOp module,
                                           InsertionCounts &counts) {
-  QLinearOutputCounts total;
+  QLinearOutputCounts &total = counts.onnxRuntime;
   module.walk([&](func::FuncOp func) {
-    QLinearOutputCounts c = quantizeQLinearOutputs(func, activationDefault);
-    total.layerOutputs += c.layerOutputs;
-    total.passThroughOutputs += c.passThroughOutputs;
-    total.pairs += c.pairs;
-    total.separateBiases += c.separateBiases;
-    total.floatKernels += c.floatKernels;
+    total += quantizeQLinearOutputs(func, activationDefault);
   });
   numQLinearOutputs = total.layerOutputs;
   numPassThroughOutputs = total.passThroughOutputs;
   counts.pairs += total.pairs;
-  counts.qlinearOutputs = total.layerOutputs;
-  counts.passThroughOutputs = total.passThroughOutputs;
-  counts.separateBiases = total.separateBiases;
-  counts.floatKernels = total.floatKernels;
 }
 
 void InsertQDQPass::runOnOperation() {
@@ -659,9 +642,7 @@ void InsertQDQPass::runOnOperation() {
   if (kvCacheQuantizer)
     quantizeKVCaches(module, counts);
   insert(decisions, counts);
-  // ORT has integer kernels for 8-bit integers only.
-  if (forONNXRuntime && activationDefault.getBits() == 8 &&
-      !activationDefault.isFloatStorage())
+  if (placesQLinearGroups)
     completeQLinearGroups(module, counts);
   recordStatistics(counts);
   if (!report.empty() && failed(writeReport(report, decisions, counts)))

@@ -14,6 +14,7 @@
 
 #include "QuantQDQ/Transforms/ONNXRuntimeTarget.h"
 #include "QuantQDQ/IR/QuantQDQOps.h"
+#include "QuantQDQ/Utils/PassThrough.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Dominance.h"
@@ -31,9 +32,8 @@ mlir::quant_qdq::getONNXRuntimeActivationQuantizer(MLIRContext *context) {
                             /*block_size=*/std::nullopt, StorageFormat::Int);
 }
 
-/// Whether ORT's integer kernels read data of `quantizer`: 8-bit integers
-/// (per tensor for activations; weights may be per channel).
-static bool isIntegerKernelFormat(QuantizerAttr quantizer, bool weight) {
+bool mlir::quant_qdq::isONNXRuntimeIntegerFormat(QuantizerAttr quantizer,
+                                                 bool weight) {
   return quantizer.getBits() == 8 && !quantizer.isFloatStorage() &&
          !quantizer.isBlocked() && (weight || !quantizer.isPerAxis());
 }
@@ -42,7 +42,8 @@ static bool isIntegerKernelFormat(QuantizerAttr quantizer, bool weight) {
 /// format.
 static DequantizeOp getIntegerDequantize(Value value, bool weight) {
   auto dequantize = value.getDefiningOp<DequantizeOp>();
-  if (dequantize && isIntegerKernelFormat(dequantize.getQuantizer(), weight))
+  if (dequantize &&
+      isONNXRuntimeIntegerFormat(dequantize.getQuantizer(), weight))
     return dequantize;
   return nullptr;
 }
@@ -80,14 +81,6 @@ static bool isQuantizableOutput(Value value) {
          llvm::none_of(value.getUsers(), [](Operation *user) {
            return user->hasTrait<OpTrait::IsTerminator>();
          });
-}
-
-/// The one activation input of a pass-through layer, else null.
-static OpOperand *getPassThroughInput(QDQLayerOpInterface layer) {
-  if (!layer.isPassThrough() || layer->getNumResults() != 1)
-    return nullptr;
-  SmallVector<unsigned> inputs = layer.getActivationOperandIndices();
-  return inputs.size() == 1 ? &layer->getOpOperand(inputs.front()) : nullptr;
 }
 
 namespace {
@@ -128,7 +121,7 @@ QuantizedTensors::QuantizedTensors(ArrayRef<QDQLayerOpInterface> layers) {
   SmallVector<std::pair<Value, QDQLayerOpInterface>> candidates;
   for (QDQLayerOpInterface layer : layers) {
     Value output;
-    if (getPassThroughInput(layer))
+    if (getPassThroughInput(layer.getOperation()))
       output = layer->getResult(0);
     else if (layer.hasQLinearKernel())
       output = getQuantizedOutput(layer);
@@ -185,9 +178,8 @@ bool QuantizedTensors::isWanted(Value value) const {
   while (!worklist.empty()) {
     Value next = worklist.pop_back_val();
     for (OpOperand &use : next.getUses()) {
-      auto layer = dyn_cast<QDQLayerOpInterface>(use.getOwner());
-      if (layer && getPassThroughInput(layer))
-        worklist.push_back(layer->getResult(0));
+      if (getPassThroughInput(use.getOwner()))
+        worklist.push_back(use.getOwner()->getResult(0));
       else if (runsOnIntegers(use))
         return true;
     }
@@ -196,7 +188,7 @@ bool QuantizedTensors::isWanted(Value value) const {
 }
 
 bool QuantizedTensors::holds(Value candidate, QDQLayerOpInterface layer) const {
-  if (OpOperand *input = getPassThroughInput(layer))
+  if (OpOperand *input = getPassThroughInput(layer.getOperation()))
     return isQuantized(input->get()) && isWanted(candidate);
   return readsQuantized(layer) && isWanted(candidate);
 }
@@ -287,7 +279,7 @@ mlir::quant_qdq::quantizeQLinearOutputs(func::FuncOp func,
   OpBuilder builder(func.getContext());
   DominanceInfo dominance(func);
   for (QDQLayerOpInterface layer : layers) {
-    if (OpOperand *input = getPassThroughInput(layer)) {
+    if (OpOperand *input = getPassThroughInput(layer.getOperation())) {
       // In program order, the input's pair is in place: its quantizer.
       Value output = layer->getResult(0);
       if (!quantized.contains(output))
