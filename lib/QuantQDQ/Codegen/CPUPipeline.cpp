@@ -106,10 +106,10 @@ void mlir::quant_qdq::buildCPULoweringPipeline(
   pm.addNestedPass<func::FuncOp>(createExpandBF16Conversions());
   if (beforeLLVM)
     beforeLLVM(pm);
-  // tanh as arithmetic on the vector; the other math with no LLVM
-  // intrinsic (erf) becomes one libm call per element, through
+  // tanh, erf and exp as arithmetic on the vector; the other math with no
+  // LLVM intrinsic becomes one libm call per element, through
   // vector.extract and insert ops that the vector conversion then lowers.
-  pm.addNestedPass<func::FuncOp>(createApproximateTanh());
+  pm.addNestedPass<func::FuncOp>(createApproximateMath());
   pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createConvertMathToLibmPass());
   // A register tile's contraction: one broadcast FMA per row and k.

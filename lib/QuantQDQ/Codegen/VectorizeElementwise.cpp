@@ -18,6 +18,7 @@
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
 
@@ -63,7 +64,23 @@ static InnerWalk getInnerWalk(AffineMap map, unsigned inner) {
                                      : InnerWalk::Contiguous;
 }
 
-/// Whether `op` is an element-wise op on static buffers whose innermost loop
+/// The buffer dimension that gives loop `loop`'s size: the first operand
+/// dimension indexed by that loop alone.
+static std::optional<std::pair<Value, unsigned>>
+findLoopSizeSource(linalg::LinalgOp op, unsigned loop) {
+  for (OpOperand &operand : op->getOpOperands()) {
+    if (!isa<MemRefType>(operand.get().getType()))
+      continue;
+    AffineMap map = op.getMatchingIndexingMap(&operand);
+    for (auto [position, result] : llvm::enumerate(map.getResults()))
+      if (auto dim = dyn_cast<AffineDimExpr>(result);
+          dim && dim.getPosition() == loop)
+        return std::make_pair(operand.get(), unsigned(position));
+  }
+  return std::nullopt;
+}
+
+/// Whether `op` is an element-wise op on buffers whose innermost loop
 /// every operand either walks contiguously or does not walk at all, with a
 /// body of element-wise ops only. Outputs are indexed by the loops
 /// themselves (projected permutations); inputs may be read through any
@@ -72,9 +89,14 @@ static bool isVectorizable(linalg::LinalgOp op, int64_t width) {
   if (!op.hasPureBufferSemantics() ||
       op.getNumParallelLoops() != op.getNumLoops() || op.getNumLoops() == 0)
     return false;
+  // Sizes may be dynamic (a thread's chunk of rows that the thread count
+  // does not divide: ViT's 197 tokens), read from the buffers at run time.
   SmallVector<int64_t> bounds = op.getStaticLoopRanges();
-  if (llvm::any_of(bounds, ShapedType::isDynamic) || bounds.back() < width)
+  if (!ShapedType::isDynamic(bounds.back()) && bounds.back() < width)
     return false;
+  for (auto [loop, bound] : llvm::enumerate(bounds))
+    if (ShapedType::isDynamic(bound) && !findLoopSizeSource(op, loop))
+      return false;
   unsigned inner = op.getNumLoops() - 1;
   for (OpOperand &operand : op->getOpOperands()) {
     AffineMap map = op.getMatchingIndexingMap(&operand);
@@ -203,19 +225,39 @@ static void emitBody(OpBuilder &builder, Location loc, linalg::GenericOp op,
 static void vectorize(linalg::GenericOp op, int64_t width) {
   OpBuilder builder(op);
   Location loc = op.getLoc();
-  SmallVector<int64_t> bounds = op.getStaticLoopRanges();
-  auto constant = [&](int64_t value) -> Value {
-    return arith::ConstantIndexOp::create(builder, loc, value);
+  llvm::SmallDenseMap<int64_t, Value> constants;
+  auto constant = [&](int64_t value) {
+    Value &c = constants[value];
+    if (!c)
+      c = arith::ConstantIndexOp::create(builder, loc, value);
+    return c;
   };
-  int64_t inner = bounds.back();
-  int64_t whole = inner / width * width;
-  // Bounds first, outside the loops.
-  Value zero = constant(0), one = constant(1), step = constant(width),
-        wholeEnd = constant(whole);
-  Value innerEnd = whole < inner ? constant(inner) : Value();
-  SmallVector<Value> outerEnds;
-  for (int64_t bound : ArrayRef<int64_t>(bounds).drop_back())
-    outerEnds.push_back(constant(bound));
+  // Bounds first, outside the loops: constants, or the buffers' sizes.
+  SmallVector<Value> ends;
+  for (auto [loop, bound] : llvm::enumerate(op.getStaticLoopRanges())) {
+    if (!ShapedType::isDynamic(bound)) {
+      ends.push_back(constant(bound));
+      continue;
+    }
+    auto [buffer, dim] = *findLoopSizeSource(op, loop);
+    ends.push_back(memref::DimOp::create(builder, loc, buffer, constant(dim)));
+  }
+  Value zero = constant(0), one = constant(1), step = constant(width);
+  // The end of the last whole vector, and of the remainder where one may be.
+  Value wholeEnd, innerEnd;
+  if (std::optional<int64_t> inner = getConstantIntValue(ends.back())) {
+    int64_t whole = *inner / width * width;
+    wholeEnd = constant(whole);
+    if (whole < *inner)
+      innerEnd = ends.back();
+  } else {
+    AffineExpr size = builder.getAffineDimExpr(0);
+    wholeEnd = affine::AffineApplyOp::create(
+        builder, loc, AffineMap::get(1, 0, size.floorDiv(width) * width),
+        ends.back());
+    innerEnd = ends.back();
+  }
+  ArrayRef<Value> outerEnds = ArrayRef<Value>(ends).drop_back();
 
   SmallVector<Value> ivs;
   for (Value end : outerEnds) {

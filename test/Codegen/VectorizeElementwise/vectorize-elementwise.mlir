@@ -341,3 +341,64 @@ func.func @reductions_left_alone(%x: memref<3x40xf32>, %y: memref<3xf32>, %z: me
   }
   return
 }
+
+// -----
+
+// A thread's chunk of rows whose count is known only at run time (197
+// tokens in chunks of 13: the last is shorter): the row count comes from the
+// buffer, and each row is two 8-wide vectors and a scalar loop for the rest.
+// A GELU's erf is a vector op too.
+// CHECK-LABEL: func.func @dynamic_rows
+// CHECK-DAG: %[[ROWS:.*]] = memref.dim %arg0, %{{.*}} : memref<?x20xf32, strided<[20, 1], offset: ?>>
+// CHECK-DAG: %[[C0:.*]] = arith.constant 0 : index
+// CHECK-DAG: %[[C1:.*]] = arith.constant 1 : index
+// CHECK-DAG: %[[C8:.*]] = arith.constant 8 : index
+// CHECK-DAG: %[[C16:.*]] = arith.constant 16 : index
+// CHECK-DAG: %[[C20:.*]] = arith.constant 20 : index
+// CHECK: scf.for %[[I:.*]] = %[[C0]] to %[[ROWS]] step %[[C1]]
+// CHECK:   scf.for %[[J:.*]] = %[[C0]] to %[[C16]] step %[[C8]]
+// CHECK:     %[[X:.*]] = vector.load %arg0[%[[I]], %[[J]]] : memref<?x20xf32, strided<[20, 1], offset: ?>>, vector<8xf32>
+// CHECK:     math.erf %[[X]] : vector<8xf32>
+// CHECK:     vector.store %{{.*}}, %arg1[%[[I]], %[[J]]] : memref<?x20xf32, strided<[20, 1], offset: ?>>, vector<8xf32>
+// CHECK:   scf.for %[[K:.*]] = %[[C16]] to %[[C20]] step %[[C1]]
+// CHECK:     math.erf %{{.*}} : f32
+// CHECK-NOT: linalg.generic
+#rows_dynamic = affine_map<(d0, d1) -> (d0, d1)>
+func.func @dynamic_rows(%x: memref<?x20xf32, strided<[20, 1], offset: ?>>,
+                        %y: memref<?x20xf32, strided<[20, 1], offset: ?>>) {
+  linalg.generic {indexing_maps = [#rows_dynamic, #rows_dynamic],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%x : memref<?x20xf32, strided<[20, 1], offset: ?>>)
+      outs(%y : memref<?x20xf32, strided<[20, 1], offset: ?>>) {
+  ^bb0(%a: f32, %o: f32):
+    %e = math.erf %a : f32
+    linalg.yield %e : f32
+  }
+  return
+}
+
+// -----
+
+// A run-time innermost size (a collapsed chunk): the vector loop ends at
+// its last whole vector, the scalar loop at the size itself.
+// CHECK: #[[WHOLE:.*]] = affine_map<(d0) -> ((d0 floordiv 8) * 8)>
+// CHECK-LABEL: func.func @dynamic_inner
+// CHECK-DAG: %[[C0:.*]] = arith.constant 0 : index
+// CHECK-DAG: %[[C8:.*]] = arith.constant 8 : index
+// CHECK-DAG: %[[N:.*]] = memref.dim %arg0, %[[C0]]
+// CHECK: %[[END:.*]] = affine.apply #{{.*}}(%[[N]])
+// CHECK: scf.for %{{.*}} = %[[C0]] to %[[END]] step %[[C8]]
+// CHECK:   vector.load
+// CHECK:   math.exp %{{.*}} : vector<8xf32>
+// CHECK: scf.for %{{.*}} = %[[END]] to %[[N]]
+// CHECK:   memref.load
+func.func @dynamic_inner(%x: memref<?xf32>, %y: memref<?xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>],
+                  iterator_types = ["parallel"]}
+      ins(%x : memref<?xf32>) outs(%y : memref<?xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %e = math.exp %a : f32
+    linalg.yield %e : f32
+  }
+  return
+}
