@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """qdq-run's throughput against ONNX Runtime on the engine's goal models:
 torchvision ResNet-50, MobileNet-v2 and ViT-B/16 at 224x224 (random
-weights), FP32, batch 1 and 8, and the largest difference between the two
-outputs relative to the output range.
+weights) and the BERT-base-shaped encoder of bench/common/models.py (12
+layers, 128 random token ids a sample), FP32, batch 1 and 8, and the
+largest difference between the two outputs relative to the output range.
+(Decoder LMs: bench/llm/hf_throughput.py.)
 
 Both run in this script on this machine with the same threads: every core
 (qdq-run's OpenMP default, ONNX Runtime's intra-op default), ONNX Runtime
@@ -27,13 +29,15 @@ sys.path.insert(0, str(here.parent))
 from common import models, ort  # noqa: E402
 
 build = Path(sys.argv[1]) if len(sys.argv) > 1 else here.parent.parent / "build"
-chosen = sys.argv[2:] or ["resnet50", "mobilenet_v2", "vit_b_16"]
+chosen = sys.argv[2:] or ["resnet50", "mobilenet_v2", "vit_b_16", "bert_like"]
 ROUNDS = int(os.environ.get("ROUNDS", "3"))
 
 
 def build_model(name, work):
     if name == "vit_b_16":
         return models.vit_b_16(work, calib=1, evaluate=1)
+    if name == "bert_like":
+        return models.bert_like(work, calib=1, evaluate=1)
     return models.torchvision_cnn(name, work, calib=1, evaluate=1)
 
 
@@ -49,14 +53,18 @@ def qdq_run_ms(onnx, x, work, repeat):
 def main():
     work = Path(tempfile.mkdtemp(prefix="qdq-throughput-"))
     print(f"{os.cpu_count()} threads")
-    print("model          batch  qdq-run img/s   ORT img/s   qdq-run/ORT"
+    print("model          batch  qdq-run /s   ORT /s   qdq-run/ORT"
           "   max|diff|/range")
     for name in chosen:
         model = build_model(name, work)
         for batch in (1, 8):
             rng = np.random.RandomState(batch)
-            x = rng.rand(batch, *model.evaluation[0].shape[1:]).astype(
-                np.float32)
+            sample = model.evaluation[0]
+            if sample.dtype == np.int64:  # token ids
+                x = rng.randint(0, int(model.calibration.max()) + 1,
+                                (batch, *sample.shape[1:])).astype(np.int64)
+            else:
+                x = rng.rand(batch, *sample.shape[1:]).astype(np.float32)
             qdq_ms = ort_ms = float("inf")
             for _ in range(ROUNDS):
                 qdq_ms = min(qdq_ms, qdq_run_ms(model.onnx, x, work, repeat=5))

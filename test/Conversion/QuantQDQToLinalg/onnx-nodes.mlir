@@ -62,13 +62,35 @@ func.func @elementwise(%x: tensor<2x3xf32>, %y: tensor<3xf32>) -> tensor<2x3xf32
 
 // -----
 
+// Only the dimensions that change are merged: [2, 3, 4] to [6, 4] is one
+// collapse of the first two.
 // CHECK-LABEL: func.func @reshape
-// CHECK: tensor.collapse_shape %arg0 {{\[}}[0, 1, 2]] : tensor<2x3x4xf32> into tensor<24xf32>
-// CHECK: tensor.expand_shape %{{.*}} {{\[}}[0, 1]] output_shape [6, 4] : tensor<24xf32> into tensor<6x4xf32>
+// CHECK: %[[Y:.*]] = tensor.collapse_shape %arg0 {{\[}}[0, 1], [2]] : tensor<2x3x4xf32> into tensor<6x4xf32>
+// CHECK-NOT: tensor.expand_shape
+// CHECK: return %[[Y]]
 func.func @reshape(%x: tensor<2x3x4xf32>) -> tensor<6x4xf32> {
   %s = arith.constant dense<[6, 4]> : tensor<2xi64>
   %y = quant_qdq.generic "Reshape" "r" %x, %s : (tensor<2x3x4xf32>, tensor<2xi64>) -> tensor<6x4xf32>
   return %y : tensor<6x4xf32>
+}
+
+// -----
+
+// Attention's heads split from a projection ([tokens, batch, features] to
+// [tokens, heads, head size]): the token dimension stays out of the
+// collapse, so that a slice of the fused Q/K/V projection, strided along
+// tokens, stays a view; a unit dimension after the last group joins it.
+// CHECK-LABEL: func.func @reshape_heads
+// CHECK: %[[M:.*]] = tensor.collapse_shape %arg0 {{\[}}[0], [1, 2]] : tensor<197x1x768xf32> into tensor<197x768xf32>
+// CHECK: tensor.expand_shape %[[M]] {{\[}}[0], [1, 2]] output_shape [197, 12, 64] : tensor<197x768xf32> into tensor<197x12x64xf32>
+// CHECK: %[[N:.*]] = tensor.collapse_shape %arg1 {{\[}}[0], [1, 2]] : tensor<4x6x1xf32> into tensor<4x6xf32>
+// CHECK: tensor.expand_shape %[[N]] {{\[}}[0, 1], [2]] output_shape [2, 2, 6] : tensor<4x6xf32> into tensor<2x2x6xf32>
+func.func @reshape_heads(%x: tensor<197x1x768xf32>, %z: tensor<4x6x1xf32>) -> (tensor<197x12x64xf32>, tensor<2x2x6xf32>) {
+  %s = arith.constant dense<[197, 12, 64]> : tensor<3xi64>
+  %y = quant_qdq.generic "Reshape" "r" %x, %s : (tensor<197x1x768xf32>, tensor<3xi64>) -> tensor<197x12x64xf32>
+  %t = arith.constant dense<[2, 2, 6]> : tensor<3xi64>
+  %w = quant_qdq.generic "Reshape" "w" %z, %t : (tensor<4x6x1xf32>, tensor<3xi64>) -> tensor<2x2x6xf32>
+  return %y, %w : tensor<197x12x64xf32>, tensor<2x2x6xf32>
 }
 
 // -----

@@ -161,31 +161,83 @@ Value mlir::quant_qdq::buildConcat(OpBuilder &b, Location loc,
   return result;
 }
 
+/// Splits a reshape of `source` into `target` (static, the same element
+/// count, both of rank 1 or more) into groups of consecutive dimensions with
+/// equal products, as fine as they come: [197, 1, 768] to [197, 12, 64] is
+/// {197 | 197} and {1, 768 | 12, 64}. Unit dimensions past the last group
+/// join it. Returns the source's groups and the target's.
+static std::pair<SmallVector<ReassociationIndices>,
+                 SmallVector<ReassociationIndices>>
+getReshapeGroups(ArrayRef<int64_t> source, ArrayRef<int64_t> target) {
+  SmallVector<ReassociationIndices> from, to;
+  int64_t i = 0, j = 0;
+  int64_t n = source.size(), m = target.size();
+  // An empty tensor: one group of all dimensions (products of 0 match
+  // anywhere).
+  if (llvm::is_contained(source, 0) || llvm::is_contained(target, 0)) {
+    from.emplace_back(llvm::to_vector(llvm::seq<int64_t>(0, n)));
+    to.emplace_back(llvm::to_vector(llvm::seq<int64_t>(0, m)));
+    return {from, to};
+  }
+  while (i < n && j < m) {
+    ReassociationIndices sourceGroup = {i}, targetGroup = {j};
+    int64_t sourceProduct = source[i++], targetProduct = target[j++];
+    while (sourceProduct != targetProduct) {
+      if (sourceProduct < targetProduct) {
+        sourceGroup.push_back(i);
+        sourceProduct *= source[i++];
+      } else {
+        targetGroup.push_back(j);
+        targetProduct *= target[j++];
+      }
+    }
+    from.push_back(sourceGroup);
+    to.push_back(targetGroup);
+  }
+  for (; i < n; ++i)
+    from.back().push_back(i);
+  for (; j < m; ++j)
+    to.back().push_back(j);
+  return {from, to};
+}
+
 Value mlir::quant_qdq::reshapeStatic(OpBuilder &b, Location loc, Value value,
                                      RankedTensorType type) {
   auto source = cast<RankedTensorType>(value.getType());
   if (source.getShape() == type.getShape())
     return value;
-  auto flatType = RankedTensorType::get({source.getNumElements()},
-                                        source.getElementType());
-  auto all = [](int64_t rank) {
-    ReassociationIndices dims;
-    for (int64_t d = 0; d < rank; ++d)
-      dims.push_back(d);
-    return SmallVector<ReassociationIndices>{dims};
-  };
-  // Through one dimension: a rank-0 tensor expands to it and collapses from
-  // it with no reassociation groups at all.
-  Value flat = value;
-  if (source.getRank() == 0)
-    flat = tensor::ExpandShapeOp::create(b, loc, flatType, value,
-                                         SmallVector<ReassociationIndices>{});
-  else if (source.getRank() > 1)
-    flat = tensor::CollapseShapeOp::create(b, loc, value, all(source.getRank()));
-  if (type.getRank() == 0)
-    return tensor::CollapseShapeOp::create(
-        b, loc, type, flat, SmallVector<ReassociationIndices>{});
-  if (type.getRank() == 1)
-    return flat;
-  return tensor::ExpandShapeOp::create(b, loc, type, flat, all(type.getRank()));
+  // To or from rank 0: through one dimension, which a rank-0 tensor
+  // expands to and collapses from with no reassociation groups at all.
+  if (source.getRank() == 0 || type.getRank() == 0) {
+    auto oneType = RankedTensorType::get({1}, source.getElementType());
+    Value one =
+        source.getRank() == 0
+            ? Value(tensor::ExpandShapeOp::create(
+                  b, loc, oneType, value, SmallVector<ReassociationIndices>{}))
+            : reshapeStatic(b, loc, value, oneType);
+    return type.getRank() == 0
+               ? Value(tensor::CollapseShapeOp::create(
+                     b, loc, type, one, SmallVector<ReassociationIndices>{}))
+               : reshapeStatic(b, loc, one, type);
+  }
+  // Each group collapses to one dimension and expands to its target: only
+  // the dimensions that change are merged, so that a view of a strided
+  // buffer (one of Q, K and V sliced from their fused projection) stays a
+  // view rather than being copied to be flattened whole.
+  auto [from, to] = getReshapeGroups(source.getShape(), type.getShape());
+  SmallVector<int64_t> middle;
+  for (const ReassociationIndices &group : from) {
+    int64_t product = 1;
+    for (int64_t d : group)
+      product *= source.getDimSize(d);
+    middle.push_back(product);
+  }
+  Value merged = value;
+  if (from.size() != size_t(source.getRank()))
+    merged = tensor::CollapseShapeOp::create(
+        b, loc, RankedTensorType::get(middle, source.getElementType()), value,
+        from);
+  if (to.size() == size_t(type.getRank()))
+    return merged;
+  return tensor::ExpandShapeOp::create(b, loc, type, merged, to);
 }

@@ -46,8 +46,9 @@ Value buildElementwise(
 Value buildConcat(OpBuilder &b, Location loc, RankedTensorType type,
                   ValueRange inputs, int64_t axis);
 /// `value` with the static shape of `type` (the element counts must be
-/// equal): collapsed to one dimension and expanded again, which bufferizes
-/// to a view.
+/// equal): each run of dimensions whose product changes shape is collapsed
+/// to one dimension and expanded again, which bufferizes to a view, of a
+/// strided buffer too where the merged dimensions are contiguous.
 Value reshapeStatic(OpBuilder &b, Location loc, Value value,
                     RankedTensorType type);
 

@@ -61,8 +61,9 @@ struct FlattenLowering : OpRewritePattern<FlattenOp> {
   }
 };
 
-/// Collapse to 1-D, then expand to the result; a -1 entry is the element
-/// count divided by the product of the others.
+/// Static shapes: reshapeStatic's views. Otherwise collapse to 1-D, then
+/// expand to the result; a -1 entry is the element count divided by the
+/// product of the others.
 struct ReshapeLowering : OpRewritePattern<ReshapeOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(ReshapeOp op,
@@ -70,6 +71,10 @@ struct ReshapeLowering : OpRewritePattern<ReshapeOp> {
     Location loc = op.getLoc();
     RankedTensorType inputType = op.getInput().getType();
     RankedTensorType type = op.getType();
+    if (inputType.hasStaticShape() && type.hasStaticShape()) {
+      rewriter.replaceOp(op, reshapeStatic(rewriter, loc, op.getInput(), type));
+      return success();
+    }
     Value flat = op.getInput();
     if (inputType.getRank() != 1) {
       ReassociationIndices all;
