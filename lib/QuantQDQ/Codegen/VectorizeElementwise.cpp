@@ -220,18 +220,31 @@ static void emitBody(OpBuilder &builder, Location loc, linalg::GenericOp op,
   }
 }
 
+/// Index constants created where `builder` stands when first asked for,
+/// each value once.
+class IndexConstants {
+public:
+  IndexConstants(OpBuilder builder, Location loc)
+      : builder(builder), loc(loc) {}
+  Value operator()(int64_t value) {
+    Value &c = constants[value];
+    if (!c)
+      c = arith::ConstantIndexOp::create(builder, loc, value);
+    return c;
+  }
+
+private:
+  OpBuilder builder;
+  Location loc;
+  llvm::SmallDenseMap<int64_t, Value> constants;
+};
+
 /// Replaces `op` by loops over its outer dimensions around a vector loop and
 /// a scalar remainder loop over its innermost one.
 static void vectorize(linalg::GenericOp op, int64_t width) {
   OpBuilder builder(op);
   Location loc = op.getLoc();
-  llvm::SmallDenseMap<int64_t, Value> constants;
-  auto constant = [&](int64_t value) {
-    Value &c = constants[value];
-    if (!c)
-      c = arith::ConstantIndexOp::create(builder, loc, value);
-    return c;
-  };
+  IndexConstants constant(builder, loc);
   // Bounds first, outside the loops: constants, or the buffers' sizes.
   SmallVector<Value> ends;
   for (auto [loop, bound] : llvm::enumerate(op.getStaticLoopRanges())) {
@@ -370,14 +383,7 @@ static void vectorizeMinMaxReduction(linalg::GenericOp op, unsigned vectorLoop,
   };
   SmallVector<int64_t> bounds = op.getStaticLoopRanges();
   // Bounds and steps, each once, before the loops.
-  OpBuilder outside(op);
-  llvm::SmallDenseMap<int64_t, Value> constants;
-  auto constant = [&](int64_t value) {
-    Value &c = constants[value];
-    if (!c)
-      c = arith::ConstantIndexOp::create(outside, loc, value);
-    return c;
-  };
+  IndexConstants constant(OpBuilder(op), loc);
   int64_t inner = bounds[vectorLoop], whole = inner / width * width;
   for (int64_t value : {int64_t(0), int64_t(1), width, whole})
     constant(value);
