@@ -289,8 +289,10 @@ def ApproximateMath : Pass<"qdq-approximate-math"> {
     | erf | [-6, 6] | 4.0 ulp (2.4e-7 absolute) | 0.8 ulp | 1.0 ulp |
     | exp | [-87.3, 88.7] | 3.9 ulp (2.4e-7 relative) | 0.5 ulp | 0.8 ulp |
 
-    exp's results below 2^-126 (arguments below -87.34) are 0 rather than
-    subnormal, and erf(-0) is +0. f16, bf16 and f64 math is left to its
+    exp is 0 for arguments below -87.684, where the exact result is a
+    subnormal below 8.4e-39 (libm returns subnormals down to -103.97), and
+    erf(-0) is +0. Only f32 scalars and vectors are rewritten: f16, bf16 and
+    f64 math is left to its
     libm call, which computes in f32 or f64 and rounds once. Part of
     `qdq-cpu-pipeline`'s lowering, before the math conversions.
   }];

@@ -14,7 +14,6 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
-#include "mlir/IR/TypeUtilities.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace mlir::quant_qdq {
@@ -34,6 +33,14 @@ bool isApproximated(StringRef opName) {
          opName == math::ExpOp::getOperationName();
 }
 
+/// The types upstream's approximations take: f32 scalars and vectors (a
+/// tensor's math has not been bufferized and vectorized yet).
+bool isF32ScalarOrVector(Type type) {
+  if (auto vector = dyn_cast<VectorType>(type))
+    type = vector.getElementType();
+  return type.isF32();
+}
+
 struct ApproximateMathPass
     : quant_qdq::impl::ApproximateMathBase<ApproximateMathPass> {
   void runOnOperation() override {
@@ -43,7 +50,7 @@ struct ApproximateMathPass
     getOperation()->walk([&](Operation *op) {
       if (op->getNumResults() == 1 &&
           isApproximated(op->getName().getStringRef()) &&
-          getElementTypeOrSelf(op->getResult(0).getType()).isF32())
+          isF32ScalarOrVector(op->getResult(0).getType()))
         ops.push_back(op);
     });
     if (ops.empty())

@@ -68,3 +68,13 @@ func.func @einsum_ellipsis(%x: tensor<2x3xf32>) -> tensor<3x2xf32> {
   %y = quant_qdq.generic "Einsum" "e" %x {layer_attributes = {equation = "...ij->...ji"}} : (tensor<2x3xf32>) -> tensor<3x2xf32>
   return %y : tensor<3x2xf32>
 }
+
+// -----
+
+// A 1-D operand of dynamic size reshaped to a row: the reshape keeps its
+// one group (its size cannot be split), and the shape check reports it.
+func.func @dynamic_vector_matmul(%x: tensor<?xf32>, %w: tensor<4x3xf32>) -> tensor<3xf32> {
+  // expected-error @+1 {{node 'm' (MatMul): inner dimensions differ}}
+  %y = quant_qdq.generic "MatMul" "m" %x, %w : (tensor<?xf32>, tensor<4x3xf32>) -> tensor<3xf32>
+  return %y : tensor<3xf32>
+}

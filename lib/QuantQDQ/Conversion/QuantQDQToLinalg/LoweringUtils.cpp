@@ -172,9 +172,13 @@ getReshapeGroups(ArrayRef<int64_t> source, ArrayRef<int64_t> target) {
   SmallVector<ReassociationIndices> from, to;
   int64_t i = 0, j = 0;
   int64_t n = source.size(), m = target.size();
-  // An empty tensor: one group of all dimensions (products of 0 match
-  // anywhere).
-  if (llvm::is_contained(source, 0) || llvm::is_contained(target, 0)) {
+  // An empty tensor (products of 0 match anywhere), or a size known only at
+  // run time: one group of all dimensions.
+  auto unsplittable = [](ArrayRef<int64_t> shape) {
+    return llvm::any_of(
+        shape, [](int64_t d) { return d == 0 || ShapedType::isDynamic(d); });
+  };
+  if (unsplittable(source) || unsplittable(target)) {
     from.emplace_back(llvm::to_vector(llvm::seq<int64_t>(0, n)));
     to.emplace_back(llvm::to_vector(llvm::seq<int64_t>(0, m)));
     return {from, to};
@@ -182,8 +186,8 @@ getReshapeGroups(ArrayRef<int64_t> source, ArrayRef<int64_t> target) {
   while (i < n && j < m) {
     ReassociationIndices sourceGroup = {i}, targetGroup = {j};
     int64_t sourceProduct = source[i++], targetProduct = target[j++];
-    while (sourceProduct != targetProduct) {
-      if (sourceProduct < targetProduct) {
+    while (sourceProduct != targetProduct && (i < n || j < m)) {
+      if (j == m || (sourceProduct < targetProduct && i < n)) {
         sourceGroup.push_back(i);
         sourceProduct *= source[i++];
       } else {
@@ -229,7 +233,9 @@ Value mlir::quant_qdq::reshapeStatic(OpBuilder &b, Location loc, Value value,
   for (const ReassociationIndices &group : from) {
     int64_t product = 1;
     for (int64_t d : group)
-      product *= source.getDimSize(d);
+      product = source.isDynamicDim(d) || ShapedType::isDynamic(product)
+                    ? ShapedType::kDynamic
+                    : product * source.getDimSize(d);
     middle.push_back(product);
   }
   Value merged = value;
