@@ -188,8 +188,10 @@ def VectorizeContractions : Pass<"qdq-vectorize-contractions"> {
     threads first: an `scf.forall` over the parallel dimension (a batch
     dimension, n or m) that holds two tiles or more and that `threads`
     threads share most evenly, counting the remainder that is not a whole
-    tile, which is split off and stays sequential (ties go to the outermost
-    of batch, n, m); each iteration owns whole tiles. A 7x7 convolution's
+    tile, which is split off and stays sequential (ties go to a dimension
+    that indexes the right operand, so that each thread reads a part of it
+    of its own: n before the samples multiplied by one weight, then to the
+    outermost of batch, n, m); each iteration owns whole tiles. A 7x7 convolution's
     49 columns are 3 tiles and a remainder, its 960 rows 160 tiles: the
     rows are shared. Named contractions (`linalg.matmul`,
     `batch_matmul`, ...) are generalized. Other ops are left alone. Part of

@@ -127,6 +127,13 @@ distributeOverThreads(RewriterBase &rewriter, linalg::GenericOp op,
   auto grainOf = [&](int64_t d) -> int64_t {
     return d == blocking.n ? columns : d == blocking.m ? rows : 1;
   };
+  // Whether threads that share dimension `d` read parts of the right
+  // operand of their own: n does, and a batch dimension of the right
+  // operand (attention's heads); a batch of samples multiplied by one weight
+  // does not, and each thread would stream all of that weight.
+  AffineMap rhsMap =
+      op.getMatchingIndexingMap(op.getDpsInputOperand(blocking.rhs));
+  auto splitsRhs = [&](int64_t d) { return rhsMap.isFunctionOfDim(d); };
   // The parallel loops lead the tiles' loop order.
   std::optional<int64_t> chosen;
   double chosenSlowdown = 0;
@@ -136,7 +143,8 @@ distributeOverThreads(RewriterBase &rewriter, linalg::GenericOp op,
     if (bounds[d] < 2 * grainOf(d))
       continue;
     double slowdown = getSlowdown(bounds[d], grainOf(d), threads);
-    if (!chosen || slowdown < chosenSlowdown) {
+    if (!chosen || slowdown < chosenSlowdown ||
+        (slowdown == chosenSlowdown && splitsRhs(d) && !splitsRhs(*chosen))) {
       chosen = d;
       chosenSlowdown = slowdown;
     }

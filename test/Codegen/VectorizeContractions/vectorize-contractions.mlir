@@ -231,3 +231,30 @@ func.func @batch_or_rows(%a: tensor<2x30x8xf32>, %b: tensor<2x8x16xf32>,
                            outs(%c : tensor<2x30x16xf32>) -> tensor<2x30x16xf32>
   return %r : tensor<2x30x16xf32>
 }
+
+// -----
+
+// Two samples multiplied by one weight (a dense layer on [batch, tokens,
+// features]): 2 threads share the samples and the weight's two panels
+// equally well, and take the panels, so that each thread reads half of the
+// weight rather than all of it (BERT-like encoder at batch 8, in groups of
+// 4 samples: 2-4% faster a run). The batch of attention's heads, which
+// index the right operand too, stays the threads' choice (@batch_or_rows).
+// TWO-LABEL: func.func @shared_weight
+// TWO: scf.forall (%{{.*}}) = (0) to (32) step (16)
+// TWO: scf.for %{{.*}} = %c0 to %c2 step %c1
+#lhs_b = affine_map<(b, m, n, k) -> (b, m, k)>
+#rhs_w = affine_map<(b, m, n, k) -> (k, n)>
+#out_b = affine_map<(b, m, n, k) -> (b, m, n)>
+func.func @shared_weight(%a: tensor<2x12x8xf32>, %w: tensor<8x32xf32>,
+                         %c: tensor<2x12x32xf32>) -> tensor<2x12x32xf32> {
+  %r = linalg.generic {indexing_maps = [#lhs_b, #rhs_w, #out_b],
+                       iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%a, %w : tensor<2x12x8xf32>, tensor<8x32xf32>) outs(%c : tensor<2x12x32xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<2x12x32xf32>
+  return %r : tensor<2x12x32xf32>
+}
