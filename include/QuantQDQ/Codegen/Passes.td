@@ -471,12 +471,15 @@ def DistributeLoops : Pass<"qdq-distribute-loops"> {
     into at most `chunks` chunks by an `scf.forall`. `qdq-cpu-pipeline`
     runs it after the contractions are tiled, so that element-wise chains,
     normalizations, softmaxes, im2col and depthwise convolutions use every
-    core too. A function argument inserted into a larger tensor (the
-    network's input into its first convolution's padded buffer) would
-    bufferize to a `memref.copy` on one thread; with as many elements, it
-    becomes a `linalg.copy` into the destination's slice first, shared out
-    the same way. Results are unchanged: no element's arithmetic moves
-    between iterations.
+    core too. A tensor inserted into a larger one that bufferization would
+    give a buffer of its own and copy there with a `memref.copy` on one
+    thread (a function argument, such as the network's input into its
+    first convolution's padded buffer; a slice of another tensor; a linalg
+    op's result computed into a `tensor.empty`, such as the two halves of
+    rotary embeddings' `rotate_half`) becomes, with as many elements, a
+    `linalg.copy` into the destination's slice first, shared out the same
+    way. Results are unchanged: no element's arithmetic moves between
+    iterations.
   }];
   let options = [
     Option<"minIterations", "min-iterations", "int64_t",

@@ -103,6 +103,53 @@ func.func @argument_into_padding(%x: tensor<1x3x8x8xf32>, %small: tensor<2x2xf32
 
 // -----
 
+// Rotary embeddings' rotate_half: the negated second half and the first
+// half of a query concatenated. Bufferization would give each half a
+// buffer of its own (the negation's new tensor, the slice) and copy it
+// into the concatenation with one thread's strided memref.copy: both
+// become copies into the destination's slice, shared out. A value computed
+// into the destination's own slice (the fill) stays an insert.
+// CHECK-LABEL: func.func @rotate_half
+// CHECK-SAME: (%[[X:.*]]: tensor<4x8x32xf32>
+// CHECK: %[[FIRST:.*]] = tensor.extract_slice %[[X]][0, 0, 0] [4, 8, 16] [1, 1, 1]
+// CHECK: %[[NEG:.*]] = linalg.generic
+// CHECK:   arith.negf
+// CHECK: %[[TO0:.*]] = tensor.extract_slice %{{.*}}[0, 0, 0] [4, 8, 16] [1, 1, 1]
+// CHECK: scf.forall {{.*}} shared_outs(%{{.*}} = %[[TO0]])
+// CHECK:   linalg.copy
+// CHECK: %[[INTO:.*]] = tensor.insert_slice
+// CHECK: %[[TO1:.*]] = tensor.extract_slice %[[INTO]][0, 0, 16] [4, 8, 16] [1, 1, 1]
+// CHECK: scf.forall {{.*}} shared_outs(%{{.*}} = %[[TO1]])
+// CHECK:   linalg.copy
+// CHECK: tensor.insert_slice %{{.*}} into %[[INTO]][0, 0, 16] [4, 8, 16] [1, 1, 1]
+// CHECK-NOT: linalg.copy
+// CHECK: linalg.fill
+// CHECK-NOT: linalg.copy
+// CHECK: return
+#r3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+func.func @rotate_half(%x: tensor<4x8x32xf32>) -> (tensor<4x8x32xf32>, tensor<4x8x32xf32>) {
+  %first = tensor.extract_slice %x[0, 0, 0] [4, 8, 16] [1, 1, 1] : tensor<4x8x32xf32> to tensor<4x8x16xf32>
+  %second = tensor.extract_slice %x[0, 0, 16] [4, 8, 16] [1, 1, 1] : tensor<4x8x32xf32> to tensor<4x8x16xf32>
+  %e = tensor.empty() : tensor<4x8x16xf32>
+  %neg = linalg.generic {indexing_maps = [#r3, #r3], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%second : tensor<4x8x16xf32>) outs(%e : tensor<4x8x16xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %n = arith.negf %a : f32
+    linalg.yield %n : f32
+  } -> tensor<4x8x16xf32>
+  %cat = tensor.empty() : tensor<4x8x32xf32>
+  %c0 = tensor.insert_slice %neg into %cat[0, 0, 0] [4, 8, 16] [1, 1, 1] : tensor<4x8x16xf32> into tensor<4x8x32xf32>
+  %c1 = tensor.insert_slice %first into %c0[0, 0, 16] [4, 8, 16] [1, 1, 1] : tensor<4x8x16xf32> into tensor<4x8x32xf32>
+  %zero = arith.constant 0.0 : f32
+  %other = tensor.empty() : tensor<4x8x32xf32>
+  %half = tensor.extract_slice %other[0, 0, 0] [4, 8, 16] [1, 1, 1] : tensor<4x8x32xf32> to tensor<4x8x16xf32>
+  %filled = linalg.fill ins(%zero : f32) outs(%half : tensor<4x8x16xf32>) -> tensor<4x8x16xf32>
+  %f = tensor.insert_slice %filled into %other[0, 0, 0] [4, 8, 16] [1, 1, 1] : tensor<4x8x16xf32> into tensor<4x8x32xf32>
+  return %c1, %f : tensor<4x8x32xf32>, tensor<4x8x32xf32>
+}
+
+// -----
+
 // A blocked scale read at row floordiv 32: tiles of 96 / 4 = 24 rows would
 // start inside a block, and the tiled op, which keeps the map, would read
 // block 0 for rows 24 to 47 (int4 weights of 96 input channels and more
