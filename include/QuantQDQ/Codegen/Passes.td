@@ -147,7 +147,8 @@ def PackContractionPanels : Pass<"qdq-pack-contraction-panels"> {
     contiguous, and rewrites the contraction to iterate the panel and the
     column within it (n = nb * columns + ni); the output is seen as
     `[..., N / columns, columns]` through a view. A constant operand (a
-    weight) is packed once by the pass; any other is packed by a transpose
+    weight, also seen through a reshape or a static slice of it) is packed
+    once by the pass; any other is packed by a transpose
     in the program when the tile's m dimension has `min-rows` rows or more
     to repay the copy. Columns that do not fill a panel are split off and
     keep the operand as it is. With `wide-columns`, a contraction of at

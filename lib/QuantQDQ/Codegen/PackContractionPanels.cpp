@@ -54,7 +54,9 @@ struct PanelLayout {
 };
 
 /// A constant seen through a static, unit-stride slice of it (what is left
-/// of an operand once the columns that do not fill a panel are split off).
+/// of an operand once the columns that do not fill a panel are split off)
+/// and through a reshape of it (a dense layer's weight with a unit batch
+/// dimension added).
 struct ConstantSlice {
   ElementsAttr value;
   SmallVector<int64_t> offsets;
@@ -100,7 +102,17 @@ static std::optional<ConstantSlice> getConstantSlice(Value v) {
     offsets = llvm::to_vector(slice.getStaticOffsets());
     v = slice.getSource();
   }
-  ElementsAttr value = getConstantAttr(v);
+  // A reshape keeps the data in order: the constant seen with its shape.
+  ElementsAttr value;
+  if (isa_and_present<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(
+          v.getDefiningOp())) {
+    if (ElementsAttr reshaped =
+            getConstantAttr(v.getDefiningOp()->getOperand(0));
+        reshaped && isa<DenseElementsAttr, DenseResourceElementsAttr>(reshaped))
+      value = retypeConstant(reshaped, cast<ShapedType>(v.getType()));
+  } else {
+    value = getConstantAttr(v);
+  }
   if (!value || !isa<DenseElementsAttr, DenseF32ResourceElementsAttr>(value))
     return std::nullopt;
   if (auto resource = dyn_cast<DenseF32ResourceElementsAttr>(value);

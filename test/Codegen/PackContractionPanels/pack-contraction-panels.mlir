@@ -73,6 +73,34 @@ func.func @transposed_constant_with_rest(%a: tensor<3x2xf32>,
 
 // -----
 
+// A weight reshaped on its way in (a dense layer's [n, k] weight with a unit
+// batch dimension added, as ViT's attention output projection reads it) is
+// still a constant: packed here, once, not by a transpose on every run.
+// CHECK-LABEL: func.func @reshaped_constant
+// CHECK: %[[P:.*]] = arith.constant dense<{{\[}}{{\[}}{{\[}}[0.000000e+00, 2.000000e+00, 4.000000e+00, 6.000000e+00], [1.000000e+00, 3.000000e+00, 5.000000e+00, 7.000000e+00]]]]> : tensor<1x1x2x4xf32>
+// CHECK-NOT: linalg.transpose
+// CHECK: linalg.generic {{.*}} ins(%{{.*}}, %[[P]] : tensor<3x2xf32>, tensor<1x1x2x4xf32>)
+#lhs_r = affine_map<(b, m, n, k) -> (m, k)>
+#rhs_r = affine_map<(b, m, n, k) -> (b, n, k)>
+#out_r = affine_map<(b, m, n, k) -> (b, m, n)>
+func.func @reshaped_constant(%a: tensor<3x2xf32>, %c: tensor<1x3x4xf32>)
+    -> tensor<1x3x4xf32> {
+  %w = arith.constant dense<[[0.0, 1.0], [2.0, 3.0], [4.0, 5.0], [6.0, 7.0]]> : tensor<4x2xf32>
+  %b = tensor.expand_shape %w [[0, 1], [2]] output_shape [1, 4, 2] : tensor<4x2xf32> into tensor<1x4x2xf32>
+  %r = linalg.generic {indexing_maps = [#lhs_r, #rhs_r, #out_r],
+                       iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%a, %b : tensor<3x2xf32>, tensor<1x4x2xf32>)
+      outs(%c : tensor<1x3x4xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<1x3x4xf32>
+  return %r : tensor<1x3x4xf32>
+}
+
+// -----
+
 // An operand computed by the program is packed by a view and a transpose
 // when 16 rows or more reuse it; heads lead the panels.
 // CHECK-LABEL: func.func @batched_activations
