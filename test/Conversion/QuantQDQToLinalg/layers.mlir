@@ -155,8 +155,8 @@ func.func @activations(%x: tensor<4xf32>) -> tensor<4xf32> {
 // CHECK: tensor.insert_slice %arg0 into %{{.*}}[0, 0] [2, 3] [1, 1]
 // CHECK: tensor.insert_slice %arg1 into %{{.*}}[0, 3] [2, 5] [1, 1]
 // CHECK: linalg.transpose ins(%{{.*}} : tensor<2x8xf32>) outs(%{{.*}} : tensor<8x2xf32>) permutation = [1, 0]
-// CHECK: tensor.collapse_shape %{{.*}} {{\[\[}}0, 1]] : tensor<8x2xf32> into tensor<16xf32>
-// CHECK: tensor.expand_shape %{{.*}} {{\[\[}}0, 1]] output_shape [4, 4]
+// CHECK: tensor.expand_shape %{{.*}} {{\[\[}}0, 1], [2]] output_shape [4, 2, 2] : tensor<8x2xf32> into tensor<4x2x2xf32>
+// CHECK: tensor.collapse_shape %{{.*}} {{\[\[}}0], [1, 2]] : tensor<4x2x2xf32> into tensor<4x4xf32>
 func.func @shapes(%x: tensor<2x3xf32>, %y: tensor<2x5xf32>) -> tensor<4x4xf32> {
   %c = quant_qdq.concat %x, %y {axis = 1 : i64} : (tensor<2x3xf32>, tensor<2x5xf32>) -> tensor<2x8xf32>
   %t = quant_qdq.transpose %c {perm = array<i64: 1, 0>} : (tensor<2x8xf32>) -> tensor<8x2xf32>

@@ -77,20 +77,41 @@ func.func @reshape(%x: tensor<2x3x4xf32>) -> tensor<6x4xf32> {
 // -----
 
 // Attention's heads split from a projection ([tokens, batch, features] to
-// [tokens, heads, head size]): the token dimension stays out of the
-// collapse, so that a slice of the fused Q/K/V projection, strided along
-// tokens, stays a view; a unit dimension after the last group joins it.
+// [tokens, heads, head size]): both shapes are groups of [197, 1, 12, 64],
+// so the reshape expands to it, a view of a strided slice of the fused
+// Q/K/V projection too, and collapses from it (a collapse its consumer, a
+// transpose, then takes in). A unit dimension left at the end of one shape
+// becomes a unit dimension that the other's last dimension takes in.
 // CHECK-LABEL: func.func @reshape_heads
-// CHECK: %[[M:.*]] = tensor.collapse_shape %arg0 {{\[}}[0], [1, 2]] : tensor<197x1x768xf32> into tensor<197x768xf32>
-// CHECK: tensor.expand_shape %[[M]] {{\[}}[0], [1, 2]] output_shape [197, 12, 64] : tensor<197x768xf32> into tensor<197x12x64xf32>
-// CHECK: %[[N:.*]] = tensor.collapse_shape %arg1 {{\[}}[0], [1, 2]] : tensor<4x6x1xf32> into tensor<4x6xf32>
-// CHECK: tensor.expand_shape %[[N]] {{\[}}[0, 1], [2]] output_shape [2, 2, 6] : tensor<4x6xf32> into tensor<2x2x6xf32>
+// CHECK: %[[E:.*]] = tensor.expand_shape %arg0 {{\[}}[0], [1], [2, 3]] output_shape [197, 1, 12, 64] : tensor<197x1x768xf32> into tensor<197x1x12x64xf32>
+// CHECK: tensor.collapse_shape %[[E]] {{\[}}[0], [1, 2], [3]] : tensor<197x1x12x64xf32> into tensor<197x12x64xf32>
+// CHECK: %[[F:.*]] = tensor.expand_shape %arg1 {{\[}}[0, 1], [2], [3]] output_shape [2, 2, 6, 1] : tensor<4x6x1xf32> into tensor<2x2x6x1xf32>
+// CHECK: tensor.collapse_shape %[[F]] {{\[}}[0], [1], [2, 3]] : tensor<2x2x6x1xf32> into tensor<2x2x6xf32>
 func.func @reshape_heads(%x: tensor<197x1x768xf32>, %z: tensor<4x6x1xf32>) -> (tensor<197x12x64xf32>, tensor<2x2x6xf32>) {
   %s = arith.constant dense<[197, 12, 64]> : tensor<3xi64>
   %y = quant_qdq.generic "Reshape" "r" %x, %s : (tensor<197x1x768xf32>, tensor<3xi64>) -> tensor<197x12x64xf32>
   %t = arith.constant dense<[2, 2, 6]> : tensor<3xi64>
   %w = quant_qdq.generic "Reshape" "w" %z, %t : (tensor<4x6x1xf32>, tensor<3xi64>) -> tensor<2x2x6xf32>
   return %y, %w : tensor<197x12x64xf32>, tensor<2x2x6xf32>
+}
+
+// -----
+
+// Unit dimensions left at the end of one shape each get a unit dimension of
+// their own, which the other shape's last dimension takes in.
+// CHECK-LABEL: func.func @reshape_units
+// CHECK: tensor.expand_shape %arg0 {{\[}}[0], [1, 2]] output_shape [2, 8, 1] : tensor<2x8xf32> into tensor<2x8x1xf32>
+// CHECK: tensor.expand_shape %arg1 {{\[}}[0], [1, 2]] output_shape [1, 1, 1] : tensor<1x1xf32> into tensor<1x1x1xf32>
+// CHECK: tensor.collapse_shape %arg2 {{\[}}[0], [1, 2, 3]] : tensor<2x8x1x1xf32> into tensor<2x8xf32>
+func.func @reshape_units(%x: tensor<2x8xf32>, %y: tensor<1x1xf32>, %z: tensor<2x8x1x1xf32>)
+    -> (tensor<2x8x1xf32>, tensor<1x1x1xf32>, tensor<2x8xf32>) {
+  %s = arith.constant dense<[2, 8, 1]> : tensor<3xi64>
+  %a = quant_qdq.generic "Reshape" "a" %x, %s : (tensor<2x8xf32>, tensor<3xi64>) -> tensor<2x8x1xf32>
+  %t = arith.constant dense<[1, 1, 1]> : tensor<3xi64>
+  %b = quant_qdq.generic "Reshape" "b" %y, %t : (tensor<1x1xf32>, tensor<3xi64>) -> tensor<1x1x1xf32>
+  %u = arith.constant dense<[2, 8]> : tensor<2xi64>
+  %c = quant_qdq.generic "Reshape" "c" %z, %u : (tensor<2x8x1x1xf32>, tensor<2xi64>) -> tensor<2x8xf32>
+  return %a, %b, %c : tensor<2x8x1xf32>, tensor<1x1x1xf32>, tensor<2x8xf32>
 }
 
 // -----

@@ -205,6 +205,57 @@ getReshapeGroups(ArrayRef<int64_t> source, ArrayRef<int64_t> target) {
   return {from, to};
 }
 
+/// The finest shape both `source` and `target` (static, positive, the same
+/// element count) are groups of: [2, 768] and [24, 64] are both groups of
+/// [2, 12, 64]. Fills, per dimension of each, the dimensions of that shape
+/// it is made of. None where the factors do not nest ([6, 4] and [4, 6]).
+static std::optional<SmallVector<int64_t>>
+getCommonRefinement(ArrayRef<int64_t> source, ArrayRef<int64_t> target,
+                    SmallVector<ReassociationIndices> &sourceGroups,
+                    SmallVector<ReassociationIndices> &targetGroups) {
+  SmallVector<int64_t> refined;
+  sourceGroups.assign(source.size(), {});
+  targetGroups.assign(target.size(), {});
+  size_t i = 0, j = 0;
+  int64_t restOfSource = source[0], restOfTarget = target[0];
+  while (i < source.size() && j < target.size()) {
+    int64_t piece;
+    if (restOfSource % restOfTarget == 0)
+      piece = restOfTarget;
+    else if (restOfTarget % restOfSource == 0)
+      piece = restOfSource;
+    else
+      return std::nullopt;
+    sourceGroups[i].push_back(refined.size());
+    targetGroups[j].push_back(refined.size());
+    refined.push_back(piece);
+    restOfSource /= piece;
+    restOfTarget /= piece;
+    if (restOfSource == 1 && ++i < source.size())
+      restOfSource = source[i];
+    if (restOfTarget == 1 && ++j < target.size())
+      restOfTarget = target[j];
+  }
+  // Unit dimensions left at the end of one shape: a unit piece each, which
+  // the other shape's last dimension takes in too.
+  for (; i < source.size(); ++i) {
+    sourceGroups[i].push_back(refined.size());
+    targetGroups.back().push_back(refined.size());
+    refined.push_back(1);
+  }
+  for (; j < target.size(); ++j) {
+    targetGroups[j].push_back(refined.size());
+    sourceGroups.back().push_back(refined.size());
+    refined.push_back(1);
+  }
+  if (llvm::any_of(sourceGroups,
+                   [](const ReassociationIndices &g) { return g.empty(); }) ||
+      llvm::any_of(targetGroups,
+                   [](const ReassociationIndices &g) { return g.empty(); }))
+    return std::nullopt;
+  return refined;
+}
+
 Value mlir::quant_qdq::reshapeStatic(OpBuilder &b, Location loc, Value value,
                                      RankedTensorType type) {
   auto source = cast<RankedTensorType>(value.getType());
@@ -224,10 +275,31 @@ Value mlir::quant_qdq::reshapeStatic(OpBuilder &b, Location loc, Value value,
                      b, loc, type, one, SmallVector<ReassociationIndices>{}))
                : reshapeStatic(b, loc, one, type);
   }
-  // Each group collapses to one dimension and expands to its target: only
-  // the dimensions that change are merged, so that a view of a strided
-  // buffer (one of Q, K and V sliced from their fused projection) stays a
-  // view rather than being copied to be flattened whole.
+  // Where both shapes are groups of a finer one, expand to it and collapse
+  // from it: a head split of a strided slice ([197, 2, 768] of a fused
+  // Q/K/V projection, to [197, 24, 64]) is a view expanded to
+  // [197, 2, 12, 64], and the collapse that cannot be a view of it then
+  // folds into its consumer (a transpose) instead of forcing a copy.
+  if (source.hasStaticShape() && type.hasStaticShape() &&
+      source.getNumElements() > 0) {
+    SmallVector<ReassociationIndices> expandGroups, collapseGroups;
+    if (std::optional<SmallVector<int64_t>> refined = getCommonRefinement(
+            source.getShape(), type.getShape(), expandGroups, collapseGroups)) {
+      Value expanded = value;
+      if (refined->size() != size_t(source.getRank()))
+        expanded = tensor::ExpandShapeOp::create(
+            b, loc, RankedTensorType::get(*refined, source.getElementType()),
+            value, expandGroups);
+      if (refined->size() == size_t(type.getRank()))
+        return expanded;
+      return tensor::CollapseShapeOp::create(b, loc, type, expanded,
+                                             collapseGroups);
+    }
+  }
+  // Otherwise each group collapses to one dimension and expands to its
+  // target: only the dimensions that change are merged, so that a view of a
+  // strided buffer (one of Q, K and V sliced from their fused projection)
+  // stays a view rather than being copied to be flattened whole.
   auto [from, to] = getReshapeGroups(source.getShape(), type.getShape());
   SmallVector<int64_t> middle;
   for (const ReassociationIndices &group : from) {

@@ -46,9 +46,11 @@ Value buildElementwise(
 Value buildConcat(OpBuilder &b, Location loc, RankedTensorType type,
                   ValueRange inputs, int64_t axis);
 /// `value` with the static shape of `type` (the element counts must be
-/// equal): each run of dimensions whose product changes shape is collapsed
-/// to one dimension and expanded again, which bufferizes to a view, of a
-/// strided buffer too where the merged dimensions are contiguous.
+/// equal): expanded to the finest shape both are groups of and collapsed
+/// from it, or, where the factors do not nest, each run of dimensions whose
+/// product changes collapsed to one dimension and expanded again. Either
+/// bufferizes to a view, of a strided buffer too where the collapsed
+/// dimensions are contiguous.
 Value reshapeStatic(OpBuilder &b, Location loc, Value value,
                     RankedTensorType type);
 
