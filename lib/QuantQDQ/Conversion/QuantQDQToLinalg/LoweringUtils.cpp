@@ -161,11 +161,12 @@ Value mlir::quant_qdq::buildConcat(OpBuilder &b, Location loc,
   return result;
 }
 
-/// Splits a reshape of `source` into `target` (static, the same element
-/// count, both of rank 1 or more) into groups of consecutive dimensions with
-/// equal products, as fine as they come: [197, 1, 768] to [197, 12, 64] is
-/// {197 | 197} and {1, 768 | 12, 64}. Unit dimensions past the last group
-/// join it. Returns the source's groups and the target's.
+/// Splits a reshape of `source` into `target` (the same element count, both
+/// of rank 1 or more) into groups of consecutive dimensions with equal
+/// products, as fine as they come: [197, 6, 4] to [197, 4, 6] is
+/// {197 | 197} and {6, 4 | 4, 6}. Unit dimensions past the last group join
+/// it; a dynamic or zero size makes one group of all dimensions. Returns
+/// the source's groups and the target's.
 static std::pair<SmallVector<ReassociationIndices>,
                  SmallVector<ReassociationIndices>>
 getReshapeGroups(ArrayRef<int64_t> source, ArrayRef<int64_t> target) {
@@ -248,11 +249,8 @@ getCommonRefinement(ArrayRef<int64_t> source, ArrayRef<int64_t> target,
     sourceGroups.back().push_back(refined.size());
     refined.push_back(1);
   }
-  if (llvm::any_of(sourceGroups,
-                   [](const ReassociationIndices &g) { return g.empty(); }) ||
-      llvm::any_of(targetGroups,
-                   [](const ReassociationIndices &g) { return g.empty(); }))
-    return std::nullopt;
+  // Every dimension took a piece: the walk leaves one only once it is
+  // used up, and the loops above take the ones it did not reach.
   return refined;
 }
 
@@ -296,10 +294,10 @@ Value mlir::quant_qdq::reshapeStatic(OpBuilder &b, Location loc, Value value,
                                              collapseGroups);
     }
   }
-  // Otherwise each group collapses to one dimension and expands to its
-  // target: only the dimensions that change are merged, so that a view of a
-  // strided buffer (one of Q, K and V sliced from their fused projection)
-  // stays a view rather than being copied to be flattened whole.
+  // Otherwise (factors that do not nest, a dynamic or zero size) each group
+  // collapses to one dimension and expands to its target: only the
+  // dimensions that change are merged, so that the others of a strided
+  // buffer's view stay apart rather than flattened whole with a copy.
   auto [from, to] = getReshapeGroups(source.getShape(), type.getShape());
   SmallVector<int64_t> middle;
   for (const ReassociationIndices &group : from) {
