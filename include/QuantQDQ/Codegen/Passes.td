@@ -116,6 +116,28 @@ def ElementwiseFusion : Pass<"qdq-elementwise-fusion"> {
                            "::mlir::tensor::TensorDialect"];
 }
 
+def ConvolutionsChannelsLast : Pass<"qdq-convolutions-channels-last"> {
+  let summary = "Run NCHW convolutions and poolings in NHWC";
+  let description = [{
+    Each `linalg.conv_2d_nchw_fchw` on static f32 tensors becomes a
+    `conv_2d_nhwc_hwcf` between transposes (a constant filter is transposed
+    here, once), and each `pooling_nchw_max` or `pooling_nchw_sum` its NHWC
+    twin. The transposes, `linalg.generic` ops that yield their input read
+    through a permutation, then move until they meet and cancel: up through
+    a pad, a slice, a fill or a broadcast that only they read, down through
+    element-wise ops whose every input read in full is transposed the same
+    way (inputs read in part, such as a per-channel scale, are read through
+    the permutation). In a CNN this leaves one transpose of the network's
+    input and one where the image ends. Grouped and depthwise convolutions
+    stay NCHW. Part of `qdq-cpu-pipeline`, before
+    `qdq-convolutions-as-matmuls`: an NHWC convolution's contraction has
+    output channels as its columns and the filter as its right operand.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 def ConvolutionsAsMatmuls : Pass<"qdq-convolutions-as-matmuls"> {
   let summary = "Rewrite f32 convolutions as im2col and a contraction";
   let description = [{
@@ -126,7 +148,10 @@ def ConvolutionsAsMatmuls : Pass<"qdq-convolutions-as-matmuls"> {
     `linalg.conv_2d_nchw_fchw` builds the columns as an
     (N, C, Kh, Kw, Oh, Ow) tensor indexed without divisions and collapses
     it (a view), except for a 1x1 kernel at stride 1, whose columns are its
-    input seen as (N, C, H W); `conv_2d_nhwc_hwcf` takes linalg's `rewriteInIm2Col`.
+    input seen as (N, C, H W). `linalg.conv_2d_nhwc_hwcf` builds them as an
+    (N, Oh, Ow, Kh, Kw, C) tensor collapsed to (N, Oh Ow, Kh Kw C), its
+    input seen as (N, H W, C) for a 1x1 kernel at stride 1, and multiplies
+    them by the filter seen as (Kh Kw C) x F.
     Grouped, depthwise, integer and dynamic-shape convolutions are left
     alone. Part of `qdq-cpu-pipeline`.
   }];
@@ -151,11 +176,14 @@ def PackContractionPanels : Pass<"qdq-pack-contraction-panels"> {
     once by the pass; any other is packed by a transpose
     in the program when the tile's m dimension has `min-rows` rows or more
     to repay the copy. Columns that do not fill a panel are split off and
-    keep the operand as it is. With `wide-columns`, a contraction of at
+    keep the operand as it is. A right operand's dimensions of other
+    reductions (a direct convolution's filter window) go between the panel
+    index and k, so that each panel is one block. With `wide-columns`, a contraction of at
     least 8 such panels' columns gets panels that wide instead (32 on an
     AVX-512 host: 8 x 32 tiles then do 16 FMAs per 2 loads of the panel and
     8 broadcasts; a narrower N keeps `columns`, whose remainder is
-    smaller). Named contractions are generalized. Part of
+    smaller), as does one of at least 2 whole wide panels (a convolution's
+    64 or 128 output channels). Named contractions are generalized. Part of
     `qdq-cpu-pipeline`, before `qdq-vectorize-contractions`, whose
     `columns` and `wide-columns` it must match.
   }];
@@ -164,7 +192,7 @@ def PackContractionPanels : Pass<"qdq-pack-contraction-panels"> {
            "Columns (n) of a panel: the register tile's width">,
     Option<"wideColumns", "wide-columns", "int64_t", /*default=*/"0",
            "Columns of the panels of contractions with 8 times as many "
-           "columns or more (0: none)">,
+           "columns or more, or a multiple of at least 2 of them (0: none)">,
     Option<"minRows", "min-rows", "int64_t", /*default=*/"16",
            "Fewest rows (m) for which a right operand that is not a "
            "constant is packed">,
@@ -178,13 +206,17 @@ def VectorizeContractions : Pass<"qdq-vectorize-contractions"> {
   let summary = "Tile f32 contractions into register tiles and vectorize them";
   let description = [{
     Every f32 contraction on static shapes (matmuls, dense layers, batched
-    and Einsum products) is cut into `rows` x `columns` output tiles along
+    and Einsum products, direct convolutions, whose image is read at window
+    indices such as oh + kh) is cut into `rows` x `columns` output tiles along
     the m dimension with the most rows (the last among equals: a short one
     nearer the end, such as the batch of a [sequence, batch, features]
     activation, would give tiles of one row or a few) and the output's
     contiguous n dimension, walked n-outer, m-inner, each a loop over k of `vector.contract`s whose
     accumulator stays in registers. Remainder tiles are peeled, so every
-    tile has a static shape. A right operand that is not contiguous along n
+    tile has a static shape; where `rows` does not divide m and a count
+    down to three quarters of it does, the tiles take that many rows. A
+    direct convolution's tiles loop over its window around k, and read
+    their slice of the image in place. A right operand that is not contiguous along n
     is transposed first. With `parallel`, the tiles are distributed over
     threads first: an `scf.forall` over the parallel dimension (a batch
     dimension, n or m) that holds two tiles or more and that `threads`

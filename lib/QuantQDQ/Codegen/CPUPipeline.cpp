@@ -30,6 +30,8 @@ void mlir::quant_qdq::buildCPUTensorPipeline(
   LowerHistogramsOptions histograms;
   histograms.chunks = 4 * std::max<int64_t>(options.threads, 1);
   pm.addNestedPass<func::FuncOp>(createLowerHistograms(histograms));
+  // Convolutions in NHWC: their contractions' columns are output channels.
+  pm.addNestedPass<func::FuncOp>(createConvolutionsChannelsLast());
   pm.addNestedPass<func::FuncOp>(createElementwiseFusion());
   // Calibration's minimum and maximum of a tensor read it once.
   pm.addNestedPass<func::FuncOp>(createFuseSiblingReductions());

@@ -61,6 +61,13 @@ static Value buildColumns(PatternRewriter &rewriter, Location loc,
       ArrayRef<ReassociationIndices>{{0}, {1, 2, 3}, {4, 5}});
 }
 
+/// A contraction's body: out + lhs * rhs.
+static void buildMultiplyAdd(OpBuilder &b, Location loc, ValueRange args) {
+  Value product = arith::MulFOp::create(b, loc, args[0], args[1]);
+  linalg::YieldOp::create(
+      b, loc, Value(arith::AddFOp::create(b, loc, product, args[2])));
+}
+
 namespace {
 /// linalg.conv_2d_nchw_fchw as im2col and a contraction. The columns are
 /// built as a (N, C, Kh, Kw, Oh, Ow) tensor, whose index map has no division
@@ -120,12 +127,7 @@ struct NchwIm2Col : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
         ArrayRef<utils::IteratorType>{
             utils::IteratorType::parallel, utils::IteratorType::parallel,
             utils::IteratorType::parallel, utils::IteratorType::reduction},
-        [](OpBuilder &b, Location l, ValueRange args) {
-          Value p = arith::MulFOp::create(b, l, args[0], args[1]);
-          linalg::YieldOp::create(b, l,
-                                  Value(arith::AddFOp::create(b, l, p,
-                                                              args[2])));
-        });
+        buildMultiplyAdd);
     rewriter.replaceOpWithNewOp<tensor::ExpandShapeOp>(
         op, init.getType(), product.getResult(0),
         ArrayRef<ReassociationIndices>{{0}, {1}, {2, 3}});
@@ -133,7 +135,45 @@ struct NchwIm2Col : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
   }
 };
 
-/// NHWC convolutions (Keras layouts) through linalg's im2col.
+/// The columns of an NHWC im2col: a (N, Oh, Ow, Kh, Kw, C) tensor whose
+/// inner loop copies a pixel's channels, collapsed (a view) to
+/// (N, Oh Ow, Kh Kw C).
+static Value buildNhwcColumns(PatternRewriter &rewriter, Location loc,
+                              Value input, ArrayRef<int64_t> sizes,
+                              ArrayRef<int64_t> strides,
+                              ArrayRef<int64_t> dilations) {
+  MLIRContext *context = rewriter.getContext();
+  // columns[n, oh, ow, kh, kw, c] = input[n, oh sh + kh dh, ow sw + kw dw, c]
+  AffineExpr dN, dOh, dOw, dKh, dKw, dC;
+  bindDims(context, dN, dOh, dOw, dKh, dKw, dC);
+  auto windowMap = AffineMap::get(6, 0,
+                                  {dN, dOh * strides[0] + dKh * dilations[0],
+                                   dOw * strides[1] + dKw * dilations[1], dC},
+                                  context);
+  Value init =
+      tensor::EmptyOp::create(rewriter, loc, sizes, rewriter.getF32Type());
+  Value windows =
+      linalg::GenericOp::create(
+          rewriter, loc, init.getType(), input, init,
+          ArrayRef<AffineMap>{windowMap, rewriter.getMultiDimIdentityMap(6)},
+          SmallVector<utils::IteratorType>(6, utils::IteratorType::parallel),
+          [](OpBuilder &b, Location l, ValueRange args) {
+            linalg::YieldOp::create(b, l, args[0]);
+          })
+          .getResult(0);
+  return tensor::CollapseShapeOp::create(
+      rewriter, loc, windows,
+      ArrayRef<ReassociationIndices>{{0}, {1, 2}, {3, 4, 5}});
+}
+
+/// linalg.conv_2d_nhwc_hwcf (Keras's layout, and every NCHW convolution
+/// once qdq-convolutions-channels-last has run) as a contraction whose right
+/// operand is the filter, packed once at compile time, and whose columns
+/// are the output channels, which tiles fill in any common network. The
+/// image is read in place where it can be: a window at stride 1 is a
+/// direct convolution (its tiles read a row of pixels at each tap), a 1x1
+/// kernel multiplies each pixel (at a stride, of a strided view). A window
+/// at a stride takes im2col.
 struct NhwcIm2Col : OpRewritePattern<linalg::Conv2DNhwcHwcfOp> {
   using OpRewritePattern::OpRewritePattern;
 
@@ -141,8 +181,74 @@ struct NhwcIm2Col : OpRewritePattern<linalg::Conv2DNhwcHwcfOp> {
                                 PatternRewriter &rewriter) const override {
     if (!hasStaticF32Operands(op))
       return rewriter.notifyMatchFailure(op, "not f32 on static shapes");
-    if (failed(linalg::rewriteInIm2Col(rewriter, op)))
-      return failure();
+    Location loc = op.getLoc();
+    MLIRContext *context = op.getContext();
+    Value input = op.getDpsInputOperand(0)->get();
+    Value filter = op.getDpsInputOperand(1)->get();
+    Value init = op.getDpsInitOperand(0)->get();
+    ArrayRef<int64_t> filterShape =
+        cast<RankedTensorType>(filter.getType()).getShape();
+    ArrayRef<int64_t> outShape =
+        cast<RankedTensorType>(init.getType()).getShape();
+    int64_t n = outShape[0], oh = outShape[1], ow = outShape[2];
+    int64_t kh = filterShape[0], kw = filterShape[1], c = filterShape[2];
+    SmallVector<int64_t> strides(op.getStrides().getValues<int64_t>());
+    SmallVector<int64_t> dilations(op.getDilations().getValues<int64_t>());
+    bool unitStrides = strides[0] == 1 && strides[1] == 1;
+    bool pointwise = kh == 1 && kw == 1;
+
+    if (unitStrides && !pointwise) {
+      if (failed(linalg::generalizeNamedOp(rewriter, op)))
+        return failure();
+      return success();
+    }
+    Value weights = tensor::CollapseShapeOp::create(
+        rewriter, loc, filter, ArrayRef<ReassociationIndices>{{0, 1, 2}, {3}});
+
+    if (pointwise) {
+      Value image = input;
+      if (!unitStrides) {
+        SmallVector<OpFoldResult> offsets(4, rewriter.getIndexAttr(0));
+        image = tensor::ExtractSliceOp::create(
+            rewriter, loc, input, offsets,
+            getAsIndexOpFoldResult(context, {n, oh, ow, c}),
+            getAsIndexOpFoldResult(context, {1, strides[0], strides[1], 1}));
+      }
+      // out[n, oh, ow, f] += image[n, oh, ow, c] * weights[c, f]
+      AffineExpr d0, d1, d2, d3, d4;
+      bindDims(context, d0, d1, d2, d3, d4);
+      rewriter.replaceOpWithNewOp<linalg::GenericOp>(
+          op, init.getType(), ValueRange{image, weights}, init,
+          ArrayRef<AffineMap>{AffineMap::get(5, 0, {d0, d1, d2, d4}, context),
+                              AffineMap::get(5, 0, {d4, d3}, context),
+                              AffineMap::get(5, 0, {d0, d1, d2, d3}, context)},
+          ArrayRef<utils::IteratorType>{
+              utils::IteratorType::parallel, utils::IteratorType::parallel,
+              utils::IteratorType::parallel, utils::IteratorType::parallel,
+              utils::IteratorType::reduction},
+          buildMultiplyAdd);
+      return success();
+    }
+
+    Value columns = buildNhwcColumns(
+        rewriter, loc, input, {n, oh, ow, kh, kw, c}, strides, dilations);
+    Value acc = tensor::CollapseShapeOp::create(
+        rewriter, loc, init, ArrayRef<ReassociationIndices>{{0}, {1, 2}, {3}});
+    // out[n, p, f] += columns[n, p, k] * weights[k, f]
+    AffineExpr d0, d1, d2, d3;
+    bindDims(context, d0, d1, d2, d3);
+    auto product = linalg::GenericOp::create(
+        rewriter, loc, acc.getType(), ValueRange{columns, weights}, acc,
+        ArrayRef<AffineMap>{AffineMap::get(4, 0, {d0, d1, d3}, context),
+                            AffineMap::get(4, 0, {d3, d2}, context),
+                            AffineMap::get(4, 0, {d0, d1, d2}, context)},
+        ArrayRef<utils::IteratorType>{
+            utils::IteratorType::parallel, utils::IteratorType::parallel,
+            utils::IteratorType::parallel, utils::IteratorType::reduction},
+        buildMultiplyAdd);
+    rewriter.replaceOpWithNewOp<tensor::ExpandShapeOp>(
+        op, init.getType(), product.getResult(0),
+        ArrayRef<ReassociationIndices>{{0}, {1, 2}, {3}});
     return success();
   }
 };

@@ -2,6 +2,7 @@
 
 #include "MatmulDims.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 
 using namespace mlir;
@@ -22,10 +23,73 @@ bool mlir::quant_qdq::hasStaticF32Operands(linalg::LinalgOp op) {
          });
 }
 
+/// Whether `e` is a sum of loops, each scaled by a positive constant (a
+/// convolution's window index, oh sh + kh dh).
+static bool isSumOfScaledDims(AffineExpr e) {
+  if (isa<AffineDimExpr>(e))
+    return true;
+  auto binary = dyn_cast<AffineBinaryOpExpr>(e);
+  if (!binary)
+    return false;
+  if (binary.getKind() == AffineExprKind::Add)
+    return isSumOfScaledDims(binary.getLHS()) &&
+           isSumOfScaledDims(binary.getRHS());
+  auto scale = dyn_cast<AffineConstantExpr>(binary.getRHS());
+  return binary.getKind() == AffineExprKind::Mul &&
+         isa<AffineDimExpr>(binary.getLHS()) && scale && scale.getValue() > 0;
+}
+
+/// The matmul view of a direct convolution: an image read through window
+/// indices (sums of loops) and a filter read through a projected
+/// permutation that holds the output's last dimension (n) and the image's
+/// last (k, the input channel, a plain loop). m is the last output loop
+/// the filter does not read (the output image column); the filter's other
+/// reductions (the window) are loops around k.
+static std::optional<MatmulDims>
+getConvolutionMatmulDims(linalg::GenericOp op) {
+  auto isMultiplyAdd = [](Operation *first, Operation *second) {
+    return isa<arith::MulFOp>(first) && isa<arith::AddFOp>(second);
+  };
+  if (!linalg::detail::isContractionBody(*op.getBlock(), isMultiplyAdd))
+    return std::nullopt;
+  AffineMap out = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  if (!out.isProjectedPermutation() || out.getNumResults() == 0)
+    return std::nullopt;
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  for (AffineExpr e : out.getResults())
+    if (iterators[cast<AffineDimExpr>(e).getPosition()] !=
+        utils::IteratorType::parallel)
+      return std::nullopt;
+  unsigned n = cast<AffineDimExpr>(out.getResults().back()).getPosition();
+  for (unsigned rhs = 0; rhs < 2; ++rhs) {
+    AffineMap filter = op.getMatchingIndexingMap(op.getDpsInputOperand(rhs));
+    AffineMap image = op.getMatchingIndexingMap(op.getDpsInputOperand(1 - rhs));
+    if (!filter.isProjectedPermutation() || !filter.isFunctionOfDim(n) ||
+        image.isFunctionOfDim(n) || image.isProjectedPermutation() ||
+        !llvm::all_of(image.getResults(), isSumOfScaledDims))
+      continue;
+    std::optional<unsigned> k = getDimPosition(image.getResults().back());
+    if (!k || iterators[*k] != utils::IteratorType::reduction ||
+        !filter.isFunctionOfDim(*k))
+      continue;
+    MatmulDims result{std::nullopt, n, *k, rhs};
+    for (AffineExpr e : llvm::reverse(out.getResults().drop_back()))
+      if (unsigned d = cast<AffineDimExpr>(e).getPosition();
+          !filter.isFunctionOfDim(d)) {
+        result.m = d;
+        break;
+      }
+    return result;
+  }
+  return std::nullopt;
+}
+
 std::optional<MatmulDims> mlir::quant_qdq::getMatmulDims(linalg::GenericOp op) {
   if (op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1 ||
-      !hasStaticF32Operands(op) || !linalg::isaContractionOpInterface(op))
+      !hasStaticF32Operands(op))
     return std::nullopt;
+  if (!linalg::isaContractionOpInterface(op))
+    return getConvolutionMatmulDims(op);
   FailureOr<linalg::ContractionDimensions> dims =
       linalg::inferContractionDims(op);
   if (failed(dims) || dims->k.empty() || dims->n.empty())

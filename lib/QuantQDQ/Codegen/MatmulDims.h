@@ -32,6 +32,8 @@ bool hasStaticF32Operands(linalg::LinalgOp op);
 
 /// The matmul view of `op`, or nothing when it is not an f32 contraction
 /// of two static inputs whose output is contiguous along an n dimension.
+/// A direct convolution counts: an image read through window indices
+/// (oh + kh) and a filter holding n, with the image's input channel as k.
 std::optional<MatmulDims> getMatmulDims(linalg::GenericOp op);
 
 /// The loop an affine expression reads, when it is a plain dimension.

@@ -36,19 +36,32 @@ using namespace mlir;
 using namespace mlir::quant_qdq;
 
 namespace {
-/// Where the right operand's dimensions go in its panels: the others first,
-/// in its order, then n's panel index, k, and n's column within the panel.
+/// Where the right operand's dimensions go in its panels: those of parallel
+/// loops (a batch) first, in its order, then n's panel index, those of
+/// reductions other than k (a filter's window), k, and n's column within
+/// the panel: a tile reads its panel from one contiguous block.
 struct PanelLayout {
-  SmallVector<unsigned> others; // operand dimensions other than k and n
-  unsigned k, n;                // operand dimensions of k and n
+  SmallVector<unsigned> outer; // operand dimensions of other parallel loops
+  SmallVector<unsigned> inner; // operand dimensions of other reductions
+  unsigned k, n;               // operand dimensions of k and n
   int64_t columns;
+
+  /// The operand dimension of each panel dimension but the last (n's
+  /// column), n's standing for its panel index.
+  SmallVector<unsigned> getRowDims() const {
+    SmallVector<unsigned> dims(outer);
+    dims.push_back(n);
+    dims.append(inner.begin(), inner.end());
+    dims.push_back(k);
+    return dims;
+  }
 
   /// The panels' shape for an operand of shape `shape`.
   SmallVector<int64_t> getShape(ArrayRef<int64_t> shape) const {
     SmallVector<int64_t> result;
-    for (unsigned d : others)
-      result.push_back(shape[d]);
-    result.append({shape[n] / columns, shape[k], columns});
+    for (unsigned d : getRowDims())
+      result.push_back(d == n ? shape[n] / columns : shape[d]);
+    result.push_back(columns);
     return result;
   }
 };
@@ -72,8 +85,9 @@ static std::optional<PanelLayout> getPanelLayout(linalg::GenericOp op,
   AffineMap map = op.getMatchingIndexingMap(op.getDpsInputOperand(dims.rhs));
   if (!map.isProjectedPermutation(/*allowZeroInResults=*/false))
     return std::nullopt;
-  PanelLayout layout{{}, 0, 0, columns};
+  PanelLayout layout{{}, {}, 0, 0, columns};
   bool hasK = false, hasN = false;
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
   for (auto [i, e] : llvm::enumerate(map.getResults())) {
     unsigned d = *getDimPosition(e);
     if (d == dims.k) {
@@ -82,8 +96,10 @@ static std::optional<PanelLayout> getPanelLayout(linalg::GenericOp op,
     } else if (d == dims.n) {
       layout.n = i;
       hasN = true;
+    } else if (iterators[d] == utils::IteratorType::parallel) {
+      layout.outer.push_back(i);
     } else {
-      layout.others.push_back(i);
+      layout.inner.push_back(i);
     }
   }
   if (!hasK || !hasN)
@@ -150,10 +166,9 @@ static Value packConstant(RewriterBase &rewriter, Location loc,
 
   // Each panel row (the operand's dimensions other than n's column) holds
   // `columns` values n's stride apart.
-  SmallVector<unsigned> rowDims(layout.others);
+  SmallVector<unsigned> rowDims = layout.getRowDims();
   SmallVector<int64_t> rowShape = layout.getShape(type.getShape());
   rowShape.pop_back();
-  rowDims.append({layout.n, layout.k});
   int64_t rows = computeProduct(rowShape);
   // Dense constants stay dense (small, printed); resources get a blob.
   bool dense = isa<DenseElementsAttr>(slice.value);
@@ -216,9 +231,9 @@ static Value packInProgram(RewriterBase &rewriter, Location loc,
       RankedTensorType::get(expandedShape, type.getElementType()), operand,
       groups);
   SmallVector<int64_t> perm;
-  for (unsigned d : layout.others)
+  for (unsigned d : layout.getRowDims())
     perm.push_back(position[d]);
-  perm.append({position[layout.n], position[layout.k], position[layout.n] + 1});
+  perm.push_back(position[layout.n] + 1);
   Value init = tensor::EmptyOp::create(rewriter, loc,
                                        layout.getShape(type.getShape()),
                                        type.getElementType());
@@ -249,9 +264,9 @@ static void rewriteOnPanels(RewriterBase &rewriter, linalg::GenericOp op,
       continue;
     }
     SmallVector<AffineExpr> exprs;
-    for (unsigned d : layout.others)
-      exprs.push_back(results[d]);
-    exprs.append({nb, results[layout.k], ni});
+    for (unsigned d : layout.getRowDims())
+      exprs.push_back(d == layout.n ? nb : results[d]);
+    exprs.push_back(ni);
     maps.push_back(AffineMap::get(loops + 1, 0, exprs, context));
     inputs.push_back(panels);
   }
@@ -314,7 +329,11 @@ struct PackContractionPanelsPass
       return;
     SmallVector<int64_t> bounds = op.getStaticLoopRanges();
     int64_t columns = this->columns;
-    if (wideColumns > 0 && bounds[dims.n] >= 8 * wideColumns)
+    // Wide panels where their remainder is small against N, or none (a
+    // convolution's output channels).
+    if (wideColumns > 0 && (bounds[dims.n] >= 8 * wideColumns ||
+                            (bounds[dims.n] >= 2 * wideColumns &&
+                             bounds[dims.n] % wideColumns == 0)))
       columns = wideColumns;
     std::optional<PanelLayout> layout = getPanelLayout(op, dims, columns);
     if (!layout)

@@ -48,19 +48,67 @@ func.func @pointwise(%x: tensor<2x3x5x5xf32>, %w: tensor<8x3x1x1xf32>,
 
 // -----
 
-// NHWC convolutions take linalg's im2col.
+// An NHWC window at stride 1 is a direct convolution: a contraction that
+// reads its image in place, at window indices.
+// CHECK-DAG: #[[IMAGE:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1 + d4 * 2, d2 + d5 * 2, d6)>
+// CHECK-DAG: #[[FILTER:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d4, d5, d6, d3)>
 // CHECK-LABEL: func.func @nhwc
-// CHECK: linalg.generic
-// CHECK: linalg.generic
-// CHECK-SAME: iterator_types = ["parallel", "parallel", "parallel", "reduction"]
+// CHECK: linalg.generic {indexing_maps = [#[[IMAGE]], #[[FILTER]], {{.*}}], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}
+// CHECK-SAME: ins(%{{.*}}, %{{.*}} : tensor<1x10x10x3xf32>, tensor<3x3x3x8xf32>) outs(%{{.*}} : tensor<1x6x6x8xf32>)
 // CHECK-NOT: linalg.conv_2d
 func.func @nhwc(%x: tensor<1x10x10x3xf32>, %w: tensor<3x3x3x8xf32>,
-                %acc: tensor<1x8x8x8xf32>) -> tensor<1x8x8x8xf32> {
+                %acc: tensor<1x6x6x8xf32>) -> tensor<1x6x6x8xf32> {
   %r = linalg.conv_2d_nhwc_hwcf {strides = dense<1> : tensor<2xi64>,
-                                 dilations = dense<1> : tensor<2xi64>}
+                                 dilations = dense<2> : tensor<2xi64>}
       ins(%x, %w : tensor<1x10x10x3xf32>, tensor<3x3x3x8xf32>)
-      outs(%acc : tensor<1x8x8x8xf32>) -> tensor<1x8x8x8xf32>
-  return %r : tensor<1x8x8x8xf32>
+      outs(%acc : tensor<1x6x6x8xf32>) -> tensor<1x6x6x8xf32>
+  return %r : tensor<1x6x6x8xf32>
+}
+
+// -----
+
+// A strided NHWC 1x1 kernel multiplies a strided view of its input by the
+// filter.
+// CHECK-DAG: #[[PIXELS:.*]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d4)>
+// CHECK-DAG: #[[WEIGHTS:.*]] = affine_map<(d0, d1, d2, d3, d4) -> (d4, d3)>
+// CHECK-LABEL: func.func @nhwc_pointwise_strided
+// CHECK-DAG: %[[S:.*]] = tensor.extract_slice %{{.*}}[0, 0, 0, 0] [1, 3, 3, 4] [1, 2, 2, 1] : tensor<1x6x6x4xf32> to tensor<1x3x3x4xf32>
+// CHECK-DAG: %[[W:.*]] = tensor.collapse_shape %{{.*}} {{\[}}[0, 1, 2], [3]] : tensor<1x1x4x8xf32> into tensor<4x8xf32>
+// CHECK: linalg.generic {indexing_maps = [#[[PIXELS]], #[[WEIGHTS]], {{.*}}], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+// CHECK-SAME: ins(%[[S]], %[[W]] : tensor<1x3x3x4xf32>, tensor<4x8xf32>)
+// CHECK-NOT: linalg.conv_2d
+func.func @nhwc_pointwise_strided(%x: tensor<1x6x6x4xf32>, %w: tensor<1x1x4x8xf32>,
+                                  %acc: tensor<1x3x3x8xf32>) -> tensor<1x3x3x8xf32> {
+  %r = linalg.conv_2d_nhwc_hwcf {strides = dense<2> : tensor<2xi64>,
+                                 dilations = dense<1> : tensor<2xi64>}
+      ins(%x, %w : tensor<1x6x6x4xf32>, tensor<1x1x4x8xf32>)
+      outs(%acc : tensor<1x3x3x8xf32>) -> tensor<1x3x3x8xf32>
+  return %r : tensor<1x3x3x8xf32>
+}
+
+// -----
+
+// A strided NHWC window takes im2col: the columns copy each pixel's
+// channels, and the filter is the right operand.
+// CHECK-DAG: #[[WINDOW:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1 * 2 + d3, d2 * 2 + d4, d5)>
+// CHECK-DAG: #[[COLS:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>
+// CHECK-DAG: #[[W:.*]] = affine_map<(d0, d1, d2, d3) -> (d3, d2)>
+// CHECK-LABEL: func.func @nhwc_strided_window
+// CHECK-DAG: %[[F:.*]] = tensor.collapse_shape %{{.*}} {{\[}}[0, 1, 2], [3]] : tensor<3x3x3x8xf32> into tensor<27x8xf32>
+// CHECK: %[[COLUMNS:.*]] = linalg.generic {indexing_maps = [#[[WINDOW]], {{.*}}]
+// CHECK-SAME: outs(%{{.*}} : tensor<1x4x4x3x3x3xf32>)
+// CHECK: %[[C:.*]] = tensor.collapse_shape %[[COLUMNS]] {{\[}}[0], [1, 2], [3, 4, 5]] : tensor<1x4x4x3x3x3xf32> into tensor<1x16x27xf32>
+// CHECK: %[[P:.*]] = linalg.generic {indexing_maps = [#[[COLS]], #[[W]], {{.*}}]
+// CHECK-SAME: ins(%[[C]], %[[F]] : tensor<1x16x27xf32>, tensor<27x8xf32>)
+// CHECK: tensor.expand_shape %[[P]] {{\[}}[0], [1, 2], [3]] output_shape [1, 4, 4, 8]
+// CHECK-NOT: linalg.conv_2d
+func.func @nhwc_strided_window(%x: tensor<1x9x9x3xf32>, %w: tensor<3x3x3x8xf32>,
+                               %acc: tensor<1x4x4x8xf32>) -> tensor<1x4x4x8xf32> {
+  %r = linalg.conv_2d_nhwc_hwcf {strides = dense<2> : tensor<2xi64>,
+                                 dilations = dense<1> : tensor<2xi64>}
+      ins(%x, %w : tensor<1x9x9x3xf32>, tensor<3x3x3x8xf32>)
+      outs(%acc : tensor<1x4x4x8xf32>) -> tensor<1x4x4x8xf32>
+  return %r : tensor<1x4x4x8xf32>
 }
 
 // -----

@@ -134,3 +134,32 @@ func.func @left_alone(%a: tensor<3x2xf32>, %b: tensor<2x8xf32>,
                      outs(%f : tensor<20x4xf32>) -> tensor<20x4xf32>
   return %r, %s : tensor<3x8xf32>, tensor<20x4xf32>
 }
+
+// -----
+
+// A direct convolution's filter (kh, kw, c, f) is packed with each panel's
+// window and channels together: [f / columns, kh, kw, c, columns], so that
+// a tile reads its panel from one contiguous block.
+#image = affine_map<(n, oh, ow, f, kh, kw, c) -> (n, oh + kh, ow + kw, c)>
+#filter = affine_map<(n, oh, ow, f, kh, kw, c) -> (kh, kw, c, f)>
+#out = affine_map<(n, oh, ow, f, kh, kw, c) -> (n, oh, ow, f)>
+// CHECK-LABEL: func.func @direct_convolution
+// CHECK: %[[P:.*]] = arith.constant dense<{{\[\[\[\[\[}}0.000000e+00, 1.000000e+00, 2.000000e+00, 3.000000e+00], [8.000000e+00, 9.000000e+00, 1.000000e+01, 1.100000e+01]], {{\[\[}}1.600000e+01, 1.700000e+01, 1.800000e+01, 1.900000e+01], [2.400000e+01, 2.500000e+01, 2.600000e+01, 2.700000e+01]]]], {{\[\[\[\[}}4.000000e+00, {{.*}}> : tensor<2x1x2x2x4xf32>
+// CHECK: linalg.generic {{.*}} ins(%{{.*}}, %[[P]] : tensor<1x3x3x2xf32>, tensor<2x1x2x2x4xf32>)
+func.func @direct_convolution(%x: tensor<1x3x3x2xf32>,
+                              %acc: tensor<1x3x2x8xf32>) -> tensor<1x3x2x8xf32> {
+  %w = arith.constant dense<[[[[0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0],
+                               [8.0, 9.0, 10.0, 11.0, 12.0, 13.0, 14.0, 15.0]],
+                              [[16.0, 17.0, 18.0, 19.0, 20.0, 21.0, 22.0, 23.0],
+                               [24.0, 25.0, 26.0, 27.0, 28.0, 29.0, 30.0, 31.0]]]]> : tensor<1x2x2x8xf32>
+  %r = linalg.generic {indexing_maps = [#image, #filter, #out],
+                       iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}
+      ins(%x, %w : tensor<1x3x3x2xf32>, tensor<1x2x2x8xf32>)
+      outs(%acc : tensor<1x3x2x8xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %p = arith.mulf %a, %b : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<1x3x2x8xf32>
+  return %r : tensor<1x3x2x8xf32>
+}

@@ -1,5 +1,6 @@
 // With `wide-columns`, a contraction with at least 8 times that many
-// columns gets panels that wide; a narrower one keeps `columns`.
+// columns, or a multiple of at least 2 times that many (a convolution's
+// output channels), gets panels that wide; another keeps `columns`.
 // RUN: qdq-opt %s --qdq-pack-contraction-panels="columns=4 wide-columns=8 min-rows=1" --split-input-file | FileCheck %s
 // RUN: not qdq-opt %s --qdq-pack-contraction-panels="wide-columns=-1" --split-input-file 2>&1 | FileCheck %s --check-prefix=NEGATIVE
 // NEGATIVE: error: wide-columns must be 0 or more, got -1
@@ -30,17 +31,38 @@ func.func @wide(%a: tensor<3x2xf32>, %b: tensor<2x64xf32>,
 #rhs = affine_map<(m, n, k) -> (k, n)>
 #out = affine_map<(m, n, k) -> (m, n)>
 // CHECK-LABEL: func.func @narrow
-// CHECK: linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<3x2xf32>, tensor<14x2x4xf32>) outs(%{{.*}} : tensor<3x14x4xf32>)
-func.func @narrow(%a: tensor<3x2xf32>, %b: tensor<2x56xf32>,
-                  %c: tensor<3x56xf32>) -> tensor<3x56xf32> {
+// CHECK: linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<3x2xf32>, tensor<15x2x4xf32>) outs(%{{.*}} : tensor<3x15x4xf32>)
+func.func @narrow(%a: tensor<3x2xf32>, %b: tensor<2x60xf32>,
+                  %c: tensor<3x60xf32>) -> tensor<3x60xf32> {
   %r = linalg.generic {indexing_maps = [#lhs, #rhs, #out],
                        iterator_types = ["parallel", "parallel", "reduction"]}
-      ins(%a, %b : tensor<3x2xf32>, tensor<2x56xf32>)
-      outs(%c : tensor<3x56xf32>) {
+      ins(%a, %b : tensor<3x2xf32>, tensor<2x60xf32>)
+      outs(%c : tensor<3x60xf32>) {
   ^bb0(%x: f32, %y: f32, %o: f32):
     %p = arith.mulf %x, %y : f32
     %s = arith.addf %o, %p : f32
     linalg.yield %s : f32
-  } -> tensor<3x56xf32>
-  return %r : tensor<3x56xf32>
+  } -> tensor<3x60xf32>
+  return %r : tensor<3x60xf32>
+}
+
+// -----
+
+#lhs = affine_map<(m, n, k) -> (m, k)>
+#rhs = affine_map<(m, n, k) -> (k, n)>
+#out = affine_map<(m, n, k) -> (m, n)>
+// CHECK-LABEL: func.func @whole_panels
+// CHECK: linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<3x2xf32>, tensor<3x2x8xf32>) outs(%{{.*}} : tensor<3x3x8xf32>)
+func.func @whole_panels(%a: tensor<3x2xf32>, %b: tensor<2x24xf32>,
+                  %c: tensor<3x24xf32>) -> tensor<3x24xf32> {
+  %r = linalg.generic {indexing_maps = [#lhs, #rhs, #out],
+                       iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : tensor<3x2xf32>, tensor<2x24xf32>)
+      outs(%c : tensor<3x24xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<3x24xf32>
+  return %r : tensor<3x24xf32>
 }
