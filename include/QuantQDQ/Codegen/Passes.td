@@ -407,6 +407,45 @@ def VectorizeElementwise : Pass<"qdq-vectorize-elementwise"> {
                            "::mlir::arith::ArithDialect"];
 }
 
+def VectorizeChannelWindows : Pass<"qdq-vectorize-channel-windows"> {
+  let summary = "Write NHWC depthwise convolutions and poolings on buffers "
+                "as register tiles of channel vectors";
+  let description = [{
+    In NHWC, a depthwise convolution's or a pooling's output vector of
+    channels is a sum (or maximum) of its window's input vectors of
+    channels, times the filter's vectors of channels. Every
+    `linalg.depthwise_conv_2d_nhwc_hwc`, `pooling_nhwc_max` and
+    `pooling_nhwc_sum` on static f32 buffers whose channels are contiguous,
+    a multiple of `width`, and whose filter rows have at most 16 taps,
+    becomes `scf.for` loops over samples, output rows and groups of
+    channel vectors around register tiles of `pixels` output pixels of a
+    row by `vectors` vectors of `width` channels (a shorter tile for the
+    pixels past the last whole one, fewer vectors for the channels past the
+    last whole group). A tile reads its accumulators once, loops over the
+    filter's rows carrying them, loads that row's filter vectors once and
+    each input vector of the window row once, adding it (by `vector.fma`,
+    `arith.maximumf` or `arith.addf`) to every pixel whose window holds it,
+    and writes the accumulators back once. Each output element takes its
+    terms in the named op's order, filter row by filter row, each row's
+    taps in order; a depthwise convolution's multiply-add rounds once.
+
+    Part of `qdq-cpu-pipeline`, before `qdq-collapse-loop-dims`.
+  }];
+  let options = [
+    Option<"width", "width", "int64_t", /*default=*/"8",
+           "Channels per vector (8 f32 fill an AVX register, 16 an "
+           "AVX-512 one)">,
+    Option<"pixels", "pixels", "int64_t", /*default=*/"4",
+           "Output pixels of a row per register tile">,
+    Option<"vectors", "vectors", "int64_t", /*default=*/"2",
+           "Channel vectors per pixel of a register tile">,
+  ];
+  let dependentDialects = ["::mlir::scf::SCFDialect",
+                           "::mlir::vector::VectorDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 def VectorizeConvolutionRows : Pass<"qdq-vectorize-convolution-rows"> {
   let summary = "Write depthwise and grouped convolutions on buffers as "
                 "register tiles of output rows";

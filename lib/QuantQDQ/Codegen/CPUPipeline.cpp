@@ -80,13 +80,19 @@ void mlir::quant_qdq::buildCPUBufferPipeline(OpPassManager &pm) {
 
 void mlir::quant_qdq::buildCPULoweringPipeline(
     OpPassManager &pm, function_ref<void(OpPassManager &)> beforeLLVM,
-    function_ref<void(OpPassManager &)> beforeReconcile, bool bufferPool) {
+    function_ref<void(OpPassManager &)> beforeReconcile, bool bufferPool,
+    int64_t channelWidth) {
   // One function per layer's parallel loop: OpenMP's outlining of each loop
   // then scans that function, not the whole network.
   pm.addPass(createOutlineParallelLoops());
   // Repeated layers become one function each, lowered and compiled once.
   pm.addPass(createMergeIdenticalFunctions());
-  // Depthwise and grouped convolutions as register tiles of output rows.
+  // NHWC depthwise convolutions and poolings as register tiles of channel
+  // vectors; NCHW depthwise and grouped convolutions as tiles of output
+  // rows.
+  VectorizeChannelWindowsOptions windows;
+  windows.width = channelWidth;
+  pm.addNestedPass<func::FuncOp>(createVectorizeChannelWindows(windows));
   pm.addNestedPass<func::FuncOp>(createVectorizeConvolutionRows());
   // Element-wise ops walk contiguous memory as one loop, in vectors.
   pm.addNestedPass<func::FuncOp>(createCollapseLoopDims());
@@ -135,7 +141,8 @@ void mlir::quant_qdq::buildCPUPipeline(OpPassManager &pm,
                                        const CPUPipelineOptions &options) {
   buildCPUTensorPipeline(pm, options);
   buildCPUBufferPipeline(pm);
-  buildCPULoweringPipeline(pm, {}, {}, options.bufferPool);
+  buildCPULoweringPipeline(pm, {}, {}, options.bufferPool,
+                           options.channelWidth);
 }
 
 void mlir::quant_qdq::registerCPUPipeline() {

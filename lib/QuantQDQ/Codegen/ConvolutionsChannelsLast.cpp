@@ -63,6 +63,13 @@ static Value createTranspose(OpBuilder &b, Location loc, Value source,
       .getResult(0);
 }
 
+/// Whether `value` is a tensor of static shape: the transposes this pass
+/// builds take their shapes from their operands'.
+static bool hasStaticShape(Value value) {
+  auto type = dyn_cast<RankedTensorType>(value.getType());
+  return type && type.hasStaticShape();
+}
+
 /// The permutation of a transpose as createTranspose builds it (result
 /// dimension i is source dimension perm[i]), or nothing.
 static std::optional<SmallVector<int64_t>> getTransposition(Operation *op) {
@@ -70,7 +77,9 @@ static std::optional<SmallVector<int64_t>> getTransposition(Operation *op) {
   if (!generic || generic.getNumDpsInputs() != 1 ||
       generic.getNumDpsInits() != 1 ||
       generic.getNumParallelLoops() != generic.getNumLoops() ||
-      !generic.hasPureTensorSemantics())
+      !generic.hasPureTensorSemantics() ||
+      !hasStaticShape(generic.getDpsInputOperand(0)->get()) ||
+      !hasStaticShape(generic.getResult(0)))
     return std::nullopt;
   AffineMap read =
       generic.getMatchingIndexingMap(generic.getDpsInputOperand(0));
@@ -91,9 +100,22 @@ static std::optional<SmallVector<int64_t>> getTransposition(Operation *op) {
 
 /// A constant's values transposed by `perm`, made here; null when `value`
 /// is not a constant this can read.
+/// The constant behind `value`, seen through reshapes with `value`'s
+/// shape, or null.
+static ElementsAttr getReshapedConstant(Value value) {
+  Operation *producer = value.getDefiningOp();
+  if (!isa_and_present<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(
+          producer))
+    return getConstantAttr(value);
+  ElementsAttr source = getReshapedConstant(producer->getOperand(0));
+  if (!source || !isa<DenseElementsAttr, DenseF32ResourceElementsAttr>(source))
+    return nullptr;
+  return retypeConstant(source, cast<ShapedType>(value.getType()));
+}
+
 static Value transposeConstant(OpBuilder &b, Location loc, Value value,
                                ArrayRef<int64_t> perm) {
-  ElementsAttr attr = getConstantAttr(value);
+  ElementsAttr attr = getReshapedConstant(value);
   auto type = cast<RankedTensorType>(value.getType());
   if (!attr || !type.getElementType().isF32())
     return nullptr;
@@ -167,6 +189,61 @@ struct ConvolutionChannelsLast : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
   }
 };
 
+/// `value`, an [N, G, 1, H, W] tensor (a grouped convolution's operand of
+/// one channel a group), as [N, G, H, W]: the source of the expand_shape
+/// that made it, or a collapse.
+static Value dropGroupChannels(OpBuilder &b, Location loc, Value value) {
+  SmallVector<ReassociationIndices> groups = {{0}, {1, 2}, {3}, {4}};
+  if (auto expand = value.getDefiningOp<tensor::ExpandShapeOp>();
+      expand && expand.getReassociationIndices() == groups)
+    return expand.getSrc();
+  return tensor::CollapseShapeOp::create(b, loc, value, groups);
+}
+
+/// A depthwise conv_2d_ngchw_gfchw (a channel a group and a filter a
+/// group) as depthwise_conv_2d_nhwc_hwc between transposes, its filter
+/// transposed at compile time when it is a constant.
+struct DepthwiseChannelsLast : OpRewritePattern<linalg::Conv2DNgchwGfchwOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(linalg::Conv2DNgchwGfchwOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!hasStaticF32Operands(op))
+      return rewriter.notifyMatchFailure(op, "not f32 on static shapes");
+    Value filter = op.getDpsInputOperand(1)->get();
+    ArrayRef<int64_t> filterShape =
+        cast<RankedTensorType>(filter.getType()).getShape();
+    if (filterShape[1] != 1 || filterShape[2] != 1)
+      return rewriter.notifyMatchFailure(op, "not depthwise");
+    Location loc = op.getLoc();
+    // [G, 1, 1, Kh, Kw] -> [G, Kh, Kw] -> [Kh, Kw, G]
+    Value gkk = tensor::CollapseShapeOp::create(
+        rewriter, loc, filter,
+        ArrayRef<ReassociationIndices>{{0, 1, 2}, {3}, {4}});
+    static constexpr int64_t kToHWC[] = {1, 2, 0};
+    Value hwc = transposeConstant(rewriter, loc, gkk, kToHWC);
+    if (!hwc)
+      hwc = createTranspose(rewriter, loc, gkk, kToHWC);
+    Value input = createTranspose(
+        rewriter, loc,
+        dropGroupChannels(rewriter, loc, op.getDpsInputOperand(0)->get()),
+        kToNHWC);
+    Value init = createTranspose(
+        rewriter, loc,
+        dropGroupChannels(rewriter, loc, op.getDpsInitOperand(0)->get()),
+        kToNHWC);
+    Value conv = linalg::DepthwiseConv2DNhwcHwcOp::create(
+                     rewriter, loc, init.getType(), ValueRange{input, hwc},
+                     init, op.getStrides(), op.getDilations())
+                     .getResult(0);
+    rewriter.replaceOpWithNewOp<tensor::ExpandShapeOp>(
+        op, op.getResult(0).getType(),
+        createTranspose(rewriter, loc, conv, kToNCHW),
+        ArrayRef<ReassociationIndices>{{0}, {1, 2}, {3}, {4}});
+    return success();
+  }
+};
+
 /// An NCHW pooling as its NHWC twin between transposes.
 template <typename NchwOp, typename NhwcOp>
 struct PoolingChannelsLast : OpRewritePattern<NchwOp> {
@@ -236,7 +313,10 @@ struct HoistTranspose : OpRewritePattern<linalg::GenericOp> {
       return failure();
     Value source = op.getDpsInputOperand(0)->get();
     Operation *producer = source.getDefiningOp();
-    if (!producer || !source.hasOneUse())
+    if (!producer || !source.hasOneUse() ||
+        !llvm::all_of(producer->getOperands(), [](Value operand) {
+          return !isa<TensorType>(operand.getType()) || hasStaticShape(operand);
+        }))
       return failure();
     Location loc = op.getLoc();
     auto permute = [&](auto values) {
@@ -312,6 +392,7 @@ struct SinkTranspose : OpRewritePattern<linalg::GenericOp> {
     if (getTransposition(op) || !op.hasPureTensorSemantics() ||
         op.hasIndexSemantics() || op.getNumDpsInits() != 1 ||
         op.getNumParallelLoops() != op.getNumLoops() ||
+        !hasStaticShape(op.getResult(0)) ||
         !op.getMatchingIndexingMap(op.getDpsInitOperand(0)).isIdentity() ||
         op.payloadUsesValueFromOperand(op.getDpsInitOperand(0)))
       return failure();
@@ -373,12 +454,20 @@ struct ConvolutionsChannelsLastPass
     : public quant_qdq::impl::ConvolutionsChannelsLastBase<
           ConvolutionsChannelsLastPass> {
   void runOnOperation() override {
-    // Grouped and depthwise convolutions have no NHWC kernel yet: a
-    // transpose before and after each would cost more than the others gain
-    // (MobileNet-v2 ran 1.29x longer), so their functions stay NCHW.
+    // Grouped convolutions of more than one channel a group have no NHWC
+    // kernel: a transpose before and after each would cost more than the
+    // others gain (MobileNet-v2, before its depthwise convolutions had
+    // one, ran 1.29x longer), so their functions stay NCHW.
     WalkResult grouped = getOperation()->walk([](linalg::LinalgOp op) {
-      return isa<linalg::Conv2DNgchwGfchwOp, linalg::Conv2DNgchwFgchwOp,
-                 linalg::DepthwiseConv2DNchwChwOp>(op.getOperation())
+      if (auto conv = dyn_cast<linalg::Conv2DNgchwGfchwOp>(op.getOperation())) {
+        auto filter =
+            cast<ShapedType>(conv.getDpsInputOperand(1)->get().getType());
+        if (!filter.hasStaticShape() || filter.getDimSize(1) != 1 ||
+            filter.getDimSize(2) != 1)
+          return WalkResult::interrupt();
+      }
+      return isa<linalg::Conv2DNgchwFgchwOp, linalg::DepthwiseConv2DNchwChwOp>(
+                 op.getOperation())
                  ? WalkResult::interrupt()
                  : WalkResult::advance();
     });
@@ -387,11 +476,13 @@ struct ConvolutionsChannelsLastPass
     MLIRContext *context = &getContext();
     RewritePatternSet patterns(context);
     patterns.add<
-        ConvolutionChannelsLast,
+        ConvolutionChannelsLast, DepthwiseChannelsLast,
         PoolingChannelsLast<linalg::PoolingNchwMaxOp, linalg::PoolingNhwcMaxOp>,
         PoolingChannelsLast<linalg::PoolingNchwSumOp, linalg::PoolingNhwcSumOp>,
         FoldTransposePair, HoistTranspose, SinkTranspose>(context);
     tensor::EmptyOp::getCanonicalizationPatterns(patterns, context);
+    tensor::ExpandShapeOp::getCanonicalizationPatterns(patterns, context);
+    tensor::CollapseShapeOp::getCanonicalizationPatterns(patterns, context);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();
   }

@@ -13,7 +13,7 @@
 // CHECK-DAG: %[[W1:.*]] = arith.constant dense<{{.*}}> : tensor<3x3x2x2xf32>
 // CHECK-DAG: %[[W2:.*]] = arith.constant dense<{{\[\[\[\[}}1.000000e+00, 3.000000e+00], [2.000000e+00, 4.000000e+00]]]]> : tensor<1x1x2x2xf32>
 // CHECK: %[[IN:.*]] = linalg.generic {indexing_maps = [#[[TO_NHWC]], {{.*}}]} ins(%[[X]] : tensor<1x2x4x4xf32>) outs(%{{.*}} : tensor<1x4x4x2xf32>)
-// CHECK: %[[PADDED:.*]] = tensor.pad %[[IN]] low[0, 1, 1, 0] high[0, 1, 1, 0]
+// CHECK: %[[PADDED:.*]] = tensor.pad %[[IN]] low[0, 2, 1, 0] high[0, 0, 1, 0]
 // CHECK: %[[INIT:.*]] = linalg.generic {indexing_maps = [#[[BIAS]], {{.*}}]} ins(%[[B]] : tensor<2xf32>) outs(%{{.*}} : tensor<1x4x4x2xf32>)
 // CHECK: %[[C1:.*]] = linalg.conv_2d_nhwc_hwcf {{.*}} ins(%[[PADDED]], %[[W1]] : tensor<1x6x6x2xf32>, tensor<3x3x2x2xf32>) outs(%[[INIT]] : tensor<1x4x4x2xf32>)
 // CHECK: %[[RELU:.*]] = linalg.generic {{.*}} ins(%[[C1]] : tensor<1x4x4x2xf32>)
@@ -29,7 +29,7 @@ func.func @residual(%x: tensor<1x2x4x4xf32>, %b: tensor<2xf32>) -> tensor<1x2x4x
   %zero = arith.constant 0.0 : f32
   %w1 = arith.constant dense<0.5> : tensor<2x2x3x3xf32>
   %w2 = arith.constant dense<[[[[1.0]], [[2.0]]], [[[3.0]], [[4.0]]]]> : tensor<2x2x1x1xf32>
-  %p = tensor.pad %x low[0, 0, 1, 1] high[0, 0, 1, 1] {
+  %p = tensor.pad %x low[0, 0, 2, 1] high[0, 0, 0, 1] {
   ^bb0(%i: index, %j: index, %k: index, %l: index):
     tensor.yield %zero : f32
   } : tensor<1x2x4x4xf32> to tensor<1x2x6x6xf32>
@@ -61,23 +61,23 @@ func.func @residual(%x: tensor<1x2x4x4xf32>, %b: tensor<2xf32>) -> tensor<1x2x4x
 // and the pooling's initial fill move to NHWC, the transposes meet.
 // CHECK-LABEL: func.func @pooling
 // CHECK: %[[C:.*]] = linalg.conv_2d_nhwc_hwcf
-// CHECK: %[[S:.*]] = tensor.extract_slice %[[C]][0, 1, 1, 0] [1, 3, 3, 2] [1, 2, 2, 1] : tensor<1x6x6x2xf32> to tensor<1x3x3x2xf32>
-// CHECK: %[[F:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<1x2x2x2xf32>)
-// CHECK: %[[P:.*]] = linalg.pooling_nhwc_max {{.*}} ins(%[[S]], %{{.*}} : tensor<1x3x3x2xf32>, tensor<2x2xf32>) outs(%[[F]] : tensor<1x2x2x2xf32>)
-// CHECK: linalg.generic {{.*}} ins(%[[P]] : tensor<1x2x2x2xf32>)
+// CHECK: %[[S:.*]] = tensor.extract_slice %[[C]][0, 1, 2, 0] [1, 3, 2, 5] [1, 2, 1, 1] : tensor<1x6x6x5xf32> to tensor<1x3x2x5xf32>
+// CHECK: %[[F:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<1x2x1x5xf32>)
+// CHECK: %[[P:.*]] = linalg.pooling_nhwc_max {{.*}} ins(%[[S]], %{{.*}} : tensor<1x3x2x5xf32>, tensor<2x2xf32>) outs(%[[F]] : tensor<1x2x1x5xf32>)
+// CHECK: linalg.generic {{.*}} ins(%[[P]] : tensor<1x2x1x5xf32>) outs(%{{.*}} : tensor<1x5x2x1xf32>)
 // CHECK-NOT: linalg.generic
 // CHECK-NOT: pooling_nchw
-func.func @pooling(%x: tensor<1x3x6x6xf32>, %w: tensor<2x3x1x1xf32>, %acc: tensor<1x2x6x6xf32>) -> tensor<1x2x2x2xf32> {
+func.func @pooling(%x: tensor<1x3x6x6xf32>, %w: tensor<5x3x1x1xf32>, %acc: tensor<1x5x6x6xf32>) -> tensor<1x5x2x1xf32> {
   %c = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
-      ins(%x, %w : tensor<1x3x6x6xf32>, tensor<2x3x1x1xf32>) outs(%acc : tensor<1x2x6x6xf32>) -> tensor<1x2x6x6xf32>
-  %s = tensor.extract_slice %c[0, 0, 1, 1] [1, 2, 3, 3] [1, 1, 2, 2] : tensor<1x2x6x6xf32> to tensor<1x2x3x3xf32>
+      ins(%x, %w : tensor<1x3x6x6xf32>, tensor<5x3x1x1xf32>) outs(%acc : tensor<1x5x6x6xf32>) -> tensor<1x5x6x6xf32>
+  %s = tensor.extract_slice %c[0, 0, 1, 2] [1, 5, 3, 2] [1, 1, 2, 1] : tensor<1x5x6x6xf32> to tensor<1x5x3x2xf32>
   %lowest = arith.constant -3.4e38 : f32
-  %e = tensor.empty() : tensor<1x2x2x2xf32>
-  %init = linalg.fill ins(%lowest : f32) outs(%e : tensor<1x2x2x2xf32>) -> tensor<1x2x2x2xf32>
+  %e = tensor.empty() : tensor<1x5x2x1xf32>
+  %init = linalg.fill ins(%lowest : f32) outs(%e : tensor<1x5x2x1xf32>) -> tensor<1x5x2x1xf32>
   %window = tensor.empty() : tensor<2x2xf32>
   %p = linalg.pooling_nchw_max {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
-      ins(%s, %window : tensor<1x2x3x3xf32>, tensor<2x2xf32>) outs(%init : tensor<1x2x2x2xf32>) -> tensor<1x2x2x2xf32>
-  return %p : tensor<1x2x2x2xf32>
+      ins(%s, %window : tensor<1x5x3x2xf32>, tensor<2x2xf32>) outs(%init : tensor<1x5x2x1xf32>) -> tensor<1x5x2x1xf32>
+  return %p : tensor<1x5x2x1xf32>
 }
 
 // -----
@@ -147,4 +147,41 @@ func.func @indices(%x: tensor<1x3x4x4xf32>, %w: tensor<2x3x1x1xf32>, %acc: tenso
     linalg.yield %s : f32
   } -> tensor<1x2x4x4xf32>
   return %r : tensor<1x2x4x4xf32>
+}
+
+// -----
+
+// A depthwise convolution (a channel a group) runs as
+// depthwise_conv_2d_nhwc_hwc, its constant filter transposed to HWC; the
+// unit group dimension's reshapes fold away.
+// CHECK-LABEL: func.func @depthwise
+// CHECK: %[[W:.*]] = arith.constant dense<{{\[\[\[}}0.000000e+00, 9.000000e+00], [1.000000e+00, 1.000000e+01], [2.000000e+00, 1.100000e+01]]
+// CHECK-SAME: tensor<3x3x2xf32>
+// CHECK: linalg.depthwise_conv_2d_nhwc_hwc {{.*}} ins(%{{.*}}, %[[W]] : tensor<1x6x6x2xf32>, tensor<3x3x2xf32>) outs(%{{.*}} : tensor<1x4x4x2xf32>)
+// CHECK-NOT: ngchw
+func.func @depthwise(%x: tensor<1x2x6x6xf32>, %acc: tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32> {
+  %w = arith.constant dense<[[[[0.0, 1.0, 2.0], [3.0, 4.0, 5.0], [6.0, 7.0, 8.0]]],
+                             [[[9.0, 10.0, 11.0], [12.0, 13.0, 14.0], [15.0, 16.0, 17.0]]]]> : tensor<2x1x3x3xf32>
+  %xe = tensor.expand_shape %x [[0], [1, 2], [3], [4]] output_shape [1, 2, 1, 6, 6] : tensor<1x2x6x6xf32> into tensor<1x2x1x6x6xf32>
+  %we = tensor.expand_shape %w [[0, 1], [2], [3], [4]] output_shape [2, 1, 1, 3, 3] : tensor<2x1x3x3xf32> into tensor<2x1x1x3x3xf32>
+  %ae = tensor.expand_shape %acc [[0], [1, 2], [3], [4]] output_shape [1, 2, 1, 4, 4] : tensor<1x2x4x4xf32> into tensor<1x2x1x4x4xf32>
+  %c = linalg.conv_2d_ngchw_gfchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%xe, %we : tensor<1x2x1x6x6xf32>, tensor<2x1x1x3x3xf32>) outs(%ae : tensor<1x2x1x4x4xf32>) -> tensor<1x2x1x4x4xf32>
+  %r = tensor.collapse_shape %c [[0], [1, 2], [3], [4]] : tensor<1x2x1x4x4xf32> into tensor<1x2x4x4xf32>
+  return %r : tensor<1x2x4x4xf32>
+}
+
+// -----
+
+// Transposes of tensors of dynamic shape stay where they are: the slice of
+// a dynamic tensor is not transposed above.
+// CHECK-LABEL: func.func @dynamic_source
+// CHECK: %[[S:.*]] = tensor.extract_slice %{{.*}} : tensor<?x3x8x8xf32> to tensor<1x3x8x8xf32>
+// CHECK: linalg.generic {{.*}} ins(%[[S]] : tensor<1x3x8x8xf32>) outs(%{{.*}} : tensor<1x8x8x3xf32>)
+// CHECK: linalg.conv_2d_nhwc_hwcf
+func.func @dynamic_source(%x: tensor<?x3x8x8xf32>, %w: tensor<4x3x3x3xf32>, %acc: tensor<1x4x6x6xf32>) -> tensor<1x4x6x6xf32> {
+  %s = tensor.extract_slice %x[0, 0, 0, 0] [1, 3, 8, 8] [1, 1, 1, 1] : tensor<?x3x8x8xf32> to tensor<1x3x8x8xf32>
+  %c = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%s, %w : tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>) outs(%acc : tensor<1x4x6x6xf32>) -> tensor<1x4x6x6xf32>
+  return %c : tensor<1x4x6x6xf32>
 }

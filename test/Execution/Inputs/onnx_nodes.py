@@ -303,6 +303,40 @@ def cases():
     c.append(Case("MatMul-empty-N", [h.make_node("MatMul", ["x", "w"], ["y"])],
                   [("x", F, [3, 4])], [("y", F)],
                   [const("w", np.zeros((4, 0), np.float32))]))
+    # Convolutions and poolings, which the CPU runs in NHWC: windows at
+    # stride 1 as direct convolutions, 1x1 kernels at a stride on a strided
+    # view, strided windows by im2col, depthwise ones and poolings as
+    # register tiles of channel vectors (and as loops where the channels
+    # are not a multiple of the vector), grouped ones in NCHW.
+    def conv(name, channels, out, kernel, image=(9, 10), **attrs):
+        group = attrs.get("group", 1)
+        return Case(f"Conv-{name}",
+                    [h.make_node("Conv", ["x", "w", "b"], ["c"], **attrs),
+                     h.make_node("Relu", ["c"], ["y"])],
+                    [("x", F, [channels, *image])], [("y", F)],
+                    [const("w", RNG.randn(out, channels // group, *kernel)
+                           .astype(np.float32)),
+                     const("b", RNG.randn(out).astype(np.float32))])
+    c.append(conv("3x3-pad", 16, 32, (3, 3), pads=[1, 1, 1, 1]))
+    c.append(conv("3x2-dilated", 8, 48, (3, 2), dilations=[2, 1], pads=[0, 1, 2, 0]))
+    c.append(conv("1x1-strided", 16, 32, (1, 1), strides=[2, 2]))
+    c.append(conv("3x3-strided", 3, 16, (3, 3), strides=[2, 2], pads=[1, 1, 1, 1]))
+    c.append(conv("depthwise", 32, 32, (3, 3), group=32, pads=[1, 1, 1, 1]))
+    c.append(conv("depthwise-strided", 48, 48, (3, 3), group=48, strides=[2, 2],
+                  dilations=[1, 2], pads=[1, 2, 0, 1]))
+    c.append(conv("depthwise-12", 12, 12, (5, 5), group=12, pads=[2, 2, 2, 2]))
+    c.append(conv("grouped", 8, 16, (3, 3), group=2, pads=[1, 1, 1, 1]))
+    for name, op, attrs in [
+            ("MaxPool-strided", "MaxPool", dict(kernel_shape=[3, 3], strides=[2, 2],
+                                                pads=[1, 1, 1, 1])),
+            ("AveragePool", "AveragePool", dict(kernel_shape=[2, 3], strides=[1, 2])),
+            ("AveragePool-pads", "AveragePool", dict(kernel_shape=[3, 3], pads=[1, 1, 1, 1],
+                                                     count_include_pad=1))]:
+        c.append(Case(f"Conv-{name}",
+                      [h.make_node("Conv", ["x", "w"], ["c"], pads=[1, 1, 1, 1]),
+                       h.make_node(op, ["c"], ["y"], **attrs)],
+                      [("x", F, [8, 11, 10])], [("y", F)],
+                      [const("w", RNG.randn(32, 8, 3, 3).astype(np.float32))]))
     c.append(Case("ConvTranspose", [h.make_node("ConvTranspose", ["x", "w", "b"], ["y"],
                                                 strides=[2, 3], pads=[1, 0, 0, 1],
                                                 output_padding=[1, 0], dilations=[1, 2])],
