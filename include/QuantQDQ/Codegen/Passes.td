@@ -216,7 +216,12 @@ def VectorizeContractions : Pass<"qdq-vectorize-contractions"> {
     tile has a static shape; where `rows` does not divide m and a count
     down to three quarters of it does, the tiles take that many rows. A
     direct convolution's tiles loop over its window around k, and read
-    their slice of the image in place. A right operand that is not contiguous along n
+    their slice of the image in place. A contraction whose output starts as
+    a broadcast that nothing else reads (a bias, `linalg.generic` yielding
+    its input, possibly seen through the packing's expand_shape) starts
+    each tile's accumulator from the broadcast's source, read once per tile
+    and broadcast over its rows; once every tile does, the broadcast, a
+    full pass over the output, is dropped. A right operand that is not contiguous along n
     is transposed first. With `parallel`, the tiles are distributed over
     threads first: an `scf.forall` over the parallel dimension (a batch
     dimension, n or m) that holds two tiles or more and that `threads`

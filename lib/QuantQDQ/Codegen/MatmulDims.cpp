@@ -1,6 +1,7 @@
 //===- MatmulDims.cpp - a contraction as a CPU matmul kernel sees it ------===//
 
 #include "MatmulDims.h"
+#include "LinearIndex.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
@@ -25,18 +26,16 @@ bool mlir::quant_qdq::hasStaticF32Operands(linalg::LinalgOp op) {
 
 /// Whether `e` is a sum of loops, each scaled by a positive constant (a
 /// convolution's window index, oh sh + kh dh).
-static bool isSumOfScaledDims(AffineExpr e) {
-  if (isa<AffineDimExpr>(e))
-    return true;
-  auto binary = dyn_cast<AffineBinaryOpExpr>(e);
-  if (!binary)
+static bool isSumOfScaledDims(AffineExpr e, unsigned numDims) {
+  if (!isLinear(e))
     return false;
-  if (binary.getKind() == AffineExprKind::Add)
-    return isSumOfScaledDims(binary.getLHS()) &&
-           isSumOfScaledDims(binary.getRHS());
-  auto scale = dyn_cast<AffineConstantExpr>(binary.getRHS());
-  return binary.getKind() == AffineExprKind::Mul &&
-         isa<AffineDimExpr>(binary.getLHS()) && scale && scale.getValue() > 0;
+  SmallVector<int64_t> origin(numDims, 0);
+  if (AffineMap::get(numDims, 0, e).compose(origin)[0] != 0)
+    return false;
+  for (unsigned d = 0; d < numDims; ++d)
+    if (e.isFunctionOfDim(d) && *getLinearCoefficient(e, d, numDims) <= 0)
+      return false;
+  return true;
 }
 
 /// The matmul view of a direct convolution: an image read through window
@@ -66,7 +65,9 @@ getConvolutionMatmulDims(linalg::GenericOp op) {
     AffineMap image = op.getMatchingIndexingMap(op.getDpsInputOperand(1 - rhs));
     if (!filter.isProjectedPermutation() || !filter.isFunctionOfDim(n) ||
         image.isFunctionOfDim(n) || image.isProjectedPermutation() ||
-        !llvm::all_of(image.getResults(), isSumOfScaledDims))
+        !llvm::all_of(image.getResults(), [&](AffineExpr e) {
+          return isSumOfScaledDims(e, op.getNumLoops());
+        }))
       continue;
     std::optional<unsigned> k = getDimPosition(image.getResults().back());
     if (!k || iterators[*k] != utils::IteratorType::reduction ||

@@ -14,6 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "LinearIndex.h"
 #include "QuantQDQ/Codegen/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -96,22 +97,16 @@ static std::optional<Combine> getCombine(linalg::LinalgOp op) {
 /// exactly `outer * a + inner * b` with a, b > 0.
 static std::optional<std::pair<int64_t, int64_t>>
 getWindowIndex(AffineExpr e, unsigned outer, unsigned inner, unsigned loops) {
-  if (!e.isPureAffine())
-    return std::nullopt;
   for (unsigned d = 0; d < loops; ++d)
     if (d != outer && d != inner && e.isFunctionOfDim(d))
       return std::nullopt;
-  auto at = [&](int64_t x, int64_t y) {
-    SmallVector<int64_t> point(loops, 0);
-    point[outer] = x;
-    point[inner] = y;
-    return AffineMap::get(loops, 0, e).compose(point)[0];
-  };
-  int64_t zero = at(0, 0), a = at(1, 0) - zero, b = at(0, 1) - zero;
-  // A linear expression is its values at the unit points.
-  if (zero != 0 || a <= 0 || b <= 0 || at(3, 5) != 3 * a + 5 * b)
+  std::optional<int64_t> a = quant_qdq::getLinearCoefficient(e, outer, loops);
+  std::optional<int64_t> b = quant_qdq::getLinearCoefficient(e, inner, loops);
+  SmallVector<int64_t> origin(loops, 0);
+  if (!a || !b || *a <= 0 || *b <= 0 ||
+      AffineMap::get(loops, 0, e).compose(origin)[0] != 0)
     return std::nullopt;
-  return std::make_pair(a, b);
+  return std::make_pair(*a, *b);
 }
 
 /// `op` as an NHWC window: output (n, oh, ow, c), image

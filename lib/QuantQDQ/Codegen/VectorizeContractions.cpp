@@ -13,6 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "BroadcastAccumulators.h"
 #include "MatmulDims.h"
 #include "QuantQDQ/Codegen/Passes.h"
 
@@ -227,6 +228,11 @@ static LogicalResult tileIntoRegisters(RewriterBase &rewriter,
     auto it = llvm::find(order, dim);
     return cast<scf::ForOp>(tiled->loops[it - order.begin()].getOperation());
   };
+  // An accumulator read inside a reduction's loop is a partial sum.
+  for (unsigned d : order)
+    if (op.getIteratorTypesArray()[d] == utils::IteratorType::reduction &&
+        bounds[d] > sizes[d])
+      markReductionLoop(loopOf(d));
   // Peel the inner (m) loop first: peeling n then copies both of its tiles.
   SmallVector<scf::ForOp> toPeel;
   if (blocking.m && bounds[*blocking.m] % sizes[*blocking.m] != 0)
@@ -302,6 +308,16 @@ struct VectorizeContractionsPass
         getStaticF32Matmuls(rewriter, root);
     if (contractions.empty())
       return;
+    // Contractions whose output starts as a broadcast (a bias): their
+    // tiles start from the broadcast's source instead.
+    SmallVector<BroadcastInit> broadcastInits;
+    for (auto &[op, blocking] : contractions)
+      if (std::optional<BroadcastInit> init = getBroadcastInit(op))
+        broadcastInits.push_back(*init);
+    SmallVector<Value> broadcastRoots;
+    for (const BroadcastInit &init : broadcastInits)
+      broadcastRoots.push_back(init.init);
+    SmallVector<int64_t> broadcastTiles(broadcastInits.size(), 0);
     for (auto &[op, blocking] : contractions) {
       makeRhsContiguous(rewriter, op, blocking);
       // A wide panel (qdq-pack-contraction-panels) is read by tiles as wide.
@@ -333,8 +349,25 @@ struct VectorizeContractionsPass
     });
     for (linalg::GenericOp tile : tiles) {
       tile->removeAttr(kRegisterTile);
-      if (!hasStaticF32Operands(tile))
+      // Count each broadcast's tiles; one that stays a linalg op reads the
+      // broadcast's values, which must then stay.
+      rewriter.setInsertionPoint(tile);
+      SmallVector<Value> offsets;
+      Value broadcastRoot = traceSliceRoot(
+          rewriter, tile.getDpsInitOperand(0)->get(), broadcastRoots, offsets,
+          /*throughPartialSums=*/true);
+      int64_t *count =
+          broadcastRoot
+              ? &broadcastTiles[llvm::find(broadcastRoots, broadcastRoot) -
+                                broadcastRoots.begin()]
+              : nullptr;
+      if (count && *count >= 0)
+        ++*count;
+      if (!hasStaticF32Operands(tile)) {
+        if (count)
+          *count = -1;
         continue; // a dynamic tile stays a linalg op and becomes loops
+      }
       foldUnitWindowLoops(rewriter, tile);
       rewriter.setInsertionPoint(tile);
       FailureOr<linalg::VectorizationResult> vectorized = linalg::vectorize(
@@ -342,8 +375,11 @@ struct VectorizeContractionsPass
           /*vectorizeNDExtract=*/false, /*flatten1DDepthwiseConv=*/false,
           /*assumeDynamicDimsMatchVecSizes=*/false,
           /*createNamedContraction=*/true);
-      if (failed(vectorized))
+      if (failed(vectorized)) {
+        if (count)
+          *count = -1;
         continue;
+      }
       rewriter.replaceOp(tile, vectorized->replacements);
     }
     // mulf + multi_reduction over k is a vector.contract (lowered to one
@@ -369,6 +405,8 @@ struct VectorizeContractionsPass
     root->walk([&](scf::ForOp loop) { loops.push_back(loop); });
     for (scf::ForOp loop : loops)
       (void)hoistLoopInvariantSubsets(rewriter, loop);
+    readAccumulatorsFromBroadcasts(rewriter, root, broadcastInits,
+                                   broadcastTiles);
     if (failed(canonicalize(root)))
       signalPassFailure();
   }

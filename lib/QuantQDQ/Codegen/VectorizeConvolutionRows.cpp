@@ -19,6 +19,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "LinearIndex.h"
 #include "QuantQDQ/Codegen/Passes.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -90,19 +91,6 @@ static bool isContiguousF32Buffer(Value value) {
          strides.back() == 1;
 }
 
-/// The coefficient of `dim` in `expr` when `expr` is a sum of dimensions
-/// times constants plus a constant, else nullopt.
-static std::optional<int64_t> getCoefficient(AffineExpr expr, unsigned dim,
-                                             unsigned numDims) {
-  if (!expr.isPureAffine())
-    return std::nullopt;
-  AffineMap map = AffineMap::get(numDims, 0, expr);
-  SmallVector<int64_t> at(numDims, 0);
-  int64_t zero = map.compose(at)[0];
-  at[dim] = 1;
-  return map.compose(at)[0] - zero;
-}
-
 /// `op` as a convolution of output rows, or nullopt where this pass leaves
 /// it alone.
 static std::optional<ConvolutionRows>
@@ -155,8 +143,8 @@ matchConvolutionRows(linalg::LinalgOp op) {
   if (!llvm::all_of(inputMap.getResults(),
                     [](AffineExpr e) { return e.isPureAffine(); }))
     return std::nullopt;
-  std::optional<int64_t> stride =
-      getCoefficient(inputMap.getResults().back(), conv.column, numLoops);
+  std::optional<int64_t> stride = quant_qdq::getLinearCoefficient(
+      inputMap.getResults().back(), conv.column, numLoops);
   if (!stride || (*stride != 1 && *stride != 2))
     return std::nullopt;
   conv.columnStride = *stride;

@@ -79,3 +79,24 @@ func.func @untouched(%x: memref<1x6x6x6xf32>, %w: memref<3x3x6xf32>, %y: memref<
       ins(%p, %window : memref<1x6x6x8xf32>, memref<3x3xf32>) outs(%q : memref<1x4x4x8xf32>)
   return
 }
+
+// -----
+
+// A window index that is affine but not linear (kw mod 6) is no window:
+// its tiles would read past the wrap.
+// CHECK-LABEL: func.func @not_linear
+// CHECK: linalg.generic
+#in = affine_map<(n, oh, ow, c, kh, kw) -> (n, oh + kh, ow + kw mod 6, c)>
+#taps = affine_map<(n, oh, ow, c, kh, kw) -> (kh, kw, c)>
+#out = affine_map<(n, oh, ow, c, kh, kw) -> (n, oh, ow, c)>
+func.func @not_linear(%x: memref<1x4x12x16xf32>, %t: memref<2x8x16xf32>, %y: memref<1x3x4x16xf32>) {
+  linalg.generic {indexing_maps = [#in, #taps, #out],
+                  iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]}
+      ins(%x, %t : memref<1x4x12x16xf32>, memref<2x8x16xf32>) outs(%y : memref<1x3x4x16xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %p = arith.mulf %a, %b : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}

@@ -320,6 +320,10 @@ def cases():
     c.append(conv("3x3-pad", 16, 32, (3, 3), pads=[1, 1, 1, 1]))
     c.append(conv("3x2-dilated", 8, 48, (3, 2), dilations=[2, 1], pads=[0, 1, 2, 0]))
     c.append(conv("1x1-strided", 16, 32, (1, 1), strides=[2, 2]))
+    # 10 input channels: a register tile's sum over them ends with a
+    # remainder after a loop of partial sums, which must not start from
+    # the bias again.
+    c.append(conv("1x1-10-channels", 10, 32, (1, 1)))
     c.append(conv("3x3-strided", 3, 16, (3, 3), strides=[2, 2], pads=[1, 1, 1, 1]))
     c.append(conv("depthwise", 32, 32, (3, 3), group=32, pads=[1, 1, 1, 1]))
     c.append(conv("depthwise-strided", 48, 48, (3, 3), group=48, strides=[2, 2],

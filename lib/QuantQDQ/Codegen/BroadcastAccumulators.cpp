@@ -1,0 +1,251 @@
+//===- BroadcastAccumulators.cpp - tiles that start from a bias -----------===//
+
+#include "BroadcastAccumulators.h"
+#include "LinearIndex.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+using namespace mlir;
+using namespace mlir::quant_qdq;
+
+static constexpr StringLiteral kPartialSums = "quant_qdq.partial_sums";
+
+void mlir::quant_qdq::markReductionLoop(scf::ForOp loop) {
+  loop->setAttr(kPartialSums, UnitAttr::get(loop.getContext()));
+}
+
+/// Whether `op` is a linalg.generic that broadcasts its one input into a
+/// new tensor: all loops parallel, the output written in order, the body
+/// a yield of the input.
+static bool isBroadcast(linalg::GenericOp op) {
+  if (op.getNumDpsInputs() != 1 || op.getNumDpsInits() != 1 ||
+      !op.hasPureTensorSemantics() ||
+      op.getNumParallelLoops() != op.getNumLoops() ||
+      !op.getMatchingIndexingMap(op.getDpsInitOperand(0)).isIdentity() ||
+      !op.getDpsInitOperand(0)->get().getDefiningOp<tensor::EmptyOp>())
+    return false;
+  auto yield = cast<linalg::YieldOp>(op.getBody()->getTerminator());
+  return yield.getNumOperands() == 1 &&
+         yield.getOperand(0) == op.getBody()->getArgument(0);
+}
+
+std::optional<BroadcastInit>
+mlir::quant_qdq::getBroadcastInit(linalg::GenericOp contraction) {
+  Value init = contraction.getDpsInitOperand(0)->get();
+  auto initType = dyn_cast<RankedTensorType>(init.getType());
+  if (!initType || !initType.hasStaticShape() || !init.hasOneUse())
+    return std::nullopt;
+  MLIRContext *context = contraction.getContext();
+  // The broadcast's index of each element of `init`.
+  Value produced = init;
+  AffineMap broadcastOfInit =
+      AffineMap::getMultiDimIdentityMap(initType.getRank(), context);
+  if (auto expand = init.getDefiningOp<tensor::ExpandShapeOp>()) {
+    produced = expand.getSrc();
+    SmallVector<AffineExpr> exprs;
+    for (ReassociationIndices group : expand.getReassociationIndices()) {
+      AffineExpr linear = getAffineConstantExpr(0, context);
+      for (int64_t d : group)
+        linear = linear * initType.getDimSize(d) + getAffineDimExpr(d, context);
+      exprs.push_back(linear);
+    }
+    broadcastOfInit = AffineMap::get(initType.getRank(), 0, exprs, context);
+  }
+  auto broadcast = produced.getDefiningOp<linalg::GenericOp>();
+  if (!broadcast || !produced.hasOneUse() || !isBroadcast(broadcast))
+    return std::nullopt;
+  OpOperand *source = broadcast.getDpsInputOperand(0);
+  auto sourceType = dyn_cast<RankedTensorType>(source->get().getType());
+  if (!sourceType || !sourceType.hasStaticShape())
+    return std::nullopt;
+  AffineMap sourceOfInit =
+      broadcast.getMatchingIndexingMap(source).compose(broadcastOfInit);
+  return BroadcastInit{init, broadcast, source->get(), sourceOfInit};
+}
+
+Value mlir::quant_qdq::traceSliceRoot(RewriterBase &rewriter, Value slice,
+                                      ArrayRef<Value> roots,
+                                      SmallVectorImpl<Value> &offsets,
+                                      bool throughPartialSums) {
+  auto first = slice.getDefiningOp<tensor::ExtractSliceOp>();
+  if (!first)
+    return nullptr;
+  MLIRContext *context = rewriter.getContext();
+  int64_t rank = first.getSourceType().getRank();
+  Location loc = first.getLoc();
+  SmallVector<OpFoldResult> sum(rank, rewriter.getIndexAttr(0));
+  auto add = [&](ArrayRef<OpFoldResult> more) {
+    AffineExpr a, b;
+    bindDims(context, a, b);
+    for (auto [s, m] : llvm::zip(sum, more))
+      s = affine::makeComposedFoldedAffineApply(
+          rewriter, loc, AffineMap::get(2, 0, a + b, context), {s, m});
+  };
+  // The static region of the last slice hopped through, which an insert
+  // it reads past must not overlap.
+  SmallVector<int64_t> lastOffsets, lastSizes;
+  Value v = slice;
+  while (!llvm::is_contained(roots, v)) {
+    if (auto extract = v.getDefiningOp<tensor::ExtractSliceOp>()) {
+      if (!extract.hasUnitStride() ||
+          extract.getSourceType().getRank() != rank ||
+          extract.getResultType().getRank() != rank)
+        return nullptr;
+      add(extract.getMixedOffsets());
+      lastOffsets = llvm::to_vector(extract.getStaticOffsets());
+      lastSizes = llvm::to_vector(extract.getStaticSizes());
+      v = extract.getSource();
+      continue;
+    }
+    if (auto insert = v.getDefiningOp<tensor::InsertSliceOp>()) {
+      // The read region must lie outside the inserted one: along some
+      // dimension both static and apart.
+      bool apart = false;
+      for (int64_t d = 0; d < rank && !lastOffsets.empty(); ++d) {
+        int64_t ro = lastOffsets[d], rs = lastSizes[d];
+        int64_t io = insert.getStaticOffsets()[d],
+                is = insert.getStaticSizes()[d];
+        if (!ShapedType::isDynamic(ro) && !ShapedType::isDynamic(rs) &&
+            !ShapedType::isDynamic(io) && !ShapedType::isDynamic(is) &&
+            (ro + rs <= io || io + is <= ro))
+          apart = true;
+      }
+      if (!apart || insert.getDestType().getRank() != rank)
+        return nullptr;
+      v = insert.getDest();
+      lastOffsets.clear();
+      continue;
+    }
+    // A loop's destination: the tile's region of it is not written before
+    // the tile reads it, unless the loop carries partial sums.
+    if (auto arg = dyn_cast<BlockArgument>(v)) {
+      Operation *owner = arg.getOwner()->getParentOp();
+      if (auto loop = dyn_cast<scf::ForOp>(owner);
+          loop && (throughPartialSums || !loop->hasAttr(kPartialSums)) &&
+          arg.getArgNumber() >= loop.getNumInductionVars()) {
+        v = loop.getTiedLoopInit(arg)->get();
+        lastOffsets.clear();
+        continue;
+      }
+      if (auto forall = dyn_cast<scf::ForallOp>(owner)) {
+        if (OpOperand *out = forall.getTiedOpOperand(arg)) {
+          v = out->get();
+          lastOffsets.clear();
+          continue;
+        }
+      }
+      return nullptr;
+    }
+    // A peeled tile loop's result: it wrote tiles apart from the ones
+    // after it.
+    if (auto loop = v.getDefiningOp<scf::ForOp>();
+        loop && (throughPartialSums || !loop->hasAttr(kPartialSums))) {
+      v = loop.getInits()[cast<OpResult>(v).getResultNumber()];
+      lastOffsets.clear();
+      continue;
+    }
+    return nullptr;
+  }
+  offsets.clear();
+  for (OpFoldResult s : sum)
+    offsets.push_back(getValueOrCreateConstantIndexOp(rewriter, loc, s));
+  return v;
+}
+
+/// `read` (of a slice whose origin is at `offsets` in `init`'s tensor) as a
+/// read of the broadcast's source, or null when its vector does not run
+/// along the source's dimensions one to one.
+static Value readFromSource(RewriterBase &rewriter, vector::TransferReadOp read,
+                            const BroadcastInit &init,
+                            ArrayRef<Value> offsets) {
+  AffineMap sourceOfInit = init.sourceOfInit;
+  unsigned dims = sourceOfInit.getNumDims();
+  if (!llvm::all_of(sourceOfInit.getResults(), isLinear) ||
+      llvm::any_of(read.getIndices(),
+                   [](Value i) { return !isConstantIntValue(i, 0); }))
+    return nullptr;
+  AffineMap permutation = read.getPermutationMap();
+  VectorType type = read.getVectorType();
+  MLIRContext *context = rewriter.getContext();
+  SmallVector<AffineExpr> results;
+  SmallVector<bool> taken(sourceOfInit.getNumResults(), false);
+  for (auto [v, e] : llvm::enumerate(permutation.getResults())) {
+    auto sliceDim = dyn_cast<AffineDimExpr>(e);
+    if (!sliceDim)
+      return nullptr;
+    unsigned d = sliceDim.getPosition();
+    // One element along it: the offsets hold its position.
+    if (type.getDimSize(v) == 1) {
+      results.push_back(getAffineConstantExpr(0, context));
+      continue;
+    }
+    // The source dimension this vector dimension walks, by one.
+    std::optional<unsigned> walked;
+    for (auto [j, expr] : llvm::enumerate(sourceOfInit.getResults())) {
+      int64_t c = *getLinearCoefficient(expr, d, dims);
+      if (c == 0)
+        continue;
+      if (c != 1 || walked || taken[j])
+        return nullptr;
+      walked = j;
+    }
+    if (walked) {
+      taken[*walked] = true;
+      results.push_back(getAffineDimExpr(*walked, context));
+    } else {
+      results.push_back(getAffineConstantExpr(0, context));
+    }
+  }
+  Location loc = read.getLoc();
+  SmallVector<Value> indices;
+  for (AffineExpr expr : sourceOfInit.getResults())
+    indices.push_back(affine::makeComposedAffineApply(
+        rewriter, loc, AffineMap::get(dims, 0, expr, context),
+        getAsOpFoldResult(offsets)));
+  auto map = AffineMap::get(sourceOfInit.getNumResults(), 0, results, context);
+  SmallVector<bool> inBounds(type.getRank(), true);
+  return vector::TransferReadOp::create(rewriter, loc, type, init.source,
+                                        indices, read.getPadding(), map,
+                                        inBounds);
+}
+
+void mlir::quant_qdq::readAccumulatorsFromBroadcasts(
+    RewriterBase &rewriter, Operation *root, ArrayRef<BroadcastInit> inits,
+    ArrayRef<int64_t> tiles) {
+  SmallVector<Value> roots;
+  for (const BroadcastInit &init : inits)
+    roots.push_back(init.init);
+  SmallVector<int64_t> replaced(inits.size(), 0);
+  SmallVector<vector::TransferReadOp> reads;
+  root->walk([&](vector::TransferReadOp read) { reads.push_back(read); });
+  for (vector::TransferReadOp read : reads) {
+    // Inside a loop of partial sums, the accumulator is not the initial
+    // value.
+    bool inPartialSums = false;
+    for (Operation *p = read->getParentOp(); p && p != root;
+         p = p->getParentOp())
+      inPartialSums |= p->hasAttr(kPartialSums);
+    if (inPartialSums ||
+        !read.getBase().getDefiningOp<tensor::ExtractSliceOp>())
+      continue;
+    rewriter.setInsertionPoint(read);
+    SmallVector<Value> offsets;
+    Value found = traceSliceRoot(rewriter, read.getBase(), roots, offsets,
+                                 /*throughPartialSums=*/false);
+    if (!found)
+      continue;
+    size_t i = llvm::find(roots, found) - roots.begin();
+    if (Value fromSource = readFromSource(rewriter, read, inits[i], offsets)) {
+      rewriter.replaceOp(read, fromSource);
+      ++replaced[i];
+    }
+  }
+  root->walk([](scf::ForOp loop) { loop->removeAttr(kPartialSums); });
+  for (auto [init, count, done] : llvm::zip(inits, tiles, replaced)) {
+    linalg::GenericOp broadcast = init.broadcast;
+    if (count > 0 && count == done)
+      rewriter.replaceOp(broadcast, broadcast.getDpsInitOperand(0)->get());
+  }
+}

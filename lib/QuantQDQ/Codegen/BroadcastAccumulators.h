@@ -1,0 +1,56 @@
+//===- BroadcastAccumulators.h - tiles that start from a bias --*- C++ -*-===//
+//
+// A convolution's or dense layer's output starts as its bias broadcast over
+// the output (a linalg.generic that yields its input), a full pass over the
+// output before the contraction's tiles read it back. These helpers let
+// qdq-vectorize-contractions start each register tile's accumulator from
+// the bias itself and drop the broadcast.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef QUANTQDQ_CODEGEN_BROADCASTACCUMULATORS_H
+#define QUANTQDQ_CODEGEN_BROADCASTACCUMULATORS_H
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+namespace mlir::quant_qdq {
+
+/// A contraction's initial value that is a broadcast: `init` (the
+/// contraction's init operand) holds `source[sourceOfInit(i)]` at index i.
+struct BroadcastInit {
+  Value init;
+  linalg::GenericOp broadcast;
+  Value source;
+  AffineMap sourceOfInit;
+};
+
+/// The broadcast behind `contraction`'s init operand (the broadcast's
+/// result, or an expand_shape of it), when that is all that reads it.
+std::optional<BroadcastInit> getBroadcastInit(linalg::GenericOp contraction);
+
+/// Marks `loop` as one whose iterations carry partial sums: an accumulator
+/// read inside it is not the initial value.
+void markReductionLoop(scf::ForOp loop);
+
+/// Replaces each tile's read of its initial accumulator (a
+/// vector.transfer_read of a slice of `inits`' init, outside every marked
+/// loop) with a read of the broadcast's source, and drops the marks. Where
+/// every one of `tiles[i]` register tiles of `inits[i]` was replaced, the
+/// broadcast's values are never read: it is replaced by its own init.
+void readAccumulatorsFromBroadcasts(RewriterBase &rewriter, Operation *root,
+                                    ArrayRef<BroadcastInit> inits,
+                                    ArrayRef<int64_t> tiles);
+
+/// The value `slice` is a slice of, through loop-carried destinations,
+/// slices and inserts that do not cover it, when it is one of `roots`;
+/// `offsets` receives the slice's offsets in it (built at the rewriter's
+/// insertion point). Without `throughPartialSums`, a path through a loop
+/// that carries partial sums fails: the slice's values would not be the
+/// root's.
+Value traceSliceRoot(RewriterBase &rewriter, Value slice, ArrayRef<Value> roots,
+                     SmallVectorImpl<Value> &offsets, bool throughPartialSums);
+
+} // namespace mlir::quant_qdq
+
+#endif // QUANTQDQ_CODEGEN_BROADCASTACCUMULATORS_H

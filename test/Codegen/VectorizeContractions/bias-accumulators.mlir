@@ -1,0 +1,59 @@
+// A contraction whose output starts as a broadcast (a bias) starts each
+// register tile's accumulator from the broadcast's source, read once per
+// tile and broadcast over the tile's rows, and the broadcast goes; where
+// something else reads the broadcast too, it stays and the tiles read it.
+// RUN: qdq-opt %s --qdq-vectorize-contractions="rows=8 columns=16 depth=4 parallel=false" --split-input-file | FileCheck %s
+
+// CHECK-DAG: #[[ROWS:.*]] = affine_map<(d0) -> (0, d0)>
+// CHECK-LABEL: func.func @bias
+// CHECK-SAME: (%{{.*}}: tensor<16x8xf32>, %{{.*}}: tensor<8x32xf32>, %[[BIAS:.*]]: tensor<32xf32>)
+// CHECK: %[[EMPTY:.*]] = tensor.empty() : tensor<16x32xf32>
+// CHECK: scf.for %[[N:[a-z0-9_]+]] = {{.*}} iter_args(%{{.*}} = %[[EMPTY]])
+// CHECK: %[[ACC:.*]] = vector.transfer_read %[[BIAS]][%[[N]]], %{{.*}} {in_bounds = [true, true], permutation_map = #[[ROWS]]} : tensor<32xf32>, vector<8x16xf32>
+// CHECK: scf.for {{.*}} iter_args(%{{.*}} = %[[ACC]]) -> (vector<8x16xf32>)
+// CHECK-NOT: linalg.generic
+#lhs = affine_map<(m, n, k) -> (m, k)>
+#rhs = affine_map<(m, n, k) -> (k, n)>
+#out = affine_map<(m, n, k) -> (m, n)>
+func.func @bias(%a: tensor<16x8xf32>, %b: tensor<8x32xf32>, %bias: tensor<32xf32>) -> tensor<16x32xf32> {
+  %e = tensor.empty() : tensor<16x32xf32>
+  %init = linalg.generic {indexing_maps = [affine_map<(i, j) -> (j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%bias : tensor<32xf32>) outs(%e : tensor<16x32xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    linalg.yield %x : f32
+  } -> tensor<16x32xf32>
+  %r = linalg.generic {indexing_maps = [#lhs, #rhs, #out], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : tensor<16x8xf32>, tensor<8x32xf32>) outs(%init : tensor<16x32xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<16x32xf32>
+  return %r : tensor<16x32xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @shared
+// CHECK: %[[B:.*]] = linalg.generic
+// CHECK: scf.for {{.*}} iter_args(%{{.*}} = %[[B]])
+// CHECK: return
+#lhs = affine_map<(m, n, k) -> (m, k)>
+#rhs = affine_map<(m, n, k) -> (k, n)>
+#out = affine_map<(m, n, k) -> (m, n)>
+func.func @shared(%a: tensor<16x8xf32>, %b: tensor<8x32xf32>, %bias: tensor<32xf32>) -> (tensor<16x32xf32>, tensor<16x32xf32>) {
+  %e = tensor.empty() : tensor<16x32xf32>
+  %init = linalg.generic {indexing_maps = [affine_map<(i, j) -> (j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%bias : tensor<32xf32>) outs(%e : tensor<16x32xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    linalg.yield %x : f32
+  } -> tensor<16x32xf32>
+  %r = linalg.generic {indexing_maps = [#lhs, #rhs, #out], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : tensor<16x8xf32>, tensor<8x32xf32>) outs(%init : tensor<16x32xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<16x32xf32>
+  return %r, %init : tensor<16x32xf32>, tensor<16x32xf32>
+}
