@@ -61,6 +61,34 @@ static Value buildColumns(PatternRewriter &rewriter, Location loc,
       ArrayRef<ReassociationIndices>{{0}, {1, 2, 3}, {4, 5}});
 }
 
+/// A 2-D convolution's sizes, strides and dilations, in either layout
+/// (NCHW with an FCHW filter, NHWC with HWCF).
+struct ConvolutionSizes {
+  int64_t n, oh, ow, c, kh, kw;
+  SmallVector<int64_t> strides, dilations;
+
+  template <typename ConvOp> static ConvolutionSizes get(ConvOp op, bool nhwc) {
+    ArrayRef<int64_t> filter =
+        cast<RankedTensorType>(op.getDpsInputOperand(1)->get().getType())
+            .getShape();
+    ArrayRef<int64_t> out =
+        cast<RankedTensorType>(op.getDpsInitOperand(0)->get().getType())
+            .getShape();
+    ConvolutionSizes sizes;
+    sizes.n = out[0];
+    sizes.oh = out[nhwc ? 1 : 2];
+    sizes.ow = out[nhwc ? 2 : 3];
+    sizes.c = filter[nhwc ? 2 : 1];
+    sizes.kh = filter[nhwc ? 0 : 2];
+    sizes.kw = filter[nhwc ? 1 : 3];
+    sizes.strides =
+        llvm::to_vector(op.getStrides().template getValues<int64_t>());
+    sizes.dilations =
+        llvm::to_vector(op.getDilations().template getValues<int64_t>());
+    return sizes;
+  }
+};
+
 /// A contraction's body: out + lhs * rhs.
 static void buildMultiplyAdd(OpBuilder &b, Location loc, ValueRange args) {
   Value product = arith::MulFOp::create(b, loc, args[0], args[1]);
@@ -87,14 +115,8 @@ struct NchwIm2Col : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
     Value input = op.getDpsInputOperand(0)->get();
     Value filter = op.getDpsInputOperand(1)->get();
     Value init = op.getDpsInitOperand(0)->get();
-    ArrayRef<int64_t> filterShape =
-        cast<RankedTensorType>(filter.getType()).getShape();
-    ArrayRef<int64_t> outShape =
-        cast<RankedTensorType>(init.getType()).getShape();
-    int64_t n = outShape[0], oh = outShape[2], ow = outShape[3];
-    int64_t c = filterShape[1], kh = filterShape[2], kw = filterShape[3];
-    SmallVector<int64_t> strides(op.getStrides().getValues<int64_t>());
-    SmallVector<int64_t> dilations(op.getDilations().getValues<int64_t>());
+    auto [n, oh, ow, c, kh, kw, strides, dilations] =
+        ConvolutionSizes::get(op, /*nhwc=*/false);
 
     // A 1x1 kernel whose output is as large as its input (stride 1) reads
     // each input element once, in place: its columns are the input itself,
@@ -186,14 +208,8 @@ struct NhwcIm2Col : OpRewritePattern<linalg::Conv2DNhwcHwcfOp> {
     Value input = op.getDpsInputOperand(0)->get();
     Value filter = op.getDpsInputOperand(1)->get();
     Value init = op.getDpsInitOperand(0)->get();
-    ArrayRef<int64_t> filterShape =
-        cast<RankedTensorType>(filter.getType()).getShape();
-    ArrayRef<int64_t> outShape =
-        cast<RankedTensorType>(init.getType()).getShape();
-    int64_t n = outShape[0], oh = outShape[1], ow = outShape[2];
-    int64_t kh = filterShape[0], kw = filterShape[1], c = filterShape[2];
-    SmallVector<int64_t> strides(op.getStrides().getValues<int64_t>());
-    SmallVector<int64_t> dilations(op.getDilations().getValues<int64_t>());
+    auto [n, oh, ow, c, kh, kw, strides, dilations] =
+        ConvolutionSizes::get(op, /*nhwc=*/true);
     bool unitStrides = strides[0] == 1 && strides[1] == 1;
     bool pointwise = kh == 1 && kw == 1;
 
