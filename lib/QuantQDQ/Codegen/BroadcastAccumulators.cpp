@@ -6,6 +6,7 @@
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Interfaces/DestinationStyleOpInterface.h"
 
 using namespace mlir;
 using namespace mlir::quant_qdq;
@@ -151,6 +152,43 @@ Value mlir::quant_qdq::traceSliceRoot(RewriterBase &rewriter, Value slice,
   offsets.clear();
   for (OpFoldResult s : sum)
     offsets.push_back(getValueOrCreateConstantIndexOp(rewriter, loc, s));
+  return v;
+}
+
+Value mlir::quant_qdq::getDestinationRoot(Value value, ArrayRef<Value> roots) {
+  Value v = value;
+  while (v && !llvm::is_contained(roots, v)) {
+    if (auto arg = dyn_cast<BlockArgument>(v)) {
+      Operation *owner = arg.getOwner()->getParentOp();
+      if (auto loop = dyn_cast<scf::ForOp>(owner);
+          loop && arg.getArgNumber() >= loop.getNumInductionVars())
+        v = loop.getTiedLoopInit(arg)->get();
+      else if (auto forall = dyn_cast<scf::ForallOp>(owner);
+               forall && forall.getTiedOpOperand(arg))
+        v = forall.getTiedOpOperand(arg)->get();
+      else
+        return nullptr;
+      continue;
+    }
+    Operation *op = v.getDefiningOp();
+    unsigned result = cast<OpResult>(v).getResultNumber();
+    if (auto extract = dyn_cast<tensor::ExtractSliceOp>(op))
+      v = extract.getSource();
+    else if (isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(op))
+      v = op->getOperand(0);
+    else if (auto insert = dyn_cast<tensor::InsertSliceOp>(op))
+      v = insert.getDest();
+    else if (auto write = dyn_cast<vector::TransferWriteOp>(op))
+      v = write.getBase();
+    else if (auto loop = dyn_cast<scf::ForOp>(op))
+      v = loop.getInits()[result];
+    else if (auto forall = dyn_cast<scf::ForallOp>(op))
+      v = forall.getOutputs()[result];
+    else if (auto dps = dyn_cast<DestinationStyleOpInterface>(op))
+      v = dps.getDpsInitOperand(result)->get();
+    else
+      return nullptr;
+  }
   return v;
 }
 

@@ -51,6 +51,12 @@ void readAccumulatorsFromBroadcasts(RewriterBase &rewriter, Operation *root,
 Value traceSliceRoot(RewriterBase &rewriter, Value slice, ArrayRef<Value> roots,
                      SmallVectorImpl<Value> &offsets, bool throughPartialSums);
 
+/// The one of `roots` that `value` is written into, followed back through
+/// destinations only (slices, inserts, destination-style ops, loops'
+/// destinations, reshapes), or null: a tile whose slice traceSliceRoot
+/// cannot follow but that reaches a broadcast this way may read it.
+Value getDestinationRoot(Value value, ArrayRef<Value> roots);
+
 } // namespace mlir::quant_qdq
 
 #endif // QUANTQDQ_CODEGEN_BROADCASTACCUMULATORS_H

@@ -363,6 +363,13 @@ struct VectorizeContractionsPass
               : nullptr;
       if (count && *count >= 0)
         ++*count;
+      // A tile whose slice cannot be followed may read a broadcast's
+      // values all the same: that broadcast stays.
+      if (!broadcastRoot)
+        if (Value reached = getDestinationRoot(tile.getDpsInitOperand(0)->get(),
+                                               broadcastRoots))
+          broadcastTiles[llvm::find(broadcastRoots, reached) -
+                         broadcastRoots.begin()] = -1;
       if (!hasStaticF32Operands(tile)) {
         if (count)
           *count = -1;
