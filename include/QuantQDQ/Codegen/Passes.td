@@ -128,8 +128,11 @@ def ConvolutionsChannelsLast : Pass<"qdq-convolutions-channels-last"> {
     element-wise ops whose every input read in full is transposed the same
     way (inputs read in part, such as a per-channel scale, are read through
     the permutation). In a CNN this leaves one transpose of the network's
-    input and one where the image ends. Grouped and depthwise convolutions
-    stay NCHW. Part of `qdq-cpu-pipeline`, before
+    input and one where the image ends. A depthwise `conv_2d_ngchw_gfchw`
+    (a channel a group) becomes a `depthwise_conv_2d_nhwc_hwc`. A function
+    with a grouped convolution of more channels a group, or a depthwise one
+    it does not convert (not static f32), stays NCHW: transposes around it
+    would cost more than the others gain. Part of `qdq-cpu-pipeline`, before
     `qdq-convolutions-as-matmuls`: an NHWC convolution's contraction has
     output channels as its columns and the filter as its right operand.
   }];

@@ -460,9 +460,11 @@ struct ConvolutionsChannelsLastPass
     // one, ran 1.29x longer), so their functions stay NCHW.
     WalkResult grouped = getOperation()->walk([](linalg::LinalgOp op) {
       if (auto conv = dyn_cast<linalg::Conv2DNgchwGfchwOp>(op.getOperation())) {
+        // One this pass does not convert (not static f32) would sit
+        // between transposes too.
         auto filter =
             cast<ShapedType>(conv.getDpsInputOperand(1)->get().getType());
-        if (!filter.hasStaticShape() || filter.getDimSize(1) != 1 ||
+        if (!hasStaticF32Operands(conv) || filter.getDimSize(1) != 1 ||
             filter.getDimSize(2) != 1)
           return WalkResult::interrupt();
       }

@@ -185,3 +185,21 @@ func.func @dynamic_source(%x: tensor<?x3x8x8xf32>, %w: tensor<4x3x3x3xf32>, %acc
       ins(%s, %w : tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>) outs(%acc : tensor<1x4x6x6xf32>) -> tensor<1x4x6x6xf32>
   return %c : tensor<1x4x6x6xf32>
 }
+
+// -----
+
+// A depthwise convolution this pass does not convert (f16) keeps its
+// function NCHW, as a grouped one does: it would sit between transposes.
+// CHECK-LABEL: func.func @depthwise_f16
+// CHECK: linalg.conv_2d_nchw_fchw
+// CHECK: linalg.conv_2d_ngchw_gfchw
+// CHECK-NOT: nhwc
+func.func @depthwise_f16(%x: tensor<1x4x4x4xf32>, %w: tensor<4x4x1x1xf32>, %acc: tensor<1x4x4x4xf32>,
+                         %g: tensor<1x4x1x6x6xf16>, %gw: tensor<4x1x1x3x3xf16>, %gacc: tensor<1x4x1x4x4xf16>)
+    -> (tensor<1x4x4x4xf32>, tensor<1x4x1x4x4xf16>) {
+  %c = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %w : tensor<1x4x4x4xf32>, tensor<4x4x1x1xf32>) outs(%acc : tensor<1x4x4x4xf32>) -> tensor<1x4x4x4xf32>
+  %gc = linalg.conv_2d_ngchw_gfchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%g, %gw : tensor<1x4x1x6x6xf16>, tensor<4x1x1x3x3xf16>) outs(%gacc : tensor<1x4x1x4x4xf16>) -> tensor<1x4x1x4x4xf16>
+  return %c, %gc : tensor<1x4x4x4xf32>, tensor<1x4x1x4x4xf16>
+}
