@@ -16,6 +16,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "GatheredConstants.h"
 #include "MatmulDims.h"
 #include "QuantQDQ/Codegen/Passes.h"
 #include "QuantQDQ/IR/LayerConstants.h"
@@ -24,7 +25,6 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/IndexingUtils.h"
-#include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
@@ -98,8 +98,6 @@ static std::optional<SmallVector<int64_t>> getTransposition(Operation *op) {
   return perm;
 }
 
-/// A constant's values transposed by `perm`, made here; null when `value`
-/// is not a constant this can read.
 /// The constant behind `value`, seen through reshapes with `value`'s
 /// shape, or null.
 static ElementsAttr getReshapedConstant(Value value) {
@@ -113,52 +111,19 @@ static ElementsAttr getReshapedConstant(Value value) {
   return retypeConstant(source, cast<ShapedType>(value.getType()));
 }
 
+/// A constant's values transposed by `perm`, made here; null when `value`
+/// is not an f32 constant this can read.
 static Value transposeConstant(OpBuilder &b, Location loc, Value value,
                                ArrayRef<int64_t> perm) {
   ElementsAttr attr = getReshapedConstant(value);
-  auto type = cast<RankedTensorType>(value.getType());
-  if (!attr || !type.getElementType().isF32())
+  if (!attr)
     return nullptr;
+  auto type = cast<RankedTensorType>(value.getType());
   auto resultType = RankedTensorType::get(
       applyPermutation(type.getShape(), perm), type.getElementType());
-  if (auto dense = dyn_cast<DenseElementsAttr>(attr); dense && dense.isSplat())
-    return arith::ConstantOp::create(b, loc, dense.reshape(resultType));
-  ArrayRef<float> source;
-  if (auto dense = dyn_cast<DenseElementsAttr>(attr))
-    source = ArrayRef<float>(
-        reinterpret_cast<const float *>(dense.getRawData().data()),
-        dense.getNumElements());
-  else if (auto resource = dyn_cast<DenseF32ResourceElementsAttr>(attr);
-           resource && resource.tryGetAsArrayRef())
-    source = *resource.tryGetAsArrayRef();
-  else
-    return nullptr;
-  SmallVector<int64_t> sourceStrides = computeStrides(type.getShape());
-  SmallVector<int64_t> strides = applyPermutation(sourceStrides, perm);
-  ArrayRef<int64_t> shape = resultType.getShape();
-  int64_t count = resultType.getNumElements();
-  AsmResourceBlob blob = HeapAsmResourceBlob::allocate(
-      count * sizeof(float), alignof(float), /*dataIsMutable=*/true);
-  auto *result = reinterpret_cast<float *>(blob.getMutableData().data());
-  SmallVector<int64_t> index(shape.size(), 0);
-  for (int64_t i = 0; i < count; ++i) {
-    int64_t at = 0;
-    for (auto [x, stride] : llvm::zip(index, strides))
-      at += x * stride;
-    result[i] = source[at];
-    for (int64_t d = static_cast<int64_t>(shape.size()) - 1; d >= 0; --d) {
-      if (++index[d] < shape[d])
-        break;
-      index[d] = 0;
-    }
-  }
-  if (isa<DenseElementsAttr>(attr))
-    return arith::ConstantOp::create(
-        b, loc,
-        DenseElementsAttr::get(resultType, ArrayRef<float>(result, count)));
-  return arith::ConstantOp::create(
-      b, loc,
-      DenseResourceElementsAttr::get(resultType, "weights", std::move(blob)));
+  return createGatheredConstant(
+      b, loc, attr, resultType, /*origin=*/0,
+      applyPermutation(computeStrides(type.getShape()), perm), "weights");
 }
 
 namespace {

@@ -15,9 +15,10 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "GatheredConstants.h"
 #include "MatmulDims.h"
-#include "QuantQDQ/IR/LayerConstants.h"
 #include "QuantQDQ/Codegen/Passes.h"
+#include "QuantQDQ/IR/LayerConstants.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -142,69 +143,21 @@ static std::optional<ConstantSlice> getConstantSlice(Value v) {
 static Value packConstant(RewriterBase &rewriter, Location loc,
                           const ConstantSlice &slice, RankedTensorType type,
                           const PanelLayout &layout) {
-  auto panelsType =
-      RankedTensorType::get(layout.getShape(type.getShape()),
-                            type.getElementType());
-  if (auto dense = dyn_cast<DenseElementsAttr>(slice.value);
-      dense && dense.isSplat())
-    return arith::ConstantOp::create(
-        rewriter, loc, DenseElementsAttr::get(panelsType,
-                                              dense.getSplatValue<float>()));
-  ArrayRef<float> source;
-  if (auto dense = dyn_cast<DenseElementsAttr>(slice.value))
-    source = ArrayRef<float>(
-        reinterpret_cast<const float *>(dense.getRawData().data()),
-        dense.getNumElements());
-  else
-    source =
-        *cast<DenseF32ResourceElementsAttr>(slice.value).tryGetAsArrayRef();
-
+  auto panelsType = RankedTensorType::get(layout.getShape(type.getShape()),
+                                          type.getElementType());
   // Strides of the whole constant, and where the slice starts in it.
   SmallVector<int64_t> strides =
       computeStrides(cast<ShapedType>(slice.value.getType()).getShape());
   int64_t origin = linearize(slice.offsets, strides);
-
-  // Each panel row (the operand's dimensions other than n's column) holds
-  // `columns` values n's stride apart.
-  SmallVector<unsigned> rowDims = layout.getRowDims();
-  SmallVector<int64_t> rowShape = layout.getShape(type.getShape());
-  rowShape.pop_back();
-  int64_t rows = computeProduct(rowShape);
-  // Dense constants stay dense (small, printed); resources get a blob.
-  bool dense = isa<DenseElementsAttr>(slice.value);
-  std::vector<float> denseData;
-  AsmResourceBlob blob;
-  float *panels;
-  if (dense) {
-    denseData.resize(rows * layout.columns);
-    panels = denseData.data();
-  } else {
-    blob = HeapAsmResourceBlob::allocate(
-        rows * layout.columns * sizeof(float), alignof(float),
-        /*dataIsMutable=*/true);
-    panels = reinterpret_cast<float *>(blob.getMutableData().data());
-  }
-  SmallVector<int64_t> index(rowShape.size(), 0);
-  for (int64_t row = 0; row < rows; ++row) {
-    int64_t at = origin;
-    for (auto [i, d] : llvm::enumerate(rowDims))
-      at += (d == layout.n ? index[i] * layout.columns : index[i]) *
-            strides[d];
-    for (int64_t c = 0; c < layout.columns; ++c)
-      panels[row * layout.columns + c] = source[at + c * strides[layout.n]];
-    for (int64_t i = static_cast<int64_t>(index.size()) - 1; i >= 0; --i) {
-      if (++index[i] < rowShape[i])
-        break;
-      index[i] = 0;
-    }
-  }
-  if (dense)
-    return arith::ConstantOp::create(
-        rewriter, loc,
-        DenseElementsAttr::get(panelsType, ArrayRef<float>(denseData)));
-  return arith::ConstantOp::create(
-      rewriter, loc,
-      DenseResourceElementsAttr::get(panelsType, "panels", std::move(blob)));
+  // A panel's dimensions walk the operand's by its strides, n's panel index
+  // by `columns` of n's, n's column within the panel by one of n's.
+  SmallVector<int64_t> panelStrides;
+  for (unsigned d : layout.getRowDims())
+    panelStrides.push_back(d == layout.n ? layout.columns * strides[d]
+                                         : strides[d]);
+  panelStrides.push_back(strides[layout.n]);
+  return createGatheredConstant(rewriter, loc, slice.value, panelsType, origin,
+                                panelStrides, "panels");
 }
 
 /// The panels of `operand`, computed by the program: n split into (nb, ni)
