@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "MappedCopy.h"
 #include "MatmulDims.h"
 #include "QuantQDQ/Codegen/Passes.h"
 
@@ -43,19 +44,8 @@ static Value buildColumns(PatternRewriter &rewriter, Location loc,
       {dN, dC, dOh * strides[0] + dKh * dilations[0],
        dOw * strides[1] + dKw * dilations[1]},
       context);
-  Type f32 = rewriter.getF32Type();
-  Value columnsInit = tensor::EmptyOp::create(
-      rewriter, loc, ArrayRef<int64_t>{n, c, kh, kw, oh, ow}, f32);
   Value columns =
-      linalg::GenericOp::create(
-          rewriter, loc, columnsInit.getType(), input, columnsInit,
-          ArrayRef<AffineMap>{windowMap,
-                              rewriter.getMultiDimIdentityMap(6)},
-          SmallVector<utils::IteratorType>(6, utils::IteratorType::parallel),
-          [](OpBuilder &b, Location l, ValueRange args) {
-            linalg::YieldOp::create(b, l, args[0]);
-          })
-          .getResult(0);
+      createMappedCopy(rewriter, loc, input, windowMap, {n, c, kh, kw, oh, ow});
   return tensor::CollapseShapeOp::create(
       rewriter, loc, columns,
       ArrayRef<ReassociationIndices>{{0}, {1, 2, 3}, {4, 5}});
@@ -172,17 +162,7 @@ static Value buildNhwcColumns(PatternRewriter &rewriter, Location loc,
                                   {dN, dOh * strides[0] + dKh * dilations[0],
                                    dOw * strides[1] + dKw * dilations[1], dC},
                                   context);
-  Value init =
-      tensor::EmptyOp::create(rewriter, loc, sizes, rewriter.getF32Type());
-  Value windows =
-      linalg::GenericOp::create(
-          rewriter, loc, init.getType(), input, init,
-          ArrayRef<AffineMap>{windowMap, rewriter.getMultiDimIdentityMap(6)},
-          SmallVector<utils::IteratorType>(6, utils::IteratorType::parallel),
-          [](OpBuilder &b, Location l, ValueRange args) {
-            linalg::YieldOp::create(b, l, args[0]);
-          })
-          .getResult(0);
+  Value windows = createMappedCopy(rewriter, loc, input, windowMap, sizes);
   return tensor::CollapseShapeOp::create(
       rewriter, loc, windows,
       ArrayRef<ReassociationIndices>{{0}, {1, 2}, {3, 4, 5}});

@@ -17,6 +17,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "GatheredConstants.h"
+#include "MappedCopy.h"
 #include "MatmulDims.h"
 #include "QuantQDQ/Codegen/Passes.h"
 #include "QuantQDQ/IR/LayerConstants.h"
@@ -47,20 +48,10 @@ static constexpr int64_t kFCHWToHWCF[] = {2, 3, 1, 0};
 static Value createTranspose(OpBuilder &b, Location loc, Value source,
                              ArrayRef<int64_t> perm) {
   auto type = cast<RankedTensorType>(source.getType());
-  SmallVector<int64_t> shape = applyPermutation(type.getShape(), perm);
-  Value init = tensor::EmptyOp::create(b, loc, shape, type.getElementType());
-  MLIRContext *context = b.getContext();
   AffineMap read = inversePermutation(AffineMap::getPermutationMap(
-      SmallVector<unsigned>(perm.begin(), perm.end()), context));
-  return linalg::GenericOp::create(
-             b, loc, init.getType(), source, init,
-             ArrayRef<AffineMap>{read, b.getMultiDimIdentityMap(perm.size())},
-             SmallVector<utils::IteratorType>(perm.size(),
-                                              utils::IteratorType::parallel),
-             [](OpBuilder &nested, Location l, ValueRange args) {
-               linalg::YieldOp::create(nested, l, args[0]);
-             })
-      .getResult(0);
+      SmallVector<unsigned>(perm.begin(), perm.end()), b.getContext()));
+  return createMappedCopy(b, loc, source, read,
+                          applyPermutation(type.getShape(), perm));
 }
 
 /// Whether `value` is a tensor of static shape: the transposes this pass
@@ -327,17 +318,9 @@ struct HoistTranspose : OpRewritePattern<linalg::GenericOp> {
           broadcast.getMatchingIndexingMap(broadcast.getDpsInputOperand(0))
               .compose(read);
       auto type = cast<RankedTensorType>(op.getResult(0).getType());
-      Value empty = tensor::EmptyOp::create(rewriter, loc, type.getShape(),
-                                            type.getElementType());
-      rewriter.replaceOpWithNewOp<linalg::GenericOp>(
-          op, type, broadcast.getInput(), empty,
-          ArrayRef<AffineMap>{map,
-                              rewriter.getMultiDimIdentityMap(type.getRank())},
-          SmallVector<utils::IteratorType>(type.getRank(),
-                                           utils::IteratorType::parallel),
-          [](OpBuilder &b, Location l, ValueRange args) {
-            linalg::YieldOp::create(b, l, args[0]);
-          });
+      rewriter.replaceOp(op,
+                         createMappedCopy(rewriter, loc, broadcast.getInput(),
+                                          map, type.getShape()));
       return success();
     }
     return failure();

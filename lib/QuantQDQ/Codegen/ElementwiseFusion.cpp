@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "MappedCopy.h"
 #include "QuantQDQ/Codegen/Passes.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -176,18 +177,10 @@ struct ElementwiseFusionPass
         return;
       builder.setInsertionPoint(pad);
       Location loc = pad.getLoc();
-      Value init = tensor::EmptyOp::create(builder, loc, type.getShape(),
-                                           type.getElementType());
-      AffineMap identity = builder.getMultiDimIdentityMap(type.getRank());
-      auto copy = linalg::GenericOp::create(
-          builder, loc, type, pad.getSource(), init,
-          ArrayRef<AffineMap>{identity, identity},
-          SmallVector<utils::IteratorType>(type.getRank(),
-                                           utils::IteratorType::parallel),
-          [](OpBuilder &b, Location l, ValueRange args) {
-            linalg::YieldOp::create(b, l, args[0]);
-          });
-      pad.getSourceMutable().assign(copy.getResult(0));
+      Value copy = quant_qdq::createMappedCopy(
+          builder, loc, pad.getSource(),
+          builder.getMultiDimIdentityMap(type.getRank()), type.getShape());
+      pad.getSourceMutable().assign(copy);
     });
   }
 
