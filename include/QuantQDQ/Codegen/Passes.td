@@ -224,7 +224,14 @@ def VectorizeContractions : Pass<"qdq-vectorize-contractions"> {
     its input, possibly seen through the packing's expand_shape) starts
     each tile's accumulator from the broadcast's source, read once per tile
     and broadcast over its rows; once every tile does, the broadcast, a
-    full pass over the output, is dropped. A right operand that is not contiguous along n
+    full pass over the output, is dropped. An element-wise op that is the
+    only reader of the contraction's result and reads it as it is laid out
+    (an activation, a residual sum; seen through the collapse of the
+    packing's panels, which it is rewritten to read around) is its epilogue: it is split, distributed
+    and tiled along the contraction's parallel loops, each of its tiles
+    computing the contraction's tile it reads, whose reductions are tiled
+    inside; the tile applies it to the accumulator before storing, and the
+    contraction's output is never written. A right operand that is not contiguous along n
     is transposed first. With `parallel`, the tiles are distributed over
     threads first: an `scf.forall` over the parallel dimension (a batch
     dimension, n or m) that holds two tiles or more and that `threads`

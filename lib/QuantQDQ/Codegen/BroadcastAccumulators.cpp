@@ -12,9 +12,24 @@ using namespace mlir;
 using namespace mlir::quant_qdq;
 
 static constexpr StringLiteral kPartialSums = "quant_qdq.partial_sums";
+static constexpr StringLiteral kInitialAccumulator =
+    "quant_qdq.initial_accumulator";
 
 void mlir::quant_qdq::markReductionLoop(scf::ForOp loop) {
   loop->setAttr(kPartialSums, UnitAttr::get(loop.getContext()));
+}
+
+void mlir::quant_qdq::markInitialAccumulator(linalg::GenericOp tile) {
+  Value init = tile.getDpsInitOperand(0)->get();
+  while (auto arg = dyn_cast<BlockArgument>(init)) {
+    auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
+    if (!loop || !loop->hasAttr(kPartialSums) ||
+        arg.getArgNumber() < loop.getNumInductionVars())
+      return;
+    init = loop.getTiedLoopInit(arg)->get();
+  }
+  if (auto slice = init.getDefiningOp<tensor::ExtractSliceOp>())
+    slice->setAttr(kInitialAccumulator, UnitAttr::get(tile.getContext()));
 }
 
 /// Whether `op` is a linalg.generic that broadcasts its one input into a
@@ -265,8 +280,8 @@ void mlir::quant_qdq::readAccumulatorsFromBroadcasts(
     for (Operation *p = read->getParentOp(); p && p != root;
          p = p->getParentOp())
       inPartialSums |= p->hasAttr(kPartialSums);
-    if (inPartialSums ||
-        !read.getBase().getDefiningOp<tensor::ExtractSliceOp>())
+    auto slice = read.getBase().getDefiningOp<tensor::ExtractSliceOp>();
+    if (inPartialSums || !slice || !slice->hasAttr(kInitialAccumulator))
       continue;
     rewriter.setInsertionPoint(read);
     SmallVector<Value> offsets;
@@ -281,6 +296,9 @@ void mlir::quant_qdq::readAccumulatorsFromBroadcasts(
     }
   }
   root->walk([](scf::ForOp loop) { loop->removeAttr(kPartialSums); });
+  root->walk([](tensor::ExtractSliceOp slice) {
+    slice->removeAttr(kInitialAccumulator);
+  });
   for (auto [init, count, done] : llvm::zip(inits, tiles, replaced)) {
     linalg::GenericOp broadcast = init.broadcast;
     if (count > 0 && count == done)

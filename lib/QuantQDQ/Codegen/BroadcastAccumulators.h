@@ -33,10 +33,17 @@ std::optional<BroadcastInit> getBroadcastInit(linalg::GenericOp contraction);
 /// read inside it is not the initial value.
 void markReductionLoop(scf::ForOp loop);
 
+/// Marks the slice of its output that register tile `tile` starts its
+/// accumulator from (through the loops of its partial sums): the only
+/// slices whose reads readAccumulatorsFromBroadcasts replaces. Other reads
+/// of a contraction's result (an epilogue's, a product's reading another)
+/// see its sums, not its initial values.
+void markInitialAccumulator(linalg::GenericOp tile);
+
 /// Replaces each tile's read of its initial accumulator (a
-/// vector.transfer_read of a slice of `inits`' init, outside every marked
-/// loop) with a read of the broadcast's source, and drops the marks. Where
-/// every one of `tiles[i]` register tiles of `inits[i]` was replaced, the
+/// vector.transfer_read of a marked slice of `inits`' init, outside every
+/// marked loop) with a read of the broadcast's source, and drops the marks.
+/// Where every one of `tiles[i]` register tiles of `inits[i]` was replaced, the
 /// broadcast's values are never read: it is replaced by its own init.
 void readAccumulatorsFromBroadcasts(RewriterBase &rewriter, Operation *root,
                                     ArrayRef<BroadcastInit> inits,

@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "BroadcastAccumulators.h"
+#include "ContractionEpilogue.h"
 #include "MatmulDims.h"
 #include "QuantQDQ/Codegen/Passes.h"
 
@@ -24,6 +25,7 @@
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
 #include "mlir/Dialect/SCF/Transforms/Transforms.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Tensor/Transforms/Transforms.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
@@ -39,6 +41,7 @@ using namespace mlir;
 using namespace mlir::quant_qdq;
 
 static constexpr StringLiteral kRegisterTile = "quant_qdq.register_tile";
+static constexpr StringLiteral kEpilogueTile = "quant_qdq.epilogue_tile";
 
 /// Makes the right operand contiguous along n: transposes it so that n's
 /// dimension comes last, and rewrites its indexing map to match.
@@ -128,6 +131,42 @@ static double getSlowdown(int64_t extent, int64_t grain, int64_t threads) {
   return double(busiest) * double(threads) / double(extent);
 }
 
+/// A contraction, and the element-wise op its tiles apply before storing
+/// (null where there is none): tiled together.
+struct ContractionPart {
+  linalg::GenericOp contraction, epilogue;
+};
+
+/// Computes, where `epilogue` reads it, the slice of its contraction it
+/// reads as operand `operand`; returns the contraction's slice, whose
+/// operands are slices of the contraction's. The contraction itself goes
+/// once nothing else reads it.
+static FailureOr<linalg::GenericOp> fuseContraction(RewriterBase &rewriter,
+                                                    linalg::GenericOp epilogue,
+                                                    unsigned operand) {
+  auto slice =
+      epilogue->getOperand(operand).getDefiningOp<tensor::ExtractSliceOp>();
+  if (!slice)
+    return failure();
+  auto producer = dyn_cast<OpResult>(slice.getSource());
+  if (!producer)
+    return failure();
+  rewriter.setInsertionPoint(slice);
+  FailureOr<TilingResult> tiled =
+      tensor::replaceExtractSliceWithTiledProducer(rewriter, slice, producer);
+  if (failed(tiled) || tiled->tiledOps.size() != 1)
+    return failure();
+  rewriter.replaceOp(slice, tiled->tiledValues[0]);
+  if (producer.getOwner()->use_empty())
+    rewriter.eraseOp(producer.getOwner());
+  return cast<linalg::GenericOp>(tiled->tiledOps[0]);
+}
+
+/// The operand of `epilogue` that is `contraction`'s result.
+static unsigned getContractionOperand(ContractionPart part) {
+  return part.contraction->getResult(0).use_begin()->getOperandNumber();
+}
+
 /// Distributes `op` over `threads` threads: an scf.forall over the parallel
 /// dimension that holds at least two grains (a grain being one register
 /// tile along it) and that the threads share most evenly, the remainder
@@ -135,11 +174,14 @@ static double getSlowdown(int64_t extent, int64_t grain, int64_t threads) {
 /// the register tiles' loop order. Each iteration then owns whole tiles,
 /// the column panel of the right operand they read included. The rest is
 /// split off first and stays sequential, so that every part keeps static
-/// shapes. Returns the ops left to tile for registers.
-static SmallVector<linalg::GenericOp>
-distributeOverThreads(RewriterBase &rewriter, linalg::GenericOp op,
-                      const MatmulDims &blocking, int64_t rows,
-                      int64_t columns, int64_t threads) {
+/// shapes. An epilogue is split and distributed along the same dimension,
+/// each of its parts computing the contraction's part it reads. Returns the
+/// parts left to tile for registers.
+static FailureOr<SmallVector<ContractionPart>>
+distributeOverThreads(RewriterBase &rewriter, ContractionPart whole,
+                      const MatmulDims &blocking, int64_t rows, int64_t columns,
+                      int64_t threads) {
+  linalg::GenericOp op = whole.contraction;
   SmallVector<int64_t> bounds = op.getStaticLoopRanges();
   SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
   auto grainOf = [&](int64_t d) -> int64_t {
@@ -168,41 +210,89 @@ distributeOverThreads(RewriterBase &rewriter, linalg::GenericOp op,
     }
   }
   if (!chosen)
-    return {op};
+    return SmallVector<ContractionPart>{whole};
   int64_t dim = *chosen, grain = grainOf(dim);
 
-  SmallVector<linalg::GenericOp> parts;
-  int64_t whole = bounds[dim] / grain * grain;
-  rewriter.setInsertionPoint(op);
-  if (whole < bounds[dim]) {
-    auto [head, rest] =
-        linalg::splitOp(rewriter, cast<TilingInterface>(op.getOperation()),
-                        dim, rewriter.getIndexAttr(whole));
-    op = cast<linalg::GenericOp>(head.getOperation());
-    parts.push_back(cast<linalg::GenericOp>(rest.getOperation()));
-    rewriter.setInsertionPoint(op);
+  // With an epilogue, the epilogue is what is split and tiled; its loops
+  // are the contraction's parallel ones, in the output's order.
+  linalg::GenericOp root = whole.epilogue ? whole.epilogue : op;
+  int64_t rootDim = whole.epilogue ? getEpilogueLoop(op, dim) : dim;
+  std::optional<unsigned> operand;
+  if (whole.epilogue)
+    operand = getContractionOperand(whole);
+  // The contraction's part that an epilogue's part reads.
+  auto partOf = [&](linalg::GenericOp part) -> FailureOr<ContractionPart> {
+    if (!operand)
+      return ContractionPart{part, nullptr};
+    FailureOr<linalg::GenericOp> contraction =
+        fuseContraction(rewriter, part, *operand);
+    if (failed(contraction))
+      return failure();
+    return ContractionPart{*contraction, part};
+  };
+
+  SmallVector<ContractionPart> parts;
+  int64_t wholeGrains = bounds[dim] / grain * grain;
+  rewriter.setInsertionPoint(root);
+  std::optional<linalg::GenericOp> rest;
+  // The part of the whole that the threads share, as it is before that.
+  ContractionPart shared = whole;
+  if (wholeGrains < bounds[dim]) {
+    auto [head, tail] =
+        linalg::splitOp(rewriter, cast<TilingInterface>(root.getOperation()),
+                        rootDim, rewriter.getIndexAttr(wholeGrains));
+    root = cast<linalg::GenericOp>(head.getOperation());
+    rest = cast<linalg::GenericOp>(tail.getOperation());
+    shared = {root, nullptr};
+    // The head is tiled below: it reads its own part of the contraction.
+    if (operand) {
+      FailureOr<linalg::GenericOp> contraction =
+          fuseContraction(rewriter, root, *operand);
+      if (failed(contraction))
+        return failure();
+      shared = {*contraction, root};
+    }
+    rewriter.setInsertionPoint(root);
   }
-  SmallVector<int64_t> sizes(bounds.size(), 0);
-  sizes[dim] = grain;
+  SmallVector<int64_t> sizes(root.getNumLoops(), 0);
+  sizes[rootDim] = grain;
   scf::SCFTilingOptions options;
   options.setTileSizes(getAsIndexOpFoldResult(op.getContext(), sizes));
   options.setLoopType(scf::SCFTilingOptions::LoopType::ForallOp);
   FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(
-      rewriter, cast<TilingInterface>(op.getOperation()), options);
-  if (failed(tiled))
-    return {op};
-  rewriter.replaceOp(op, tiled->replacements);
-  parts.insert(parts.begin(), cast<linalg::GenericOp>(tiled->tiledOps[0]));
+      rewriter, cast<TilingInterface>(root.getOperation()), options);
+  if (failed(tiled)) {
+    parts.push_back(shared); // stays on one thread
+  } else {
+    Operation *oldRoot = root;
+    rewriter.replaceOp(oldRoot, tiled->replacements);
+    FailureOr<ContractionPart> head =
+        partOf(cast<linalg::GenericOp>(tiled->tiledOps.back()));
+    if (failed(head))
+      return failure();
+    parts.push_back(*head);
+  }
+  if (rest) {
+    FailureOr<ContractionPart> tail = partOf(*rest);
+    if (failed(tail))
+      return failure();
+    parts.push_back(*tail);
+  }
   return parts;
 }
 
-/// Tiles `op` into register tiles, its loops in getTileLoopOrder, and peels
-/// the loops of m, n and k where a tile does not divide them.
+/// Tiles `part` into register tiles, its loops in getTileLoopOrder, and
+/// peels the loops of m, n and k where a tile does not divide them. With an
+/// epilogue, the epilogue is tiled along the parallel loops, each of its
+/// tiles computing the contraction's tile it reads, whose reductions are
+/// then tiled inside.
 static LogicalResult tileIntoRegisters(RewriterBase &rewriter,
-                                       linalg::GenericOp op,
+                                       ContractionPart part,
                                        const MatmulDims &blocking, int64_t rows,
                                        int64_t columns, int64_t depth) {
+  linalg::GenericOp op = part.contraction;
   SmallVector<int64_t> bounds = op.getStaticLoopRanges();
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
   SmallVector<int64_t> sizes(bounds.size(), 1);
   sizes[blocking.n] = std::min(columns, bounds[blocking.n]);
   if (blocking.m)
@@ -210,37 +300,76 @@ static LogicalResult tileIntoRegisters(RewriterBase &rewriter,
   sizes[blocking.k] = std::min(depth, bounds[blocking.k]);
   SmallVector<int64_t> order = getTileLoopOrder(op, blocking);
 
-  scf::SCFTilingOptions options;
-  options.setTileSizes(getAsIndexOpFoldResult(op.getContext(), sizes));
-  options.setInterchange(order);
-  rewriter.setInsertionPoint(op);
-  FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(
-      rewriter, cast<TilingInterface>(op.getOperation()), options);
-  if (failed(tiled))
-    return failure();
-  for (Operation *t : tiled->tiledOps)
-    t->setAttr(kRegisterTile, rewriter.getUnitAttr());
-  rewriter.replaceOp(op, tiled->replacements);
-
-  // Loops come outermost first, one per dimension tiled (all of them, as no
-  // size is 0), in `order`.
-  auto loopOf = [&](unsigned dim) -> scf::ForOp {
-    auto it = llvm::find(order, dim);
-    return cast<scf::ForOp>(tiled->loops[it - order.begin()].getOperation());
+  // The loop of each of the contraction's dimensions, once tiled.
+  DenseMap<int64_t, scf::ForOp> loops;
+  auto tile = [&](linalg::GenericOp target, ArrayRef<int64_t> tileSizes,
+                  ArrayRef<int64_t> interchange,
+                  ArrayRef<int64_t> dims) -> FailureOr<Operation *> {
+    scf::SCFTilingOptions options;
+    options.setTileSizes(getAsIndexOpFoldResult(op.getContext(), tileSizes));
+    options.setInterchange(interchange);
+    rewriter.setInsertionPoint(target);
+    FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(
+        rewriter, cast<TilingInterface>(target.getOperation()), options);
+    if (failed(tiled))
+      return failure();
+    rewriter.replaceOp(target, tiled->replacements);
+    // Loops come outermost first, one per dimension tiled, in `dims`.
+    for (auto [loop, d] : llvm::zip_equal(tiled->loops, dims))
+      loops[d] = cast<scf::ForOp>(loop.getOperation());
+    return tiled->tiledOps.back();
   };
+
+  Operation *registerTile;
+  if (!part.epilogue) {
+    FailureOr<Operation *> tiled = tile(op, sizes, order, order);
+    if (failed(tiled))
+      return failure();
+    registerTile = *tiled;
+  } else {
+    unsigned operand = getContractionOperand(part);
+    SmallVector<int64_t> outerSizes(part.epilogue.getNumLoops(), 0), outerOrder,
+        parallelDims, innerSizes(bounds.size(), 0), reductionDims;
+    for (int64_t d : order) {
+      if (iterators[d] == utils::IteratorType::parallel) {
+        int64_t e = getEpilogueLoop(op, d);
+        outerSizes[e] = sizes[d];
+        outerOrder.push_back(e);
+        parallelDims.push_back(d);
+      } else {
+        innerSizes[d] = sizes[d];
+        reductionDims.push_back(d);
+      }
+    }
+    FailureOr<Operation *> epilogueTile =
+        tile(part.epilogue, outerSizes, outerOrder, parallelDims);
+    if (failed(epilogueTile))
+      return failure();
+    (*epilogueTile)->setAttr(kEpilogueTile, rewriter.getUnitAttr());
+    FailureOr<linalg::GenericOp> contractionTile = fuseContraction(
+        rewriter, cast<linalg::GenericOp>(*epilogueTile), operand);
+    if (failed(contractionTile))
+      return failure();
+    FailureOr<Operation *> tiled =
+        tile(*contractionTile, innerSizes, order, reductionDims);
+    if (failed(tiled))
+      return failure();
+    registerTile = *tiled;
+  }
+  registerTile->setAttr(kRegisterTile, rewriter.getUnitAttr());
+
   // An accumulator read inside a reduction's loop is a partial sum.
   for (unsigned d : order)
-    if (op.getIteratorTypesArray()[d] == utils::IteratorType::reduction &&
-        bounds[d] > sizes[d])
-      markReductionLoop(loopOf(d));
+    if (iterators[d] == utils::IteratorType::reduction && bounds[d] > sizes[d])
+      markReductionLoop(loops.at(d));
   // Peel the inner (m) loop first: peeling n then copies both of its tiles.
   SmallVector<scf::ForOp> toPeel;
   if (blocking.m && bounds[*blocking.m] % sizes[*blocking.m] != 0)
-    toPeel.push_back(loopOf(*blocking.m));
+    toPeel.push_back(loops.at(*blocking.m));
   if (bounds[blocking.n] % sizes[blocking.n] != 0)
-    toPeel.push_back(loopOf(blocking.n));
+    toPeel.push_back(loops.at(blocking.n));
   if (bounds[blocking.k] % sizes[blocking.k] != 0)
-    toPeel.insert(toPeel.begin(), loopOf(blocking.k));
+    toPeel.insert(toPeel.begin(), loops.at(blocking.k));
   for (scf::ForOp loop : toPeel) {
     scf::ForOp partial;
     (void)scf::peelForLoopAndSimplifyBounds(rewriter, loop, partial);
@@ -308,17 +437,22 @@ struct VectorizeContractionsPass
         getStaticF32Matmuls(rewriter, root);
     if (contractions.empty())
       return;
+    // Exposing epilogues rewrites their readers and drops dead ops, dead
+    // contractions among them: the contractions are listed again.
+    exposeEpilogues(root,
+                    llvm::to_vector(llvm::make_first_range(contractions)));
+    contractions = getStaticF32Matmuls(rewriter, root);
     // Contractions whose output starts as a broadcast (a bias): their
-    // tiles start from the broadcast's source instead.
+    // tiles start from the broadcast's source instead. Each is found just
+    // before its contraction is tiled, once the ones before it, whose
+    // results or epilogues the broadcast may read, are loops.
     SmallVector<BroadcastInit> broadcastInits;
-    for (auto &[op, blocking] : contractions)
-      if (std::optional<BroadcastInit> init = getBroadcastInit(op))
-        broadcastInits.push_back(*init);
     SmallVector<Value> broadcastRoots;
-    for (const BroadcastInit &init : broadcastInits)
-      broadcastRoots.push_back(init.init);
-    SmallVector<int64_t> broadcastTiles(broadcastInits.size(), 0);
     for (auto &[op, blocking] : contractions) {
+      if (std::optional<BroadcastInit> init = getBroadcastInit(op)) {
+        broadcastInits.push_back(*init);
+        broadcastRoots.push_back(init->init);
+      }
       makeRhsContiguous(rewriter, op, blocking);
       // A wide panel (qdq-pack-contraction-panels) is read by tiles as wide.
       int64_t width =
@@ -326,17 +460,26 @@ struct VectorizeContractionsPass
               ? int64_t(wideColumns)
               : int64_t(columns);
       int64_t height = getTileRows(op, blocking, rows);
-      SmallVector<linalg::GenericOp> parts = {op};
-      if (parallel)
-        parts = distributeOverThreads(rewriter, op, blocking, height, width,
-                                      std::max<int64_t>(threads, 1));
-      for (linalg::GenericOp part : parts)
+      Location loc = op.getLoc();
+      SmallVector<ContractionPart> parts = {{op, getEpilogue(op)}};
+      if (parallel) {
+        FailureOr<SmallVector<ContractionPart>> distributed =
+            distributeOverThreads(rewriter, parts.front(), blocking, height,
+                                  width, std::max<int64_t>(threads, 1));
+        if (failed(distributed)) {
+          emitError(loc, "cannot distribute this contraction over threads");
+          return signalPassFailure();
+        }
+        parts = std::move(*distributed);
+      }
+      for (ContractionPart part : parts)
         if (failed(tileIntoRegisters(rewriter, part, blocking, height, width,
                                      depth))) {
-          part.emitError("cannot tile this contraction into register tiles");
+          emitError(loc, "cannot tile this contraction into register tiles");
           return signalPassFailure();
         }
     }
+    SmallVector<int64_t> broadcastTiles(broadcastInits.size(), 0);
     if (failed(canonicalize(root)))
       return signalPassFailure();
 
@@ -376,6 +519,7 @@ struct VectorizeContractionsPass
         continue; // a dynamic tile stays a linalg op and becomes loops
       }
       foldUnitWindowLoops(rewriter, tile);
+      markInitialAccumulator(tile);
       rewriter.setInsertionPoint(tile);
       FailureOr<linalg::VectorizationResult> vectorized = linalg::vectorize(
           rewriter, tile, /*inputVectorSizes=*/{}, /*scalableDims=*/{},
@@ -388,6 +532,23 @@ struct VectorizeContractionsPass
         continue;
       }
       rewriter.replaceOp(tile, vectorized->replacements);
+    }
+    // An epilogue's tiles read the register tiles' results: vectors, once
+    // the read of each stored tile folds away.
+    SmallVector<linalg::GenericOp> epilogueTiles;
+    root->walk([&](linalg::GenericOp op) {
+      if (op->hasAttr(kEpilogueTile))
+        epilogueTiles.push_back(op);
+    });
+    for (linalg::GenericOp tile : epilogueTiles) {
+      tile->removeAttr(kEpilogueTile);
+      if (!hasStaticF32Operands(tile))
+        continue;
+      rewriter.setInsertionPoint(tile);
+      FailureOr<linalg::VectorizationResult> vectorized =
+          linalg::vectorize(rewriter, tile);
+      if (succeeded(vectorized))
+        rewriter.replaceOp(tile, vectorized->replacements);
     }
     // mulf + multi_reduction over k is a vector.contract (lowered to one
     // broadcast FMA per row and k); the tiles' unit dimensions go.

@@ -330,6 +330,24 @@ def cases():
                   dilations=[1, 2], pads=[1, 2, 0, 1]))
     c.append(conv("depthwise-12", 12, 12, (5, 5), group=12, pads=[2, 2, 2, 2]))
     c.append(conv("grouped", 8, 16, (3, 3), group=2, pads=[1, 1, 1, 1]))
+    # Activations and residual sums are applied by the contraction's register
+    # tiles before they store (qdq-vectorize-contractions' epilogues), the
+    # remainder tiles of a 9x10 map and of 20 rows included.
+    c.append(Case("Conv-residual-clip",
+                  [h.make_node("Conv", ["x", "w", "b"], ["c"], pads=[1, 1, 1, 1]),
+                   h.make_node("Add", ["c", "x"], ["s"]),
+                   h.make_node("Clip", ["s", "lo", "hi"], ["y"])],
+                  [("x", F, [16, 9, 10])], [("y", F)],
+                  [const("w", RNG.randn(16, 16, 3, 3).astype(np.float32)),
+                   const("b", RNG.randn(16).astype(np.float32)),
+                   const("lo", np.float32(0)), const("hi", np.float32(6))]))
+    c.append(Case("MatMul-bias-erf",
+                  [h.make_node("MatMul", ["x", "w"], ["m"]),
+                   h.make_node("Add", ["m", "b"], ["s"]),
+                   h.make_node("Erf", ["s"], ["y"])],
+                  [("x", F, [20, 24])], [("y", F)],
+                  [const("w", RNG.randn(24, 48).astype(np.float32) / 4),
+                   const("b", RNG.randn(48).astype(np.float32))]))
     for name, op, attrs in [
             ("MaxPool-strided", "MaxPool", dict(kernel_shape=[3, 3], strides=[2, 2],
                                                 pads=[1, 1, 1, 1])),
