@@ -565,7 +565,14 @@ def DistributeLoops : Pass<"qdq-distribute-loops"> {
     op's result computed into a `tensor.empty`, such as the two halves of
     rotary embeddings' `rotate_half`) becomes, with as many elements, a
     `linalg.copy` into the destination's slice first, shared out the same
-    way. Results are unchanged: no element's arithmetic moves between
+    way. An element-wise op that reads, element by element, the result of
+    a linalg op that nothing else reads (a depthwise convolution's or a
+    pooling's activation) computes in each chunk the slice of that
+    producer it reads, and of the producer's destination where a linalg op
+    that nothing else reads makes it (the convolution's bias broadcast):
+    one parallel region instead of three, each thread's rows still in its
+    cache from one op to the next. Producers read through div or mod are
+    not fused. Results are unchanged: no element's arithmetic moves between
     iterations.
   }];
   let options = [

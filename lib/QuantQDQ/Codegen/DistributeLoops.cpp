@@ -76,6 +76,48 @@ static bool isCopiedByBufferization(Value value) {
                           .getDefiningOp<tensor::EmptyOp>();
 }
 
+/// Whether every loop of `op` may be tiled at any offset (no operand read
+/// through div or mod): a producer's tiles start where its consumer's do.
+static bool hasAnyTileAlignment(linalg::LinalgOp op) {
+  for (unsigned d = 0; d < op.getNumLoops(); ++d)
+    if (getTileAlignment(op, d) != 1)
+      return false;
+  return true;
+}
+
+/// The ops that are computed with `consumer`, in the same parallel loop:
+/// the producer of an input it reads element by element (an identity map)
+/// and nothing else reads, such as a depthwise convolution before its
+/// activation, and that producer's destination when a linalg op that
+/// nothing else reads makes it (the convolution's bias broadcast). Each
+/// thread then computes its rows of all three while they are in its cache,
+/// in one parallel region rather than three.
+static SmallVector<Operation *> getFusedProducers(linalg::LinalgOp consumer) {
+  if (consumer.getNumParallelLoops() != consumer.getNumLoops())
+    return {};
+  for (OpOperand *input : consumer.getDpsInputOperands()) {
+    auto producer = input->get().getDefiningOp<linalg::LinalgOp>();
+    if (!producer || !input->get().hasOneUse() ||
+        producer->getBlock() != consumer->getBlock() ||
+        producer->getNumResults() != 1 || !isa<TilingInterface>(*producer) ||
+        !producer.hasPureTensorSemantics() ||
+        !consumer.getMatchingIndexingMap(input).isIdentity() ||
+        llvm::any_of(producer.getStaticLoopRanges(), ShapedType::isDynamic) ||
+        !hasAnyTileAlignment(producer))
+      continue;
+    SmallVector<Operation *> fused = {producer};
+    Value init = producer.getDpsInitOperand(0)->get();
+    if (auto destination = init.getDefiningOp<linalg::LinalgOp>();
+        destination && init.hasOneUse() &&
+        destination->getBlock() == consumer->getBlock() &&
+        destination.getNumParallelLoops() == destination.getNumLoops() &&
+        isa<TilingInterface>(*destination) && hasAnyTileAlignment(destination))
+      fused.push_back(destination);
+    return fused;
+  }
+  return {};
+}
+
 namespace {
 struct DistributeLoopsPass
     : public quant_qdq::impl::DistributeLoopsBase<DistributeLoopsPass> {
@@ -91,8 +133,22 @@ struct DistributeLoopsPass
           op.hasPureTensorSemantics() && isa<TilingInterface>(*op))
         ops.push_back(op);
     });
+    // Producers computed in their consumer's loop are not distributed on
+    // their own.
+    DenseMap<Operation *, SmallVector<Operation *>> fusedInto;
+    DenseSet<Operation *> fused;
+    for (linalg::LinalgOp op : llvm::reverse(ops)) {
+      if (fused.contains(op))
+        continue;
+      SmallVector<Operation *> producers = getFusedProducers(op);
+      fused.insert_range(producers);
+      if (!producers.empty())
+        fusedInto[op] = std::move(producers);
+    }
     IRRewriter rewriter(&getContext());
     for (linalg::LinalgOp op : ops) {
+      if (fused.contains(op))
+        continue;
       SmallVector<int64_t> bounds = op.getStaticLoopRanges();
       if (llvm::any_of(bounds, ShapedType::isDynamic))
         continue;
@@ -121,11 +177,49 @@ struct DistributeLoopsPass
       options.setTileSizes(getAsIndexOpFoldResult(&getContext(), sizes));
       options.setLoopType(scf::SCFTilingOptions::LoopType::ForallOp);
       rewriter.setInsertionPoint(op);
+      if (auto it = fusedInto.find(op); it != fusedInto.end()) {
+        distributeWithProducers(rewriter, op, options, it->second);
+        continue;
+      }
       FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(
           rewriter, cast<TilingInterface>(op.getOperation()), options);
       if (failed(tiled))
         continue; // stays one sequential nest
       rewriter.replaceOp(op, tiled->replacements);
+    }
+  }
+
+  /// Tiles `op` as `options` says, computing in each tile the slices of
+  /// `producers` it reads; a producer that cannot be fused is computed
+  /// whole before the loop, as it was.
+  void distributeWithProducers(RewriterBase &rewriter, linalg::LinalgOp op,
+                               const scf::SCFTilingOptions &options,
+                               ArrayRef<Operation *> producers) {
+    scf::SCFTileAndFuseOptions fuse;
+    fuse.setTilingOptions(options);
+    fuse.setFusionControlFn(
+        [&](tensor::ExtractSliceOp, OpResult producer,
+            bool) -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
+          if (llvm::is_contained(producers, producer.getOwner()))
+            return scf::SCFTileAndFuseOptions::ControlFnResult{};
+          return std::nullopt;
+        });
+    FailureOr<scf::SCFTileAndFuseResult> tiled =
+        scf::tileConsumerAndFuseProducersUsingSCF(
+            rewriter, cast<TilingInterface>(op.getOperation()), fuse);
+    if (failed(tiled))
+      return; // stays one sequential nest
+    for (OpResult result : op->getResults())
+      rewriter.replaceAllUsesWith(result, tiled->replacements.lookup(result));
+    rewriter.eraseOp(op);
+    // Fusion leaves the producers' slices it read unused; consumers first:
+    // the destination's one reader is the producer.
+    for (Operation *producer : producers) {
+      for (Operation *user : llvm::make_early_inc_range(producer->getUsers()))
+        if (isa<tensor::ExtractSliceOp>(user) && user->use_empty())
+          rewriter.eraseOp(user);
+      if (producer->use_empty())
+        rewriter.eraseOp(producer);
     }
   }
 

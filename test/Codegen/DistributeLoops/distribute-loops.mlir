@@ -107,15 +107,16 @@ func.func @argument_into_padding(%x: tensor<1x3x8x8xf32>, %small: tensor<2x2xf32
 // half of a query concatenated. Bufferization would give each half a
 // buffer of its own (the negation's new tensor, the slice) and copy it
 // into the concatenation with one thread's strided memref.copy: both
-// become copies into the destination's slice, shared out. A value computed
-// into the destination's own slice (the fill) stays an insert.
+// become copies into the destination's slice, shared out, the negation
+// computed in the copy's loop. A value computed into the destination's own
+// slice (the fill) stays an insert.
 // CHECK-LABEL: func.func @rotate_half
 // CHECK-SAME: (%[[X:.*]]: tensor<4x8x32xf32>
 // CHECK: %[[FIRST:.*]] = tensor.extract_slice %[[X]][0, 0, 0] [4, 8, 16] [1, 1, 1]
-// CHECK: %[[NEG:.*]] = linalg.generic
-// CHECK:   arith.negf
+// CHECK-NOT: linalg
 // CHECK: %[[TO0:.*]] = tensor.extract_slice %{{.*}}[0, 0, 0] [4, 8, 16] [1, 1, 1]
 // CHECK: scf.forall {{.*}} shared_outs(%{{.*}} = %[[TO0]])
+// CHECK:   arith.negf
 // CHECK:   linalg.copy
 // CHECK: %[[INTO:.*]] = tensor.insert_slice
 // CHECK: %[[TO1:.*]] = tensor.extract_slice %[[INTO]][0, 0, 16] [4, 8, 16] [1, 1, 1]
@@ -187,4 +188,71 @@ func.func @one_block(%q: tensor<96x16xf32>, %s: tensor<1x16xf32>) -> tensor<96x1
     linalg.yield %v : f32
   } -> tensor<96x16xf32>
   return %r : tensor<96x16xf32>
+}
+
+// -----
+
+// A depthwise convolution's activation computes, in each chunk of its rows,
+// the convolution's rows it reads (the input's rows with their halo), and
+// their bias broadcast: one loop, no op left outside it.
+// CHECK-LABEL: func.func @depthwise_activation
+// CHECK-NOT: linalg
+// CHECK: scf.forall (%[[I:.*]]) = (0) to (8) step (2)
+// CHECK:   tensor.extract_slice %{{.*}}[0, %[[I]], 0, 0] [1, 4, 10, 16]
+// CHECK:   linalg.generic
+// CHECK-SAME: ins(%{{.*}} : tensor<16xf32>) outs(%{{.*}} : tensor<1x2x8x16xf32>)
+// CHECK:   linalg.depthwise_conv_2d_nhwc_hwc
+// CHECK-SAME: outs(%{{.*}} : tensor<1x2x8x16xf32>)
+// CHECK:   linalg.generic
+// CHECK:     arith.minimumf
+// CHECK:   tensor.parallel_insert_slice
+// CHECK-NOT: linalg
+// CHECK: return
+func.func @depthwise_activation(%x: tensor<1x10x10x16xf32>, %w: tensor<3x3x16xf32>, %b: tensor<16xf32>) -> tensor<1x8x8x16xf32> {
+  %e = tensor.empty() : tensor<1x8x8x16xf32>
+  %init = linalg.generic {indexing_maps = [affine_map<(n, h, w, c) -> (c)>, affine_map<(n, h, w, c) -> (n, h, w, c)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%b : tensor<16xf32>) outs(%e : tensor<1x8x8x16xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    linalg.yield %v : f32
+  } -> tensor<1x8x8x16xf32>
+  %c = linalg.depthwise_conv_2d_nhwc_hwc {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %w : tensor<1x10x10x16xf32>, tensor<3x3x16xf32>) outs(%init : tensor<1x8x8x16xf32>) -> tensor<1x8x8x16xf32>
+  %zero = arith.constant 0.0 : f32
+  %six = arith.constant 6.0 : f32
+  %e2 = tensor.empty() : tensor<1x8x8x16xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(n, h, w, c) -> (n, h, w, c)>, affine_map<(n, h, w, c) -> (n, h, w, c)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%c : tensor<1x8x8x16xf32>) outs(%e2 : tensor<1x8x8x16xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %lo = arith.maximumf %v, %zero : f32
+    %hi = arith.minimumf %lo, %six : f32
+    linalg.yield %hi : f32
+  } -> tensor<1x8x8x16xf32>
+  return %y : tensor<1x8x8x16xf32>
+}
+
+// -----
+
+// A producer something else reads too is computed whole, and shared out on
+// its own.
+// CHECK-LABEL: func.func @shared_producer
+// CHECK: scf.forall
+// CHECK:   math.exp
+// CHECK: scf.forall
+// CHECK:   arith.addf
+func.func @shared_producer(%x: tensor<1x10x32xf32>) -> (tensor<1x10x32xf32>, tensor<1x10x32xf32>) {
+  %e = tensor.empty() : tensor<1x10x32xf32>
+  %p = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%x : tensor<1x10x32xf32>) outs(%e : tensor<1x10x32xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %v = math.exp %a : f32
+    linalg.yield %v : f32
+  } -> tensor<1x10x32xf32>
+  %e2 = tensor.empty() : tensor<1x10x32xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%p : tensor<1x10x32xf32>) outs(%e2 : tensor<1x10x32xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %v = arith.addf %a, %a : f32
+    linalg.yield %v : f32
+  } -> tensor<1x10x32xf32>
+  return %y, %p : tensor<1x10x32xf32>, tensor<1x10x32xf32>
 }
