@@ -198,8 +198,8 @@ struct DistributeLoopsPass
     scf::SCFTileAndFuseOptions fuse;
     fuse.setTilingOptions(options);
     fuse.setFusionControlFn(
-        [&](tensor::ExtractSliceOp, OpResult producer,
-            bool) -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
+        [&](tensor::ExtractSliceOp, OpResult producer, bool)
+            -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
           if (llvm::is_contained(producers, producer.getOwner()))
             return scf::SCFTileAndFuseOptions::ControlFnResult{};
           return std::nullopt;

@@ -14,6 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ContiguousBuffers.h"
 #include "LinearIndex.h"
 #include "QuantQDQ/Codegen/Passes.h"
 
@@ -31,6 +32,7 @@ namespace mlir::quant_qdq {
 } // namespace mlir::quant_qdq
 
 using namespace mlir;
+using mlir::quant_qdq::isContiguousF32Buffer;
 
 /// Filter taps past which a window stays loops (its tile's code grows with
 /// the taps of a filter row).
@@ -49,18 +51,6 @@ struct ChannelWindow {
   int64_t strides[2], dilations[2];
 };
 } // namespace
-
-/// Whether `value` is a static f32 buffer whose last dimension is
-/// contiguous.
-static bool isChannelContiguous(Value value) {
-  auto type = dyn_cast<MemRefType>(value.getType());
-  if (!type || !type.hasStaticShape() || !type.getElementType().isF32())
-    return false;
-  SmallVector<int64_t> strides;
-  int64_t offset;
-  return succeeded(type.getStridesAndOffset(strides, offset)) &&
-         strides.back() == 1;
-}
 
 /// How `op`'s body combines its image's element (argument 0) and, for a
 /// multiply-add, its filter's (argument 1) into its output's, or nothing.
@@ -128,12 +118,12 @@ static std::optional<ChannelWindow> matchChannelWindow(linalg::LinalgOp op,
   window.output = op.getDpsInitOperand(0)->get();
   if (*combine == Combine::MultiplyAdd) {
     window.filter = taps;
-    if (!isChannelContiguous(taps))
+    if (!isContiguousF32Buffer(taps))
       return std::nullopt;
   }
   auto tapsType = dyn_cast<MemRefType>(taps.getType());
-  if (!isChannelContiguous(window.input) ||
-      !isChannelContiguous(window.output) || !tapsType ||
+  if (!isContiguousF32Buffer(window.input) ||
+      !isContiguousF32Buffer(window.output) || !tapsType ||
       !tapsType.hasStaticShape() || window.output == window.input ||
       window.output == taps)
     return std::nullopt;
@@ -150,8 +140,9 @@ static std::optional<ChannelWindow> matchChannelWindow(linalg::LinalgOp op,
   auto dim = [](AffineMap map, unsigned i) {
     return cast<AffineDimExpr>(map.getResult(i)).getPosition();
   };
-  unsigned n = dim(outMap, 0), oh = dim(outMap, 1), ow = dim(outMap, 2),
-           c = dim(outMap, 3), kh = dim(tapsMap, 0), kw = dim(tapsMap, 1);
+  // The batch loop is the same in the image and the output (below).
+  unsigned oh = dim(outMap, 1), ow = dim(outMap, 2), c = dim(outMap, 3),
+           kh = dim(tapsMap, 0), kw = dim(tapsMap, 1);
   SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
   if (iterators[kh] != utils::IteratorType::reduction ||
       iterators[kw] != utils::IteratorType::reduction ||
@@ -168,7 +159,6 @@ static std::optional<ChannelWindow> matchChannelWindow(linalg::LinalgOp op,
   std::tie(window.strides[0], window.dilations[0]) = *rows;
   std::tie(window.strides[1], window.dilations[1]) = *columns;
   ArrayRef<int64_t> out = cast<MemRefType>(window.output.getType()).getShape();
-  (void)n;
   window.batch = out[0];
   window.height = out[1];
   window.width = out[2];

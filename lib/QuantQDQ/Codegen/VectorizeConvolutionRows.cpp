@@ -19,6 +19,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ContiguousBuffers.h"
 #include "LinearIndex.h"
 #include "QuantQDQ/Codegen/Passes.h"
 
@@ -37,6 +38,7 @@ namespace mlir::quant_qdq {
 } // namespace mlir::quant_qdq
 
 using namespace mlir;
+using mlir::quant_qdq::isContiguousF32Buffer;
 
 /// A filter window of more taps than this (an unrolled tile's code grows
 /// with it) stays loops.
@@ -76,19 +78,6 @@ static bool isMultiplyAccumulate(linalg::LinalgOp op) {
   return is(mul.getLhs(), mul.getRhs(), body->getArgument(0),
             body->getArgument(1)) &&
          is(add.getLhs(), add.getRhs(), body->getArgument(2), mul);
-}
-
-/// Whether `value` is a static f32 buffer whose last dimension has unit
-/// stride.
-static bool isContiguousF32Buffer(Value value) {
-  auto type = dyn_cast<MemRefType>(value.getType());
-  if (!type || !type.hasStaticShape() || !type.getElementType().isF32() ||
-      type.getRank() == 0)
-    return false;
-  SmallVector<int64_t> strides;
-  int64_t offset;
-  return succeeded(type.getStridesAndOffset(strides, offset)) &&
-         strides.back() == 1;
 }
 
 /// `op` as a convolution of output rows, or nullopt where this pass leaves
