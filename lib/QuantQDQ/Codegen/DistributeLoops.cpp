@@ -138,7 +138,8 @@ struct DistributeLoopsPass
     DenseMap<Operation *, SmallVector<Operation *>> fusedInto;
     DenseSet<Operation *> fused;
     for (linalg::LinalgOp op : llvm::reverse(ops)) {
-      if (fused.contains(op))
+      // A producer whose consumer stays whole is shared out on its own.
+      if (fused.contains(op) || !getChunkSizes(op))
         continue;
       SmallVector<Operation *> producers = getFusedProducers(op);
       fused.insert_range(producers);
@@ -149,32 +150,11 @@ struct DistributeLoopsPass
     for (linalg::LinalgOp op : ops) {
       if (fused.contains(op))
         continue;
-      SmallVector<int64_t> bounds = op.getStaticLoopRanges();
-      if (llvm::any_of(bounds, ShapedType::isDynamic))
+      std::optional<SmallVector<int64_t>> sizes = getChunkSizes(op);
+      if (!sizes)
         continue;
-      int64_t iterations = 1;
-      for (int64_t bound : bounds)
-        iterations *= bound;
-      if (iterations < minIterations)
-        continue;
-      SmallVector<utils::IteratorType> iterators =
-          op.getIteratorTypesArray();
-      std::optional<unsigned> dim;
-      for (unsigned d = 0; d < bounds.size() && !dim; ++d)
-        if (iterators[d] == utils::IteratorType::parallel && bounds[d] >= 2)
-          dim = d;
-      if (!dim)
-        continue;
-      SmallVector<int64_t> sizes(bounds.size(), 0);
-      int64_t alignment = getTileAlignment(op, *dim);
-      sizes[*dim] = llvm::alignTo(
-          llvm::divideCeil(bounds[*dim],
-                           std::min<int64_t>(chunks, bounds[*dim])),
-          alignment);
-      if (sizes[*dim] >= bounds[*dim])
-        continue; // one tile: nothing to share
       scf::SCFTilingOptions options;
-      options.setTileSizes(getAsIndexOpFoldResult(&getContext(), sizes));
+      options.setTileSizes(getAsIndexOpFoldResult(&getContext(), *sizes));
       options.setLoopType(scf::SCFTilingOptions::LoopType::ForallOp);
       rewriter.setInsertionPoint(op);
       if (auto it = fusedInto.find(op); it != fusedInto.end()) {
@@ -187,6 +167,34 @@ struct DistributeLoopsPass
         continue; // stays one sequential nest
       rewriter.replaceOp(op, tiled->replacements);
     }
+  }
+
+  /// The tile sizes that cut `op`'s outermost parallel loop of two or more
+  /// iterations into at most `chunks` chunks, or none where `op` stays
+  /// whole: dynamic, smaller than `minIterations`, or one chunk.
+  std::optional<SmallVector<int64_t>> getChunkSizes(linalg::LinalgOp op) {
+    SmallVector<int64_t> bounds = op.getStaticLoopRanges();
+    if (llvm::any_of(bounds, ShapedType::isDynamic))
+      return std::nullopt;
+    int64_t iterations = 1;
+    for (int64_t bound : bounds)
+      iterations *= bound;
+    if (iterations < minIterations)
+      return std::nullopt;
+    SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+    std::optional<unsigned> dim;
+    for (unsigned d = 0; d < bounds.size() && !dim; ++d)
+      if (iterators[d] == utils::IteratorType::parallel && bounds[d] >= 2)
+        dim = d;
+    if (!dim)
+      return std::nullopt;
+    SmallVector<int64_t> sizes(bounds.size(), 0);
+    sizes[*dim] = llvm::alignTo(
+        llvm::divideCeil(bounds[*dim], std::min<int64_t>(chunks, bounds[*dim])),
+        getTileAlignment(op, *dim));
+    if (sizes[*dim] >= bounds[*dim])
+      return std::nullopt; // one tile: nothing to share
+    return sizes;
   }
 
   /// Tiles `op` as `options` says, computing in each tile the slices of

@@ -256,3 +256,34 @@ func.func @shared_producer(%x: tensor<1x10x32xf32>) -> (tensor<1x10x32xf32>, ten
   } -> tensor<1x10x32xf32>
   return %y, %p : tensor<1x10x32xf32>, tensor<1x10x32xf32>
 }
+
+// -----
+
+// A consumer too small to share out leaves its producer (a layer norm's
+// sum over the features) shared out on its own, not fused into a loop that
+// runs on one thread.
+// CHECK-LABEL: func.func @small_consumer
+// CHECK: scf.forall
+// CHECK:   arith.addf
+// CHECK: linalg.generic
+// CHECK-SAME: ins(%{{.*}} : tensor<1x10xf32>)
+// CHECK:   math.rsqrt
+func.func @small_consumer(%x: tensor<1x10x32xf32>) -> tensor<1x10xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x10xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<1x10xf32>) -> tensor<1x10xf32>
+  %sum = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%x : tensor<1x10x32xf32>) outs(%init : tensor<1x10xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %s = arith.addf %a, %o : f32
+    linalg.yield %s : f32
+  } -> tensor<1x10xf32>
+  %e2 = tensor.empty() : tensor<1x10xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%sum : tensor<1x10xf32>) outs(%e2 : tensor<1x10xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %r = math.rsqrt %a : f32
+    linalg.yield %r : f32
+  } -> tensor<1x10xf32>
+  return %y : tensor<1x10xf32>
+}
