@@ -571,8 +571,11 @@ def DistributeLoops : Pass<"qdq-distribute-loops"> {
     producer it reads, and of the producer's destination where a linalg op
     that nothing else reads makes it (the convolution's bias broadcast):
     one parallel region instead of three, each thread's rows still in its
-    cache from one op to the next. Producers read through div or mod are
-    not fused. Results are unchanged: no element's arithmetic moves between
+    cache from one op to the next. Only a consumer that shares its
+    producers out as finely as they would be on their own (none read
+    through div or mod) fuses them, and only producers whose one result a
+    chunk can slice (written through a projected permutation); any other
+    is shared out on its own. Results are unchanged: no element's arithmetic moves between
     iterations.
   }];
   let options = [

@@ -93,25 +93,31 @@ static bool hasAnyTileAlignment(linalg::LinalgOp op) {
 /// thread then computes its rows of all three while they are in its cache,
 /// in one parallel region rather than three.
 static SmallVector<Operation *> getFusedProducers(linalg::LinalgOp consumer) {
-  if (consumer.getNumParallelLoops() != consumer.getNumLoops())
+  // Chunks aligned to a block of the consumer's would share its producer
+  // out among fewer threads than the producer's own chunks.
+  if (consumer.getNumParallelLoops() != consumer.getNumLoops() ||
+      !hasAnyTileAlignment(consumer))
     return {};
+  // A slice of its one result is what a chunk computes: linalg tiles a
+  // result read through a projected permutation only.
+  auto isSliceable = [&](linalg::LinalgOp op) {
+    return op->getBlock() == consumer->getBlock() && op->getNumResults() == 1 &&
+           isa<TilingInterface>(*op) && op.hasPureTensorSemantics() &&
+           op.getIndexingMapMatchingResult(op->getResult(0))
+               .isProjectedPermutation() &&
+           llvm::none_of(op.getStaticLoopRanges(), ShapedType::isDynamic) &&
+           hasAnyTileAlignment(op);
+  };
   for (OpOperand *input : consumer.getDpsInputOperands()) {
     auto producer = input->get().getDefiningOp<linalg::LinalgOp>();
-    if (!producer || !input->get().hasOneUse() ||
-        producer->getBlock() != consumer->getBlock() ||
-        producer->getNumResults() != 1 || !isa<TilingInterface>(*producer) ||
-        !producer.hasPureTensorSemantics() ||
-        !consumer.getMatchingIndexingMap(input).isIdentity() ||
-        llvm::any_of(producer.getStaticLoopRanges(), ShapedType::isDynamic) ||
-        !hasAnyTileAlignment(producer))
+    if (!producer || !input->get().hasOneUse() || !isSliceable(producer) ||
+        !consumer.getMatchingIndexingMap(input).isIdentity())
       continue;
     SmallVector<Operation *> fused = {producer};
     Value init = producer.getDpsInitOperand(0)->get();
     if (auto destination = init.getDefiningOp<linalg::LinalgOp>();
-        destination && init.hasOneUse() &&
-        destination->getBlock() == consumer->getBlock() &&
-        destination.getNumParallelLoops() == destination.getNumLoops() &&
-        isa<TilingInterface>(*destination) && hasAnyTileAlignment(destination))
+        destination && init.hasOneUse() && isSliceable(destination) &&
+        destination.getNumParallelLoops() == destination.getNumLoops())
       fused.push_back(destination);
     return fused;
   }
@@ -153,20 +159,31 @@ struct DistributeLoopsPass
       std::optional<SmallVector<int64_t>> sizes = getChunkSizes(op);
       if (!sizes)
         continue;
-      scf::SCFTilingOptions options;
-      options.setTileSizes(getAsIndexOpFoldResult(&getContext(), *sizes));
-      options.setLoopType(scf::SCFTilingOptions::LoopType::ForallOp);
-      rewriter.setInsertionPoint(op);
-      if (auto it = fusedInto.find(op); it != fusedInto.end()) {
-        distributeWithProducers(rewriter, op, options, it->second);
-        continue;
-      }
-      FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(
-          rewriter, cast<TilingInterface>(op.getOperation()), options);
-      if (failed(tiled))
-        continue; // stays one sequential nest
-      rewriter.replaceOp(op, tiled->replacements);
+      if (auto it = fusedInto.find(op); it != fusedInto.end())
+        distributeWithProducers(rewriter, op, *sizes, it->second);
+      else
+        distributeAlone(rewriter, op, *sizes);
     }
+  }
+
+  /// Tiles `op` by `sizes` in an scf.forall, or leaves it one sequential
+  /// nest where it cannot be tiled.
+  static void distributeAlone(RewriterBase &rewriter, linalg::LinalgOp op,
+                              ArrayRef<int64_t> sizes) {
+    rewriter.setInsertionPoint(op);
+    FailureOr<scf::SCFTilingResult> tiled =
+        scf::tileUsingSCF(rewriter, cast<TilingInterface>(op.getOperation()),
+                          getChunkOptions(op, sizes));
+    if (succeeded(tiled))
+      rewriter.replaceOp(op, tiled->replacements);
+  }
+
+  static scf::SCFTilingOptions getChunkOptions(linalg::LinalgOp op,
+                                               ArrayRef<int64_t> sizes) {
+    scf::SCFTilingOptions options;
+    options.setTileSizes(getAsIndexOpFoldResult(op.getContext(), sizes));
+    options.setLoopType(scf::SCFTilingOptions::LoopType::ForallOp);
+    return options;
   }
 
   /// The tile sizes that cut `op`'s outermost parallel loop of two or more
@@ -197,14 +214,14 @@ struct DistributeLoopsPass
     return sizes;
   }
 
-  /// Tiles `op` as `options` says, computing in each tile the slices of
-  /// `producers` it reads; a producer that cannot be fused is computed
-  /// whole before the loop, as it was.
+  /// Tiles `op` by `sizes`, computing in each tile the slices of
+  /// `producers` it reads. Where that fails, or leaves a producer computed
+  /// whole, each is shared out on its own.
   void distributeWithProducers(RewriterBase &rewriter, linalg::LinalgOp op,
-                               const scf::SCFTilingOptions &options,
+                               ArrayRef<int64_t> sizes,
                                ArrayRef<Operation *> producers) {
     scf::SCFTileAndFuseOptions fuse;
-    fuse.setTilingOptions(options);
+    fuse.setTilingOptions(getChunkOptions(op, sizes));
     fuse.setFusionControlFn(
         [&](tensor::ExtractSliceOp, OpResult producer, bool)
             -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
@@ -212,22 +229,30 @@ struct DistributeLoopsPass
             return scf::SCFTileAndFuseOptions::ControlFnResult{};
           return std::nullopt;
         });
+    rewriter.setInsertionPoint(op);
     FailureOr<scf::SCFTileAndFuseResult> tiled =
         scf::tileConsumerAndFuseProducersUsingSCF(
             rewriter, cast<TilingInterface>(op.getOperation()), fuse);
-    if (failed(tiled))
-      return; // stays one sequential nest
-    for (OpResult result : op->getResults())
-      rewriter.replaceAllUsesWith(result, tiled->replacements.lookup(result));
-    rewriter.eraseOp(op);
+    if (failed(tiled)) {
+      distributeAlone(rewriter, op, sizes);
+    } else {
+      for (OpResult result : op->getResults())
+        rewriter.replaceAllUsesWith(result, tiled->replacements.lookup(result));
+      rewriter.eraseOp(op);
+    }
     // Fusion leaves the producers' slices it read unused; consumers first:
     // the destination's one reader is the producer.
     for (Operation *producer : producers) {
       for (Operation *user : llvm::make_early_inc_range(producer->getUsers()))
         if (isa<tensor::ExtractSliceOp>(user) && user->use_empty())
           rewriter.eraseOp(user);
-      if (producer->use_empty())
+      if (producer->use_empty()) {
         rewriter.eraseOp(producer);
+        continue;
+      }
+      auto left = cast<linalg::LinalgOp>(producer);
+      if (std::optional<SmallVector<int64_t>> own = getChunkSizes(left))
+        distributeAlone(rewriter, left, *own);
     }
   }
 

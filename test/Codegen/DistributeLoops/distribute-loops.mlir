@@ -287,3 +287,38 @@ func.func @small_consumer(%x: tensor<1x10x32xf32>) -> tensor<1x10xf32> {
   } -> tensor<1x10xf32>
   return %y : tensor<1x10xf32>
 }
+
+// -----
+
+// A producer whose result linalg cannot slice (a sum kept as a unit
+// dimension, written at a constant index) is shared out on its own, as is
+// its fill; no chunk computes it whole.
+// CHECK-LABEL: func.func @keepdims_producer
+// CHECK: scf.forall
+// CHECK:   linalg.fill
+// CHECK: scf.forall
+// CHECK:   linalg.generic
+// CHECK-SAME: ins(%{{.*}} : tensor<2x16x32xf32>)
+// CHECK: scf.forall
+// CHECK:   math.rsqrt
+// CHECK-NOT: arith.addf
+// CHECK: return
+func.func @keepdims_producer(%x: tensor<8x16x32xf32>) -> tensor<8x16x1xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<8x16x1xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<8x16x1xf32>) -> tensor<8x16x1xf32>
+  %sum = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, 0)>], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%x : tensor<8x16x32xf32>) outs(%init : tensor<8x16x1xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %s = arith.addf %a, %o : f32
+    linalg.yield %s : f32
+  } -> tensor<8x16x1xf32>
+  %e2 = tensor.empty() : tensor<8x16x1xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%sum : tensor<8x16x1xf32>) outs(%e2 : tensor<8x16x1xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %r = math.rsqrt %a : f32
+    linalg.yield %r : f32
+  } -> tensor<8x16x1xf32>
+  return %y : tensor<8x16x1xf32>
+}
