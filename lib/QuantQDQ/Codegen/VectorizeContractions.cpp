@@ -404,6 +404,18 @@ static void foldUnitWindowLoops(RewriterBase &rewriter,
   });
 }
 
+/// The linalg.generic ops under `root` marked `mark`, in program order,
+/// their mark removed.
+static SmallVector<linalg::GenericOp> takeMarked(Operation *root,
+                                                 StringRef mark) {
+  SmallVector<linalg::GenericOp> marked;
+  root->walk([&](linalg::GenericOp op) {
+    if (op->removeAttr(mark))
+      marked.push_back(op);
+  });
+  return marked;
+}
+
 /// The canonicalizer's patterns, applied to `root`: folds the peeled tiles'
 /// sizes into static shapes.
 static LogicalResult canonicalize(Operation *root) {
@@ -485,13 +497,7 @@ struct VectorizeContractionsPass
 
     // Vectorize each static tile; the k loop around it then carries its
     // accumulator as a vector.
-    SmallVector<linalg::GenericOp> tiles;
-    root->walk([&](linalg::GenericOp op) {
-      if (op->hasAttr(kRegisterTile))
-        tiles.push_back(op);
-    });
-    for (linalg::GenericOp tile : tiles) {
-      tile->removeAttr(kRegisterTile);
+    for (linalg::GenericOp tile : takeMarked(root, kRegisterTile)) {
       // Count each broadcast's tiles; one that stays a linalg op reads the
       // broadcast's values, which must then stay.
       rewriter.setInsertionPoint(tile);
@@ -535,13 +541,7 @@ struct VectorizeContractionsPass
     }
     // An epilogue's tiles read the register tiles' results: vectors, once
     // the read of each stored tile folds away.
-    SmallVector<linalg::GenericOp> epilogueTiles;
-    root->walk([&](linalg::GenericOp op) {
-      if (op->hasAttr(kEpilogueTile))
-        epilogueTiles.push_back(op);
-    });
-    for (linalg::GenericOp tile : epilogueTiles) {
-      tile->removeAttr(kEpilogueTile);
+    for (linalg::GenericOp tile : takeMarked(root, kEpilogueTile)) {
       if (!hasStaticF32Operands(tile))
         continue;
       rewriter.setInsertionPoint(tile);
