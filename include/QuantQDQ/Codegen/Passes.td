@@ -223,8 +223,10 @@ def VectorizeContractions : Pass<"qdq-vectorize-contractions"> {
     a broadcast that nothing else reads (a bias, `linalg.generic` yielding
     its input, possibly seen through the packing's expand_shape) starts
     each tile's accumulator from the broadcast's source, read once per tile
-    and broadcast over its rows; once every tile does, the broadcast, a
-    full pass over the output, is dropped. An element-wise op that is the
+    and broadcast over its rows; one that starts as a `linalg.fill` of a
+    new tensor (a MatMul's zeros) starts it from the fill's value. Once
+    every tile does, the broadcast or fill, a full pass over the output, is
+    dropped. An element-wise op that is the
     only reader of the contraction's result and reads it as it is laid out
     (an activation, a residual sum; seen through the collapse of the
     packing's panels, which it is rewritten to read around) is its epilogue: it is split, distributed

@@ -47,8 +47,48 @@ static bool isBroadcast(linalg::GenericOp op) {
          yield.getOperand(0) == op.getBody()->getArgument(0);
 }
 
+/// Whether `op` fills a new tensor (a tensor.empty, or a reshape of one)
+/// with one value.
+static bool isFillOfEmpty(linalg::FillOp op) {
+  if (!op.hasPureTensorSemantics())
+    return false;
+  Value dest = op.getDpsInitOperand(0)->get();
+  while (isa_and_present<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(
+      dest.getDefiningOp()))
+    dest = dest.getDefiningOp()->getOperand(0);
+  return dest.getDefiningOp<tensor::EmptyOp>() != nullptr;
+}
+
+/// Where `contraction`'s init is a reshape of a fill of a new tensor that
+/// only it reads, makes it a fill of the reshaped tensor: the fill is then
+/// what the tiles' slices trace back to (the canonicalizer would make the
+/// same swap, after the reshape had been recorded).
+static void fillAfterReshape(RewriterBase &rewriter,
+                             linalg::GenericOp contraction) {
+  OpOperand *initOperand = contraction.getDpsInitOperand(0);
+  auto expand = initOperand->get().getDefiningOp<tensor::ExpandShapeOp>();
+  if (!expand || !expand->hasOneUse())
+    return;
+  auto fill = expand.getSrc().getDefiningOp<linalg::FillOp>();
+  if (!fill || !expand.getSrc().hasOneUse() || !isFillOfEmpty(fill))
+    return;
+  rewriter.setInsertionPoint(expand);
+  Location loc = expand.getLoc();
+  Value dest = tensor::ExpandShapeOp::create(
+      rewriter, loc, expand.getResultType(), fill.getDpsInitOperand(0)->get(),
+      expand.getReassociationIndices(), expand.getMixedOutputShape());
+  Value filled = linalg::FillOp::create(rewriter, loc,
+                                        fill.getDpsInputOperand(0)->get(), dest)
+                     .getResult(0);
+  rewriter.modifyOpInPlace(contraction, [&] { initOperand->set(filled); });
+  rewriter.eraseOp(expand);
+  rewriter.eraseOp(fill);
+}
+
 std::optional<BroadcastInit>
-mlir::quant_qdq::getBroadcastInit(linalg::GenericOp contraction) {
+mlir::quant_qdq::getBroadcastInit(RewriterBase &rewriter,
+                                  linalg::GenericOp contraction) {
+  fillAfterReshape(rewriter, contraction);
   Value init = contraction.getDpsInitOperand(0)->get();
   auto initType = dyn_cast<RankedTensorType>(init.getType());
   if (!initType || !initType.hasStaticShape() || !init.hasOneUse())
@@ -69,8 +109,16 @@ mlir::quant_qdq::getBroadcastInit(linalg::GenericOp contraction) {
     }
     broadcastOfInit = AffineMap::get(initType.getRank(), 0, exprs, context);
   }
+  if (!produced.hasOneUse())
+    return std::nullopt;
+  if (auto fill = produced.getDefiningOp<linalg::FillOp>()) {
+    if (!isFillOfEmpty(fill))
+      return std::nullopt;
+    return BroadcastInit{init, fill, fill.getDpsInputOperand(0)->get(),
+                         AffineMap::get(initType.getRank(), 0, {}, context)};
+  }
   auto broadcast = produced.getDefiningOp<linalg::GenericOp>();
-  if (!broadcast || !produced.hasOneUse() || !isBroadcast(broadcast))
+  if (!broadcast || !isBroadcast(broadcast))
     return std::nullopt;
   OpOperand *source = broadcast.getDpsInputOperand(0);
   auto sourceType = dyn_cast<RankedTensorType>(source->get().getType());
@@ -213,6 +261,10 @@ Value mlir::quant_qdq::getDestinationRoot(Value value, ArrayRef<Value> roots) {
 static Value readFromSource(RewriterBase &rewriter, vector::TransferReadOp read,
                             const BroadcastInit &init,
                             ArrayRef<Value> offsets) {
+  // A fill's value: the same in every element of the tile.
+  if (!isa<ShapedType>(init.source.getType()))
+    return vector::BroadcastOp::create(rewriter, read.getLoc(),
+                                       read.getVectorType(), init.source);
   AffineMap sourceOfInit = init.sourceOfInit;
   unsigned dims = sourceOfInit.getNumDims();
   if (!llvm::all_of(sourceOfInit.getResults(), isLinear) ||
@@ -300,7 +352,7 @@ void mlir::quant_qdq::readAccumulatorsFromBroadcasts(
     slice->removeAttr(kInitialAccumulator);
   });
   for (auto [init, count, done] : llvm::zip(inits, tiles, replaced)) {
-    linalg::GenericOp broadcast = init.broadcast;
+    linalg::LinalgOp broadcast = init.broadcast;
     if (count > 0 && count == done)
       rewriter.replaceOp(broadcast, broadcast.getDpsInitOperand(0)->get());
   }

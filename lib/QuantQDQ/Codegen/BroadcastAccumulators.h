@@ -1,10 +1,11 @@
 //===- BroadcastAccumulators.h - tiles that start from a bias --*- C++ -*-===//
 //
 // A convolution's or dense layer's output starts as its bias broadcast over
-// the output (a linalg.generic that yields its input), a full pass over the
-// output before the contraction's tiles read it back. These helpers let
-// qdq-vectorize-contractions start each register tile's accumulator from
-// the bias itself and drop the broadcast.
+// the output (a linalg.generic that yields its input), or as a fill (a
+// MatMul's zeros): a full pass over the output before the contraction's
+// tiles read it back. These helpers let qdq-vectorize-contractions start
+// each register tile's accumulator from the bias, or the fill's value,
+// itself and drop the broadcast.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,17 +18,20 @@
 namespace mlir::quant_qdq {
 
 /// A contraction's initial value that is a broadcast: `init` (the
-/// contraction's init operand) holds `source[sourceOfInit(i)]` at index i.
+/// contraction's init operand) holds `source[sourceOfInit(i)]` at index i,
+/// or `source` itself where that is a scalar (a fill's value).
 struct BroadcastInit {
   Value init;
-  linalg::GenericOp broadcast;
+  linalg::LinalgOp broadcast; // a linalg.generic or a linalg.fill
   Value source;
   AffineMap sourceOfInit;
 };
 
-/// The broadcast behind `contraction`'s init operand (the broadcast's
-/// result, or an expand_shape of it), when that is all that reads it.
-std::optional<BroadcastInit> getBroadcastInit(linalg::GenericOp contraction);
+/// The broadcast or fill behind `contraction`'s init operand (its result,
+/// or an expand_shape of it), when that is all that reads it. A reshaped
+/// fill is first made a fill of the reshape.
+std::optional<BroadcastInit> getBroadcastInit(RewriterBase &rewriter,
+                                              linalg::GenericOp contraction);
 
 /// Marks `loop` as one whose iterations carry partial sums: an accumulator
 /// read inside it is not the initial value.

@@ -454,14 +454,14 @@ struct VectorizeContractionsPass
     exposeEpilogues(root,
                     llvm::to_vector(llvm::make_first_range(contractions)));
     contractions = getStaticF32Matmuls(rewriter, root);
-    // Contractions whose output starts as a broadcast (a bias): their
-    // tiles start from the broadcast's source instead. Each is found just
+    // Contractions whose output starts as a broadcast (a bias) or a fill:
+    // their tiles start from the broadcast's source instead. Each is found just
     // before its contraction is tiled, once the ones before it, whose
     // results or epilogues the broadcast may read, are loops.
     SmallVector<BroadcastInit> broadcastInits;
     SmallVector<Value> broadcastRoots;
     for (auto &[op, blocking] : contractions) {
-      if (std::optional<BroadcastInit> init = getBroadcastInit(op)) {
+      if (std::optional<BroadcastInit> init = getBroadcastInit(rewriter, op)) {
         broadcastInits.push_back(*init);
         broadcastRoots.push_back(init->init);
       }

@@ -57,3 +57,57 @@ func.func @shared(%a: tensor<16x8xf32>, %b: tensor<8x32xf32>, %bias: tensor<32xf
   } -> tensor<16x32xf32>
   return %r, %init : tensor<16x32xf32>, tensor<16x32xf32>
 }
+
+// -----
+
+// A product with no bias starts from a fill (MatMul's zeros): each tile
+// starts from the fill's value as a vector, and the fill, a pass that
+// writes the whole output before the tiles read it back, goes.
+// CHECK-LABEL: func.func @fill
+// CHECK: %[[ZEROS:.*]] = arith.constant dense<0.000000e+00> : vector<8x16xf32>
+// CHECK: %[[EMPTY:.*]] = tensor.empty() : tensor<16x32xf32>
+// CHECK: scf.for {{.*}} iter_args(%{{.*}} = %[[EMPTY]])
+// CHECK: scf.for {{.*}} iter_args(%{{.*}} = %[[ZEROS]]) -> (vector<8x16xf32>)
+// CHECK-NOT: linalg.fill
+#lhs = affine_map<(m, n, k) -> (m, k)>
+#rhs = affine_map<(m, n, k) -> (k, n)>
+#out = affine_map<(m, n, k) -> (m, n)>
+func.func @fill(%a: tensor<16x8xf32>, %b: tensor<8x32xf32>) -> tensor<16x32xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<16x32xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<16x32xf32>) -> tensor<16x32xf32>
+  %r = linalg.generic {indexing_maps = [#lhs, #rhs, #out], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : tensor<16x8xf32>, tensor<8x32xf32>) outs(%init : tensor<16x32xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<16x32xf32>
+  return %r : tensor<16x32xf32>
+}
+
+// -----
+
+// The same through a reshape of the fill (packed panels) and with a value
+// only known at run time.
+// CHECK-LABEL: func.func @reshaped_fill
+// CHECK-SAME: %[[START:[a-z0-9_]+]]: f32)
+// CHECK: %[[ACC:.*]] = vector.broadcast %[[START]] : f32 to vector<8x1x16xf32>
+// CHECK: scf.for {{.*}} iter_args(%{{.*}} = %[[ACC]]) -> (vector<8x1x16xf32>)
+// CHECK-NOT: linalg.fill
+#lhs = affine_map<(m, p, n, k) -> (m, k)>
+#rhs = affine_map<(m, p, n, k) -> (p, k, n)>
+#out = affine_map<(m, p, n, k) -> (m, p, n)>
+func.func @reshaped_fill(%a: tensor<16x8xf32>, %b: tensor<2x8x16xf32>, %start: f32) -> tensor<16x2x16xf32> {
+  %e = tensor.empty() : tensor<16x32xf32>
+  %f = linalg.fill ins(%start : f32) outs(%e : tensor<16x32xf32>) -> tensor<16x32xf32>
+  %init = tensor.expand_shape %f [[0], [1, 2]] output_shape [16, 2, 16] : tensor<16x32xf32> into tensor<16x2x16xf32>
+  %r = linalg.generic {indexing_maps = [#lhs, #rhs, #out], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%a, %b : tensor<16x8xf32>, tensor<2x8x16xf32>) outs(%init : tensor<16x2x16xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<16x2x16xf32>
+  return %r : tensor<16x2x16xf32>
+}
