@@ -185,8 +185,8 @@ def PackContractionPanels : Pass<"qdq-pack-contraction-panels"> {
     least 8 such panels' columns gets panels that wide instead (32 on an
     AVX-512 host: 8 x 32 tiles then do 16 FMAs per 2 loads of the panel and
     8 broadcasts; a narrower N keeps `columns`, whose remainder is
-    smaller), as does one of at least 2 whole wide panels (a convolution's
-    64 or 128 output channels). Named contractions are generalized. Part of
+    smaller), as does one of whole wide panels (a convolution's 64 or 128
+    output channels, an attention head's 32 features). Named contractions are generalized. Part of
     `qdq-cpu-pipeline`, before `qdq-vectorize-contractions`, whose
     `columns` and `wide-columns` it must match.
   }];
@@ -195,7 +195,7 @@ def PackContractionPanels : Pass<"qdq-pack-contraction-panels"> {
            "Columns (n) of a panel: the register tile's width">,
     Option<"wideColumns", "wide-columns", "int64_t", /*default=*/"0",
            "Columns of the panels of contractions with 8 times as many "
-           "columns or more, or a multiple of at least 2 of them (0: none)">,
+           "columns or more, or a multiple of them (0: none)">,
     Option<"minRows", "min-rows", "int64_t", /*default=*/"16",
            "Fewest rows (m) for which a right operand that is not a "
            "constant is packed">,

@@ -283,10 +283,11 @@ struct PackContractionPanelsPass
     SmallVector<int64_t> bounds = op.getStaticLoopRanges();
     int64_t columns = this->columns;
     // Wide panels where their remainder is small against N, or none (a
-    // convolution's output channels).
-    if (wideColumns > 0 && (bounds[dims.n] >= 8 * wideColumns ||
-                            (bounds[dims.n] >= 2 * wideColumns &&
-                             bounds[dims.n] % wideColumns == 0)))
+    // convolution's output channels, an attention head's features: one
+    // wide panel a head does half the loads of two narrow ones).
+    if (wideColumns > 0 &&
+        (bounds[dims.n] >= 8 * wideColumns ||
+         (bounds[dims.n] >= wideColumns && bounds[dims.n] % wideColumns == 0)))
       columns = wideColumns;
     std::optional<PanelLayout> layout = getPanelLayout(op, dims, columns);
     if (!layout)
