@@ -573,7 +573,12 @@ def DistributeLoops : Pass<"qdq-distribute-loops"> {
     producer it reads, and of the producer's destination where a linalg op
     that nothing else reads makes it (the convolution's bias broadcast):
     one parallel region instead of three, each thread's rows still in its
-    cache from one op to the next. Only a consumer that shares its
+    cache from one op to the next. A producer that only such a loop's ops
+    read, each reading its rows (the chunked loop and those before it lead
+    its result and every read of it, with the same bounds), joins as well,
+    computed once a chunk however many of them read it: a softmax's
+    maximum, exponentials, sum and quotient, a normalization's sums, and
+    the fills the reductions start from. Only a consumer that shares its
     producers out as finely as they would be on their own (none read
     through div or mod) fuses them, and only producers whose one result a
     chunk can slice (written through a projected permutation); any other

@@ -17,6 +17,8 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Dominance.h"
+#include "mlir/Transforms/CSE.h"
 
 #include <numeric>
 
@@ -85,43 +87,111 @@ static bool hasAnyTileAlignment(linalg::LinalgOp op) {
   return true;
 }
 
-/// The ops that are computed with `consumer`, in the same parallel loop:
-/// the producer of an input it reads element by element (an identity map)
-/// and nothing else reads, such as a depthwise convolution before its
-/// activation, and that producer's destination when a linalg op that
-/// nothing else reads makes it (the convolution's bias broadcast). Each
-/// thread then computes its rows of all three while they are in its cache,
-/// in one parallel region rather than three.
-static SmallVector<Operation *> getFusedProducers(linalg::LinalgOp consumer) {
+/// Whether a chunk of `consumer` can compute its slice of `op`: `op` in the
+/// same block, with one result that linalg can tile (written through a
+/// projected permutation), static and with no tile alignment.
+static bool isSliceable(linalg::LinalgOp op, linalg::LinalgOp consumer) {
+  return op->getBlock() == consumer->getBlock() && op->getNumResults() == 1 &&
+         isa<TilingInterface>(*op) && op.hasPureTensorSemantics() &&
+         op.getIndexingMapMatchingResult(op->getResult(0))
+             .isProjectedPermutation() &&
+         llvm::none_of(op.getStaticLoopRanges(), ShapedType::isDynamic) &&
+         hasAnyTileAlignment(op);
+}
+
+/// Whether `map`'s first results are its loops 0 to `dim`, in order.
+static bool leadsWithLoops(AffineMap map, unsigned dim) {
+  if (map.getNumResults() <= dim)
+    return false;
+  for (unsigned d = 0; d <= dim; ++d)
+    if (map.getResult(d) != getAffineDimExpr(d, map.getContext()))
+      return false;
+  return true;
+}
+
+/// Whether `op` is cut into chunks along its loops 0 to `dim` as `consumer`
+/// is: those loops parallel, with `consumer`'s bounds, and its result's
+/// leading dimensions.
+static bool sharesLeadingLoops(linalg::LinalgOp op, linalg::LinalgOp consumer,
+                               unsigned dim) {
+  SmallVector<int64_t> bounds = op.getStaticLoopRanges();
+  SmallVector<int64_t> consumerBounds = consumer.getStaticLoopRanges();
+  if (bounds.size() <= dim ||
+      !leadsWithLoops(op.getIndexingMapMatchingResult(op->getResult(0)), dim))
+    return false;
+  for (unsigned d = 0; d <= dim; ++d)
+    if (bounds[d] != consumerBounds[d] ||
+        op.getIteratorTypesArray()[d] != utils::IteratorType::parallel)
+      return false;
+  return true;
+}
+
+/// The ops that are computed with `consumer`, cut along its loop `dim`, in
+/// the same parallel loop; each thread then computes its rows of all of
+/// them while they are in its cache, in one parallel region rather than
+/// one each. They are the producers, transitively, of what the group reads
+///  - that nothing else reads, read element by element (an identity map),
+///    such as a depthwise convolution before its activation, and that
+///    producer's destination when a linalg op that nothing else reads
+///    makes it (the convolution's bias broadcast);
+///  - or that only the group reads, each member reading its rows (loops 0
+///    to `dim` leading both its result and each read of it): the maximum,
+///    exponentials and sum of a softmax, a normalization's sum of squares,
+///    the fills the reductions start from.
+static SmallVector<Operation *> getFusedProducers(linalg::LinalgOp consumer,
+                                                  unsigned dim) {
   // Chunks aligned to a block of the consumer's would share its producer
   // out among fewer threads than the producer's own chunks.
   if (consumer.getNumParallelLoops() != consumer.getNumLoops() ||
       !hasAnyTileAlignment(consumer))
     return {};
-  // A slice of its one result is what a chunk computes: linalg tiles a
-  // result read through a projected permutation only.
-  auto isSliceable = [&](linalg::LinalgOp op) {
-    return op->getBlock() == consumer->getBlock() && op->getNumResults() == 1 &&
-           isa<TilingInterface>(*op) && op.hasPureTensorSemantics() &&
-           op.getIndexingMapMatchingResult(op->getResult(0))
-               .isProjectedPermutation() &&
-           llvm::none_of(op.getStaticLoopRanges(), ShapedType::isDynamic) &&
-           hasAnyTileAlignment(op);
+  SetVector<Operation *> group;
+  group.insert(consumer);
+  // Whether every read of `producer` is a group member's read of its rows.
+  auto readByRows = [&](linalg::LinalgOp producer) {
+    if (!sharesLeadingLoops(producer, consumer, dim))
+      return false;
+    for (OpOperand &use : producer->getResult(0).getUses()) {
+      auto user = dyn_cast<linalg::LinalgOp>(use.getOwner());
+      if (!user || !group.contains(user) ||
+          !leadsWithLoops(user.getMatchingIndexingMap(&use), dim))
+        return false;
+    }
+    return true;
   };
-  for (OpOperand *input : consumer.getDpsInputOperands()) {
-    auto producer = input->get().getDefiningOp<linalg::LinalgOp>();
-    if (!producer || !input->get().hasOneUse() || !isSliceable(producer) ||
-        !consumer.getMatchingIndexingMap(input).isIdentity())
-      continue;
-    SmallVector<Operation *> fused = {producer};
-    Value init = producer.getDpsInitOperand(0)->get();
-    if (auto destination = init.getDefiningOp<linalg::LinalgOp>();
-        destination && init.hasOneUse() && isSliceable(destination) &&
-        destination.getNumParallelLoops() == destination.getNumLoops())
-      fused.push_back(destination);
-    return fused;
+  // Whether `input`, read by a member, is its one element-wise read.
+  auto readOnceInPlace = [&](linalg::LinalgOp member, OpOperand &input) {
+    return input.get().hasOneUse() &&
+           member.getMatchingIndexingMap(&input).isIdentity();
+  };
+  // Grows the group until no producer joins: a producer read by two
+  // members joins once both are in.
+  for (bool grown = true; grown;) {
+    grown = false;
+    for (size_t i = 0; i < group.size(); ++i) {
+      auto member = cast<linalg::LinalgOp>(group[i]);
+      for (OpOperand &input : member->getOpOperands()) {
+        auto producer = input.get().getDefiningOp<linalg::LinalgOp>();
+        if (!producer || group.contains(producer) ||
+            !isSliceable(producer, consumer))
+          continue;
+        bool inPlace =
+            !member.isDpsInit(&input) && readOnceInPlace(member, input);
+        if (!inPlace && !readByRows(producer))
+          continue;
+        group.insert(producer);
+        grown = true;
+        // Its destination, made by an op that nothing else reads.
+        Value init = producer.getDpsInitOperand(0)->get();
+        if (auto destination = init.getDefiningOp<linalg::LinalgOp>();
+            destination && init.hasOneUse() &&
+            isSliceable(destination, consumer) &&
+            destination.getNumParallelLoops() == destination.getNumLoops())
+          group.insert(destination);
+      }
+    }
   }
-  return {};
+  return llvm::to_vector(llvm::drop_begin(group));
 }
 
 namespace {
@@ -145,9 +215,14 @@ struct DistributeLoopsPass
     DenseSet<Operation *> fused;
     for (linalg::LinalgOp op : llvm::reverse(ops)) {
       // A producer whose consumer stays whole is shared out on its own.
-      if (fused.contains(op) || !getChunkSizes(op))
+      if (fused.contains(op))
         continue;
-      SmallVector<Operation *> producers = getFusedProducers(op);
+      std::optional<SmallVector<int64_t>> sizes = getChunkSizes(op);
+      if (!sizes)
+        continue;
+      unsigned dim = llvm::find_if(*sizes, [](int64_t s) { return s != 0; }) -
+                     sizes->begin();
+      SmallVector<Operation *> producers = getFusedProducers(op, dim);
       fused.insert_range(producers);
       if (!producers.empty())
         fusedInto[op] = std::move(producers);
@@ -239,6 +314,12 @@ struct DistributeLoopsPass
       for (OpResult result : op->getResults())
         rewriter.replaceAllUsesWith(result, tiled->replacements.lookup(result));
       rewriter.eraseOp(op);
+      // A producer two members read is fused for each read: the same op on
+      // the same slices, computed once.
+      for (LoopLikeOpInterface loop : tiled->loops) {
+        DominanceInfo dominance(loop);
+        eliminateCommonSubExpressions(rewriter, dominance, loop);
+      }
     }
     // Fusion leaves the producers' slices it read unused; consumers first:
     // the destination's one reader is the producer.

@@ -2,6 +2,7 @@
 // of two or more iterations among threads through an scf.forall; small
 // ops, tiles already inside loops and dynamic shapes are left alone.
 // RUN: qdq-opt %s --qdq-distribute-loops="min-iterations=64 chunks=4" --split-input-file | FileCheck %s
+// RUN: qdq-opt %s --qdq-distribute-loops="min-iterations=64 chunks=4" --split-input-file | FileCheck %s --check-prefix=ONCE
 
 #id = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
 #row = affine_map<(d0, d1, d2) -> (d0, d1)>
@@ -321,4 +322,139 @@ func.func @keepdims_producer(%x: tensor<8x16x32xf32>) -> tensor<8x16x1xf32> {
     linalg.yield %r : f32
   } -> tensor<8x16x1xf32>
   return %y : tensor<8x16x1xf32>
+}
+
+// -----
+
+// A softmax over rows: the mask's sum, the maximum, the exponentials, their
+// sum and the quotient are one loop, each chunk computing its rows of all
+// five (and of the fills the reductions start from) once, though the
+// masked scores and the exponentials are each read twice.
+// CHECK-LABEL: func.func @softmax
+// CHECK-NOT: linalg
+// CHECK: scf.forall (%[[I:.*]]) = (0) to (8) step (2)
+// CHECK:   linalg.generic
+// CHECK:     arith.addf
+// CHECK:   linalg.fill
+// CHECK:   linalg.generic
+// CHECK:     arith.maximumf
+// CHECK:   linalg.generic
+// CHECK:     math.exp
+// CHECK:   linalg.fill
+// CHECK:   linalg.generic
+// CHECK:     arith.addf
+// CHECK:   linalg.generic
+// CHECK:     arith.divf
+// CHECK:   tensor.parallel_insert_slice
+// CHECK-NOT: linalg
+// CHECK: return
+// ONCE-LABEL: func.func @softmax
+// ONCE: scf.forall
+// ONCE-COUNT-7: = linalg.{{generic|fill}}
+// ONCE-NOT: = linalg.
+// ONCE: tensor.parallel_insert_slice
+func.func @softmax(%x: tensor<8x4x16xf32>, %mask: tensor<8x16xf32>) -> tensor<8x4x16xf32> {
+  %ninf = arith.constant 0xFF800000 : f32
+  %zero = arith.constant 0.0 : f32
+  %e0 = tensor.empty() : tensor<8x4x16xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%x, %mask : tensor<8x4x16xf32>, tensor<8x16xf32>) outs(%e0 : tensor<8x4x16xf32>) {
+  ^bb0(%a: f32, %m: f32, %o: f32):
+    %v = arith.addf %a, %m : f32
+    linalg.yield %v : f32
+  } -> tensor<8x4x16xf32>
+  %e1 = tensor.empty() : tensor<8x4xf32>
+  %f1 = linalg.fill ins(%ninf : f32) outs(%e1 : tensor<8x4xf32>) -> tensor<8x4xf32>
+  %max = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%s : tensor<8x4x16xf32>) outs(%f1 : tensor<8x4xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %v = arith.maximumf %a, %o : f32
+    linalg.yield %v : f32
+  } -> tensor<8x4xf32>
+  %e2 = tensor.empty() : tensor<8x4x16xf32>
+  %exp = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%s, %max : tensor<8x4x16xf32>, tensor<8x4xf32>) outs(%e2 : tensor<8x4x16xf32>) {
+  ^bb0(%a: f32, %m: f32, %o: f32):
+    %d = arith.subf %a, %m : f32
+    %v = math.exp %d : f32
+    linalg.yield %v : f32
+  } -> tensor<8x4x16xf32>
+  %e3 = tensor.empty() : tensor<8x4xf32>
+  %f3 = linalg.fill ins(%zero : f32) outs(%e3 : tensor<8x4xf32>) -> tensor<8x4xf32>
+  %sum = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%exp : tensor<8x4x16xf32>) outs(%f3 : tensor<8x4xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %v = arith.addf %a, %o : f32
+    linalg.yield %v : f32
+  } -> tensor<8x4xf32>
+  %e4 = tensor.empty() : tensor<8x4x16xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%exp, %sum : tensor<8x4x16xf32>, tensor<8x4xf32>) outs(%e4 : tensor<8x4x16xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %v = arith.divf %a, %b : f32
+    linalg.yield %v : f32
+  } -> tensor<8x4x16xf32>
+  return %y : tensor<8x4x16xf32>
+}
+
+// -----
+
+// Where the exponentials are also a result, the group closes before them:
+// one loop computes the masked scores, their maximum and the exponentials
+// (its result); another the sum and the quotient.
+// CHECK-LABEL: func.func @exponentials_returned
+// CHECK-NOT: linalg
+// CHECK: scf.forall
+// CHECK:     arith.maximumf
+// CHECK:     math.exp
+// CHECK:   tensor.parallel_insert_slice
+// CHECK-NOT: linalg
+// CHECK: scf.forall
+// CHECK-NOT: math.exp
+// CHECK:     arith.divf
+// CHECK:   tensor.parallel_insert_slice
+// CHECK-NOT: linalg
+// CHECK: return
+func.func @exponentials_returned(%x: tensor<8x4x16xf32>, %mask: tensor<8x16xf32>) -> (tensor<8x4x16xf32>, tensor<8x4x16xf32>) {
+  %ninf = arith.constant 0xFF800000 : f32
+  %zero = arith.constant 0.0 : f32
+  %e0 = tensor.empty() : tensor<8x4x16xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%x, %mask : tensor<8x4x16xf32>, tensor<8x16xf32>) outs(%e0 : tensor<8x4x16xf32>) {
+  ^bb0(%a: f32, %m: f32, %o: f32):
+    %v = arith.addf %a, %m : f32
+    linalg.yield %v : f32
+  } -> tensor<8x4x16xf32>
+  %e1 = tensor.empty() : tensor<8x4xf32>
+  %f1 = linalg.fill ins(%ninf : f32) outs(%e1 : tensor<8x4xf32>) -> tensor<8x4xf32>
+  %max = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%s : tensor<8x4x16xf32>) outs(%f1 : tensor<8x4xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %v = arith.maximumf %a, %o : f32
+    linalg.yield %v : f32
+  } -> tensor<8x4xf32>
+  %e2 = tensor.empty() : tensor<8x4x16xf32>
+  %exp = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%s, %max : tensor<8x4x16xf32>, tensor<8x4xf32>) outs(%e2 : tensor<8x4x16xf32>) {
+  ^bb0(%a: f32, %m: f32, %o: f32):
+    %d = arith.subf %a, %m : f32
+    %v = math.exp %d : f32
+    linalg.yield %v : f32
+  } -> tensor<8x4x16xf32>
+  %e3 = tensor.empty() : tensor<8x4xf32>
+  %f3 = linalg.fill ins(%zero : f32) outs(%e3 : tensor<8x4xf32>) -> tensor<8x4xf32>
+  %sum = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%exp : tensor<8x4x16xf32>) outs(%f3 : tensor<8x4xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %v = arith.addf %a, %o : f32
+    linalg.yield %v : f32
+  } -> tensor<8x4xf32>
+  %e4 = tensor.empty() : tensor<8x4x16xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%exp, %sum : tensor<8x4x16xf32>, tensor<8x4xf32>) outs(%e4 : tensor<8x4x16xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %v = arith.divf %a, %b : f32
+    linalg.yield %v : f32
+  } -> tensor<8x4x16xf32>
+  return %y, %exp : tensor<8x4x16xf32>, tensor<8x4x16xf32>
 }
