@@ -220,8 +220,9 @@ def VectorizeContractions : Pass<"qdq-vectorize-contractions"> {
     down to three quarters of it does, the tiles take that many rows. A
     direct convolution's tiles loop over its window around k, and read
     their slice of the image in place. A contraction whose output starts as
-    a broadcast that nothing else reads (a bias, `linalg.generic` yielding
-    its input, possibly seen through the packing's expand_shape) starts
+    a broadcast that nothing else reads (a bias, `linalg.broadcast` or
+    `linalg.generic` yielding its input, possibly seen through the
+    packing's expand_shape) starts
     each tile's accumulator from the broadcast's source, read once per tile
     and broadcast over its rows; one that starts as a `linalg.fill` of a
     new tensor (a MatMul's zeros) starts it from the fill's value. Once

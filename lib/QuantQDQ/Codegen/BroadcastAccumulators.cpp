@@ -32,19 +32,22 @@ void mlir::quant_qdq::markInitialAccumulator(linalg::GenericOp tile) {
     slice->setAttr(kInitialAccumulator, UnitAttr::get(tile.getContext()));
 }
 
-/// Whether `op` is a linalg.generic that broadcasts its one input into a
-/// new tensor: all loops parallel, the output written in order, the body
-/// a yield of the input.
-static bool isBroadcast(linalg::GenericOp op) {
-  if (op.getNumDpsInputs() != 1 || op.getNumDpsInits() != 1 ||
+/// Whether `op` broadcasts its one input into a new tensor: a
+/// linalg.broadcast, or a linalg.generic whose loops are all parallel,
+/// whose output is written in order and whose body yields the input.
+static bool isBroadcast(linalg::LinalgOp op) {
+  if (!isa<linalg::GenericOp, linalg::BroadcastOp>(op) ||
+      op.getNumDpsInputs() != 1 || op.getNumDpsInits() != 1 ||
       !op.hasPureTensorSemantics() ||
       op.getNumParallelLoops() != op.getNumLoops() ||
       !op.getMatchingIndexingMap(op.getDpsInitOperand(0)).isIdentity() ||
       !op.getDpsInitOperand(0)->get().getDefiningOp<tensor::EmptyOp>())
     return false;
-  auto yield = cast<linalg::YieldOp>(op.getBody()->getTerminator());
+  if (isa<linalg::BroadcastOp>(op))
+    return true;
+  auto yield = cast<linalg::YieldOp>(op.getBlock()->getTerminator());
   return yield.getNumOperands() == 1 &&
-         yield.getOperand(0) == op.getBody()->getArgument(0);
+         yield.getOperand(0) == op.getBlock()->getArgument(0);
 }
 
 /// Whether `op` fills a new tensor (a tensor.empty, or a reshape of one)
@@ -117,7 +120,7 @@ mlir::quant_qdq::getBroadcastInit(RewriterBase &rewriter,
     return BroadcastInit{init, fill, fill.getDpsInputOperand(0)->get(),
                          AffineMap::get(initType.getRank(), 0, {}, context)};
   }
-  auto broadcast = produced.getDefiningOp<linalg::GenericOp>();
+  auto broadcast = produced.getDefiningOp<linalg::LinalgOp>();
   if (!broadcast || !isBroadcast(broadcast))
     return std::nullopt;
   OpOperand *source = broadcast.getDpsInputOperand(0);

@@ -1,11 +1,11 @@
 //===- BroadcastAccumulators.h - tiles that start from a bias --*- C++ -*-===//
 //
 // A convolution's or dense layer's output starts as its bias broadcast over
-// the output (a linalg.generic that yields its input), or as a fill (a
-// MatMul's zeros): a full pass over the output before the contraction's
-// tiles read it back. These helpers let qdq-vectorize-contractions start
-// each register tile's accumulator from the bias, or the fill's value,
-// itself and drop the broadcast.
+// the output (a linalg.broadcast, or a linalg.generic that yields its
+// input), or as a fill (a MatMul's zeros): a full pass over the output
+// before the contraction's tiles read it back. These helpers let
+// qdq-vectorize-contractions start each register tile's accumulator from
+// the bias, or the fill's value, itself and drop the broadcast.
 //
 //===----------------------------------------------------------------------===//
 
@@ -22,7 +22,7 @@ namespace mlir::quant_qdq {
 /// or `source` itself where that is a scalar (a fill's value).
 struct BroadcastInit {
   Value init;
-  linalg::LinalgOp broadcast; // a linalg.generic or a linalg.fill
+  linalg::LinalgOp broadcast; // a broadcast (generic or named) or a fill
   Value source;
   AffineMap sourceOfInit;
 };

@@ -111,3 +111,28 @@ func.func @reshaped_fill(%a: tensor<16x8xf32>, %b: tensor<2x8x16xf32>, %start: f
   } -> tensor<16x2x16xf32>
   return %r : tensor<16x2x16xf32>
 }
+
+// -----
+
+// The bias broadcast as a named linalg.broadcast (a dense layer's bias
+// before its epilogue) goes the same way.
+// CHECK-DAG: #[[ROWS:.*]] = affine_map<(d0) -> (0, d0)>
+// CHECK-LABEL: func.func @named_broadcast
+// CHECK-SAME: %[[BIAS:[a-z0-9_]+]]: tensor<32xf32>)
+// CHECK: vector.transfer_read %[[BIAS]][%{{.*}}], %{{.*}} {in_bounds = [true, true], permutation_map = #[[ROWS]]} : tensor<32xf32>, vector<8x16xf32>
+// CHECK-NOT: linalg.broadcast
+#lhs = affine_map<(m, n, k) -> (m, k)>
+#rhs = affine_map<(m, n, k) -> (k, n)>
+#out = affine_map<(m, n, k) -> (m, n)>
+func.func @named_broadcast(%a: tensor<16x8xf32>, %b: tensor<8x32xf32>, %bias: tensor<32xf32>) -> tensor<16x32xf32> {
+  %e = tensor.empty() : tensor<16x32xf32>
+  %init = linalg.broadcast ins(%bias : tensor<32xf32>) outs(%e : tensor<16x32xf32>) dimensions = [0]
+  %r = linalg.generic {indexing_maps = [#lhs, #rhs, #out], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : tensor<16x8xf32>, tensor<8x32xf32>) outs(%init : tensor<16x32xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<16x32xf32>
+  return %r : tensor<16x32xf32>
+}
