@@ -186,7 +186,10 @@ def PackContractionPanels : Pass<"qdq-pack-contraction-panels"> {
     AVX-512 host: 8 x 32 tiles then do 16 FMAs per 2 loads of the panel and
     8 broadcasts; a narrower N keeps `columns`, whose remainder is
     smaller), as does one of whole wide panels (a convolution's 64 or 128
-    output channels, an attention head's 32 features). Named contractions are generalized. Part of
+    output channels, an attention head's 32 features). A contraction of a
+    panel and a half (24 columns for 16) is one panel that wide, tiled by
+    qdq-vectorize-contractions as a panel and a half panel in one loop,
+    rather than a panel and a remainder split off. Named contractions are generalized. Part of
     `qdq-cpu-pipeline`, before `qdq-vectorize-contractions`, whose
     `columns` and `wide-columns` it must match.
   }];

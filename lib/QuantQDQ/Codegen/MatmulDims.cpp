@@ -143,3 +143,8 @@ mlir::quant_qdq::getStaticF32Matmuls(RewriterBase &rewriter, Operation *root) {
   });
   return matmuls;
 }
+
+bool mlir::quant_qdq::isOneOddPanel(int64_t n, int64_t columns) {
+  return columns >= 2 && columns % 2 == 0 && n > columns && n < 2 * columns &&
+         n % (columns / 2) == 0;
+}

@@ -39,6 +39,16 @@ std::optional<MatmulDims> getMatmulDims(linalg::GenericOp op);
 /// The loop an affine expression reads, when it is a plain dimension.
 std::optional<unsigned> getDimPosition(AffineExpr e);
 
+/// Whether `n` columns are one panel of their own rather than a panel of
+/// `columns` and a remainder: more than one panel, fewer than two, and a
+/// whole number of half panels (24 for 16, a MobileNet's projection to 24
+/// channels). Its register tiles, one of `columns` and a narrower one, then
+/// share one loop, the bias and the epilogue, where a panel and a split-off
+/// remainder were two contractions, each a parallel region of its own, and
+/// kept the bias broadcast and the epilogue apart. (Tiles as wide as 24
+/// lower to shuffles of a vector LLVM cannot load in one piece.)
+bool isOneOddPanel(int64_t n, int64_t columns);
+
 /// The f32 contractions under `root` that getMatmulDims sees as matmuls,
 /// none over an empty dimension, with their view, in program order; named ones
 /// (linalg.matmul, batch_matmul, ...) are generalized first, the form the CPU

@@ -289,6 +289,8 @@ struct PackContractionPanelsPass
         (bounds[dims.n] >= 8 * wideColumns ||
          (bounds[dims.n] >= wideColumns && bounds[dims.n] % wideColumns == 0)))
       columns = wideColumns;
+    else if (isOneOddPanel(bounds[dims.n], columns))
+      columns = bounds[dims.n];
     std::optional<PanelLayout> layout = getPanelLayout(op, dims, columns);
     if (!layout)
       return;

@@ -42,20 +42,47 @@ func.func @constant(%a: tensor<3x2xf32>, %c: tensor<3x8xf32>) -> tensor<3x8xf32>
 
 // -----
 
-// Gemm's transB: a constant read as (n, k) packs the same way; the two
-// columns past the last whole panel (6 = 4 + 2) stay a contraction of their
-// own on a slice of the constant.
+// Gemm's transB: a constant read as (n, k) packs the same way; the column
+// past the last whole panel (5 = 4 + 1) stays a contraction of its own on
+// a slice of the constant.
 // CHECK-LABEL: func.func @transposed_constant_with_rest
-// CHECK-DAG: %[[B:.*]] = arith.constant dense<{{.*}}> : tensor<6x2xf32>
+// CHECK-DAG: %[[B:.*]] = arith.constant dense<{{.*}}> : tensor<5x2xf32>
 // CHECK-DAG: %[[P:.*]] = arith.constant dense<{{\[}}{{\[}}[0.000000e+00, 2.000000e+00, 4.000000e+00, 6.000000e+00], [1.000000e+00, 3.000000e+00, 5.000000e+00, 7.000000e+00]]]> : tensor<1x2x4xf32>
 // CHECK: linalg.generic {{.*}} ins(%{{.*}}, %[[P]] : tensor<3x2xf32>, tensor<1x2x4xf32>)
-// CHECK: %[[REST:.*]] = tensor.extract_slice %[[B]][4, 0] [2, 2] [1, 1]
-// CHECK: linalg.generic {{.*}} ins(%{{.*}}, %[[REST]] : tensor<3x2xf32>, tensor<2x2xf32>)
+// CHECK: %[[REST:.*]] = tensor.extract_slice %[[B]][4, 0] [1, 2] [1, 1]
+// CHECK: linalg.generic {{.*}} ins(%{{.*}}, %[[REST]] : tensor<3x2xf32>, tensor<1x2xf32>)
 #lhs = affine_map<(m, n, k) -> (m, k)>
 #rhsT = affine_map<(m, n, k) -> (n, k)>
 #out = affine_map<(m, n, k) -> (m, n)>
 func.func @transposed_constant_with_rest(%a: tensor<3x2xf32>,
-                                         %c: tensor<3x6xf32>)
+                                         %c: tensor<3x5xf32>)
+    -> tensor<3x5xf32> {
+  %b = arith.constant dense<[[0.0, 1.0], [2.0, 3.0], [4.0, 5.0], [6.0, 7.0],
+                             [8.0, 9.0]]> : tensor<5x2xf32>
+  %r = linalg.generic {indexing_maps = [#lhs, #rhsT, #out],
+                       iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : tensor<3x2xf32>, tensor<5x2xf32>)
+      outs(%c : tensor<3x5xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<3x5xf32>
+  return %r : tensor<3x5xf32>
+}
+
+// -----
+
+// Six columns, a panel and a half: one panel as wide (a MobileNet's 24
+// channels for panels of 16), no remainder.
+// CHECK-LABEL: func.func @one_odd_panel
+// CHECK: %[[P:.*]] = arith.constant dense<{{\[}}{{\[}}[0.000000e+00, 2.000000e+00, 4.000000e+00, 6.000000e+00, 8.000000e+00, 1.000000e+01], [1.000000e+00, 3.000000e+00, 5.000000e+00, 7.000000e+00, 9.000000e+00, 1.100000e+01]]]> : tensor<1x2x6xf32>
+// CHECK: linalg.generic {{.*}} ins(%{{.*}}, %[[P]] : tensor<3x2xf32>, tensor<1x2x6xf32>)
+// CHECK-NOT: linalg.generic
+#lhs = affine_map<(m, n, k) -> (m, k)>
+#rhsT = affine_map<(m, n, k) -> (n, k)>
+#out = affine_map<(m, n, k) -> (m, n)>
+func.func @one_odd_panel(%a: tensor<3x2xf32>, %c: tensor<3x6xf32>)
     -> tensor<3x6xf32> {
   %b = arith.constant dense<[[0.0, 1.0], [2.0, 3.0], [4.0, 5.0], [6.0, 7.0],
                              [8.0, 9.0], [10.0, 11.0]]> : tensor<6x2xf32>
