@@ -228,7 +228,9 @@ def VectorizeContractions : Pass<"qdq-vectorize-contractions"> {
     packing's expand_shape) starts
     each tile's accumulator from the broadcast's source, read once per tile
     and broadcast over its rows; one that starts as a `linalg.fill` of a
-    new tensor (a MatMul's zeros) starts it from the fill's value. Once
+    new tensor (a MatMul's zeros), or a `linalg.generic` with no input
+    yielding a value from above (a zero bias folded away), starts it from
+    that value. Once
     every tile does, the broadcast or fill, a full pass over the output, is
     dropped. An element-wise op that is the
     only reader of the contraction's result and reads it as it is laid out

@@ -50,16 +50,30 @@ static bool isBroadcast(linalg::LinalgOp op) {
          yield.getOperand(0) == op.getBlock()->getArgument(0);
 }
 
-/// Whether `op` fills a new tensor (a tensor.empty, or a reshape of one)
-/// with one value.
-static bool isFillOfEmpty(linalg::FillOp op) {
-  if (!op.hasPureTensorSemantics())
-    return false;
+/// The one value `op` fills a new tensor (a tensor.empty, or a reshape of
+/// one) with, or null: a linalg.fill, or a linalg.generic with no input
+/// whose body yields a value from above (a zero bias folded away).
+static Value getFilledValue(linalg::LinalgOp op) {
+  if (!op || !op.hasPureTensorSemantics() || op.getNumDpsInits() != 1)
+    return nullptr;
   Value dest = op.getDpsInitOperand(0)->get();
   while (isa_and_present<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(
       dest.getDefiningOp()))
     dest = dest.getDefiningOp()->getOperand(0);
-  return dest.getDefiningOp<tensor::EmptyOp>() != nullptr;
+  if (!dest.getDefiningOp<tensor::EmptyOp>())
+    return nullptr;
+  if (auto fill = dyn_cast<linalg::FillOp>(*op))
+    return fill.getDpsInputOperand(0)->get();
+  if (!isa<linalg::GenericOp>(op) || op.getNumDpsInputs() != 0 ||
+      op.getNumParallelLoops() != op.getNumLoops() ||
+      !op.getMatchingIndexingMap(op.getDpsInitOperand(0)).isIdentity())
+    return nullptr;
+  auto yield = cast<linalg::YieldOp>(op.getBlock()->getTerminator());
+  // The body is its own ancestor: a value it computes varies.
+  if (yield.getNumOperands() != 1 ||
+      op->getRegion(0).isAncestor(yield.getOperand(0).getParentRegion()))
+    return nullptr;
+  return yield.getOperand(0);
 }
 
 /// Where `contraction`'s init is a reshape of a fill of a new tensor that
@@ -72,17 +86,17 @@ static void fillAfterReshape(RewriterBase &rewriter,
   auto expand = initOperand->get().getDefiningOp<tensor::ExpandShapeOp>();
   if (!expand || !expand->hasOneUse())
     return;
-  auto fill = expand.getSrc().getDefiningOp<linalg::FillOp>();
-  if (!fill || !expand.getSrc().hasOneUse() || !isFillOfEmpty(fill))
+  auto fill = expand.getSrc().getDefiningOp<linalg::LinalgOp>();
+  Value value = getFilledValue(fill);
+  if (!value || !expand.getSrc().hasOneUse())
     return;
   rewriter.setInsertionPoint(expand);
   Location loc = expand.getLoc();
   Value dest = tensor::ExpandShapeOp::create(
       rewriter, loc, expand.getResultType(), fill.getDpsInitOperand(0)->get(),
       expand.getReassociationIndices(), expand.getMixedOutputShape());
-  Value filled = linalg::FillOp::create(rewriter, loc,
-                                        fill.getDpsInputOperand(0)->get(), dest)
-                     .getResult(0);
+  Value filled =
+      linalg::FillOp::create(rewriter, loc, value, dest).getResult(0);
   rewriter.modifyOpInPlace(contraction, [&] { initOperand->set(filled); });
   rewriter.eraseOp(expand);
   rewriter.eraseOp(fill);
@@ -114,12 +128,10 @@ mlir::quant_qdq::getBroadcastInit(RewriterBase &rewriter,
   }
   if (!produced.hasOneUse())
     return std::nullopt;
-  if (auto fill = produced.getDefiningOp<linalg::FillOp>()) {
-    if (!isFillOfEmpty(fill))
-      return std::nullopt;
-    return BroadcastInit{init, fill, fill.getDpsInputOperand(0)->get(),
+  auto fill = produced.getDefiningOp<linalg::LinalgOp>();
+  if (Value value = getFilledValue(fill))
+    return BroadcastInit{init, fill, value,
                          AffineMap::get(initType.getRank(), 0, {}, context)};
-  }
   auto broadcast = produced.getDefiningOp<linalg::LinalgOp>();
   if (!broadcast || !isBroadcast(broadcast))
     return std::nullopt;

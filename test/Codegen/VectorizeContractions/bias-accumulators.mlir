@@ -136,3 +136,61 @@ func.func @named_broadcast(%a: tensor<16x8xf32>, %b: tensor<8x32xf32>, %bias: te
   } -> tensor<16x32xf32>
   return %r : tensor<16x32xf32>
 }
+
+// -----
+
+// A fill written as a linalg.generic with no input (a zero bias folded
+// away) goes too; one whose body computes its value from the index does
+// not.
+// CHECK-LABEL: func.func @generic_fill
+// CHECK: %[[ZEROS:.*]] = arith.constant dense<0.000000e+00> : vector<8x16xf32>
+// CHECK: scf.for {{.*}} iter_args(%{{.*}} = %[[ZEROS]]) -> (vector<8x16xf32>)
+// CHECK-NOT: linalg.generic
+#lhs = affine_map<(m, n, k) -> (m, k)>
+#rhs = affine_map<(m, n, k) -> (k, n)>
+#out = affine_map<(m, n, k) -> (m, n)>
+func.func @generic_fill(%a: tensor<16x8xf32>, %b: tensor<8x32xf32>) -> tensor<16x32xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<16x32xf32>
+  %init = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      outs(%e : tensor<16x32xf32>) {
+  ^bb0(%o: f32):
+    linalg.yield %zero : f32
+  } -> tensor<16x32xf32>
+  %r = linalg.generic {indexing_maps = [#lhs, #rhs, #out], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : tensor<16x8xf32>, tensor<8x32xf32>) outs(%init : tensor<16x32xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<16x32xf32>
+  return %r : tensor<16x32xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @generic_of_index
+// CHECK: linalg.generic
+// CHECK: linalg.index
+#lhs = affine_map<(m, n, k) -> (m, k)>
+#rhs = affine_map<(m, n, k) -> (k, n)>
+#out = affine_map<(m, n, k) -> (m, n)>
+func.func @generic_of_index(%a: tensor<16x8xf32>, %b: tensor<8x32xf32>) -> tensor<16x32xf32> {
+  %e = tensor.empty() : tensor<16x32xf32>
+  %init = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      outs(%e : tensor<16x32xf32>) {
+  ^bb0(%o: f32):
+    %j = linalg.index 1 : index
+    %ji = arith.index_cast %j : index to i32
+    %v = arith.sitofp %ji : i32 to f32
+    linalg.yield %v : f32
+  } -> tensor<16x32xf32>
+  %r = linalg.generic {indexing_maps = [#lhs, #rhs, #out], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : tensor<16x8xf32>, tensor<8x32xf32>) outs(%init : tensor<16x32xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<16x32xf32>
+  return %r : tensor<16x32xf32>
+}
