@@ -43,11 +43,11 @@ struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
                      "16 everywhere; 32 suits AVX-512, where an 8 x 32 "
                      "tile's 16 accumulators fit)"),
       llvm::cl::init(0)};
-  Option<int64_t> channelWidth{
-      *this, "channel-width",
-      llvm::cl::desc("Channels per vector of the register tiles of NHWC "
-                     "depthwise convolutions and poolings (8 fill an AVX "
-                     "register, 16 an AVX-512 one)"),
+  Option<int64_t> vectorWidth{
+      *this, "vector-width",
+      llvm::cl::desc("f32 elements per vector of element-wise loops and of "
+                     "the register tiles of NHWC depthwise convolutions and "
+                     "poolings (8 fill an AVX register, 16 an AVX-512 one)"),
       llvm::cl::init(8)};
   Option<int64_t> splitBatchBytes{
       *this, "split-batch-bytes",
@@ -73,7 +73,7 @@ void buildCPUBufferPipeline(OpPassManager &pm);
 void buildCPULoweringPipeline(
     OpPassManager &pm, function_ref<void(OpPassManager &)> beforeLLVM = {},
     function_ref<void(OpPassManager &)> beforeReconcile = {},
-    bool bufferPool = false, int64_t channelWidth = 8);
+    bool bufferPool = false, int64_t vectorWidth = 8);
 /// Registers `qdq-cpu-pipeline`.
 void registerCPUPipeline();
 

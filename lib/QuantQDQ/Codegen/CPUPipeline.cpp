@@ -81,7 +81,7 @@ void mlir::quant_qdq::buildCPUBufferPipeline(OpPassManager &pm) {
 void mlir::quant_qdq::buildCPULoweringPipeline(
     OpPassManager &pm, function_ref<void(OpPassManager &)> beforeLLVM,
     function_ref<void(OpPassManager &)> beforeReconcile, bool bufferPool,
-    int64_t channelWidth) {
+    int64_t vectorWidth) {
   // One function per layer's parallel loop: OpenMP's outlining of each loop
   // then scans that function, not the whole network.
   pm.addPass(createOutlineParallelLoops());
@@ -91,12 +91,16 @@ void mlir::quant_qdq::buildCPULoweringPipeline(
   // vectors; NCHW depthwise and grouped convolutions as tiles of output
   // rows.
   VectorizeChannelWindowsOptions windows;
-  windows.width = channelWidth;
+  windows.width = vectorWidth;
   pm.addNestedPass<func::FuncOp>(createVectorizeChannelWindows(windows));
   pm.addNestedPass<func::FuncOp>(createVectorizeConvolutionRows());
-  // Element-wise ops walk contiguous memory as one loop, in vectors.
+  // Element-wise ops walk contiguous memory as one loop, in vectors as wide
+  // as the host's (a softmax's exponentials, a GELU: their polynomials on
+  // 16 lanes where AVX-512 has them).
   pm.addNestedPass<func::FuncOp>(createCollapseLoopDims());
-  pm.addNestedPass<func::FuncOp>(createVectorizeElementwise());
+  VectorizeElementwiseOptions elementwise;
+  elementwise.width = vectorWidth;
+  pm.addNestedPass<func::FuncOp>(createVectorizeElementwise(elementwise));
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   // Register tiles' transfers become one load or store per row.
   VectorTransferToSCFOptions transfers;
@@ -141,8 +145,7 @@ void mlir::quant_qdq::buildCPUPipeline(OpPassManager &pm,
                                        const CPUPipelineOptions &options) {
   buildCPUTensorPipeline(pm, options);
   buildCPUBufferPipeline(pm);
-  buildCPULoweringPipeline(pm, {}, {}, options.bufferPool,
-                           options.channelWidth);
+  buildCPULoweringPipeline(pm, {}, {}, options.bufferPool, options.vectorWidth);
 }
 
 void mlir::quant_qdq::registerCPUPipeline() {

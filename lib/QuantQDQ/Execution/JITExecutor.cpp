@@ -224,7 +224,7 @@ static void addCPUPipeline(OpPassManager &pm, const ExecutorOptions &options) {
   if (hostHasAVX512()) {
     cpu.tileRows = 8;
     cpu.wideColumns = 32;
-    cpu.channelWidth = 16;
+    cpu.vectorWidth = 16;
   }
   cpu.splitBatchBytes = options.splitBatchBytes >= 0
                             ? options.splitBatchBytes

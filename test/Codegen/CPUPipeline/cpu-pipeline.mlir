@@ -46,3 +46,13 @@
 // WHOLE: qdq-split-batch{cache-bytes=0 explain=false samples=0}
 // WHOLE: qdq-elementwise-fusion
 // GROUPS: qdq-split-batch{cache-bytes=4096 explain=false samples=0}
+
+// `vector-width` sets the f32 lanes of element-wise loops and of depthwise
+// convolutions' and poolings' channel tiles alike: 8 by default, 16 where
+// qdq-run and calibration find AVX-512.
+// RUN: qdq-opt %qdq_src_root/examples/resnet_v1_block.mlir --qdq-cpu-pipeline --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=LANES8
+// RUN: qdq-opt %qdq_src_root/examples/resnet_v1_block.mlir --qdq-cpu-pipeline="vector-width=16" --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=LANES16
+// LANES8: qdq-vectorize-channel-windows{{{.*}}width=8}
+// LANES8: qdq-vectorize-elementwise{width=8}
+// LANES16: qdq-vectorize-channel-windows{{{.*}}width=16}
+// LANES16: qdq-vectorize-elementwise{width=16}
