@@ -401,20 +401,27 @@ def VectorizeElementwise : Pass<"qdq-vectorize-elementwise"> {
     dynamic; those ops stayed scalar loops, a GELU with its libm `erff`
     call 12% of a ViT-B/16 run.
 
-    A min or max reduction (a `linalg.generic` on static buffers with one
-    input, outputs indexed by its parallel loops all the same way, and a
-    body where each output is one `arith.minimumf` or `arith.maximumf` of
-    the input and that output: ONNX ReduceMin and ReduceMax, calibration's
-    ranges, both in one op after `qdq-fuse-sibling-reductions`) whose input
-    is contiguous along one of its reduction loops with `width` iterations
-    or more becomes loops, the parallel ones outermost, then the other
-    reductions, then that loop in vectors and a scalar remainder; each
-    output has a vector and a scalar accumulator, fed by one load of the
-    input, started from the output's value and combined once per output
-    element.
-    Minimum and maximum are exact and associative (NaN wins, -0 is below
-    +0), so the result has the same bits in any order; sums and `minnumf`
-    (whose choice between two zeros depends on their order) are left alone.
+    A reduction (a `linalg.generic` on static buffers, outputs indexed by
+    its parallel loops all the same way) where each output takes in a term
+    by `arith.minimumf`, `arith.maximumf` or `arith.addf` (ONNX ReduceMin
+    and ReduceMax and calibration's ranges, whose term is their one input,
+    both in one op after `qdq-fuse-sibling-reductions`; a softmax's or a
+    normalization's sums, whose term may be any element-wise function of
+    the inputs, such as a variance's squared difference from the mean),
+    with a reduction loop of `width` iterations or more along which every
+    input is contiguous or constant (one at least contiguous), becomes
+    loops: the parallel ones outermost, then the other reductions, then
+    that loop in vectors and a scalar remainder. Each output has a vector
+    and a scalar accumulator, fed by one read of the inputs a step, and
+    combined once per output element. Minimum and maximum are exact and
+    associative (NaN wins, -0 is below +0): they start from the output's
+    value and the result has the same bits in any order. A sum's
+    accumulators start from zero, and its lanes, its remainder and then
+    the output's value are added at the end: `width` running sums round
+    differently from one (as ONNX Runtime's vectorized sums do), where one
+    running sum waited on one add per element. `minnumf`, whose choice
+    between two zeros depends on their order, and a minimum or maximum of
+    a computed term are left alone.
     Part of `qdq-cpu-pipeline`, after
     `qdq-collapse-loop-dims`: the JIT optimizes LLVM IR without a target
     machine, so LLVM's loop vectorizer would leave these loops scalar.

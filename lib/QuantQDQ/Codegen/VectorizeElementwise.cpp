@@ -152,20 +152,22 @@ static SmallVector<Value> getIndices(OpBuilder &builder, Location loc,
   return indices;
 }
 
-/// Emits `op`'s body at loop position `ivs` on `width` elements of the
-/// innermost loop (a scalar body for width 1): operands are loaded as
-/// vectors along that loop or broadcast, the body's ops are cloned with
-/// vector types, and the yielded values are stored.
-static void emitBody(OpBuilder &builder, Location loc, linalg::GenericOp op,
-                     ArrayRef<Value> ivs, int64_t width) {
-  unsigned inner = op.getNumLoops() - 1;
-  auto vectorOf = [&](Type type) -> Type {
+/// `op`'s body cloned at one loop position on `width` elements of loop
+/// `vectorLoop` (scalars for width 1): operands read as vectors along that
+/// loop or as scalars, the body's ops with vector types, and a scalar
+/// (broadcast input, constant, value from outside) broadcast once, at its
+/// first use where a vector is due.
+class VectorBody {
+public:
+  VectorBody(OpBuilder &builder, Location loc, int64_t width)
+      : builder(builder), loc(loc), width(width) {}
+
+  Type vectorOf(Type type) const {
     return width == 1 ? type : VectorType::get({width}, type);
-  };
-  IRMapping mapping;
-  // A scalar where a vector is due (a broadcast input, a constant, a value
-  // from outside the body) is broadcast once, at its first use.
-  auto lookup = [&](Value value) {
+  }
+
+  /// `value`'s clone, broadcast to a vector where it is a scalar.
+  Value lookup(Value value) {
     Value mapped = mapping.lookupOrDefault(value);
     if (width == 1 || isa<VectorType>(mapped.getType()))
       return mapped;
@@ -173,44 +175,72 @@ static void emitBody(OpBuilder &builder, Location loc, linalg::GenericOp op,
         builder, loc, vectorOf(mapped.getType()), mapped);
     mapping.map(value, broadcast);
     return broadcast;
-  };
-  for (OpOperand &operand : op->getOpOperands()) {
-    BlockArgument argument = op.getMatchingBlockArgument(&operand);
-    if (argument.use_empty())
-      continue;
-    Value source = operand.get();
-    if (!isa<MemRefType>(source.getType())) {
-      mapping.map(argument, source);
-      continue;
-    }
-    AffineMap map = op.getMatchingIndexingMap(&operand);
-    SmallVector<Value> indices = getIndices(builder, loc, map, ivs);
-    if (width > 1 && map.isFunctionOfDim(inner))
-      mapping.map(argument,
-                  vector::LoadOp::create(
-                      builder, loc,
-                      cast<VectorType>(vectorOf(argument.getType())), source,
-                      indices));
-    else
-      mapping.map(argument,
-                  memref::LoadOp::create(builder, loc, source, indices));
   }
-  for (Operation &bodyOp : op.getBody()->without_terminator()) {
-    // Constants stay scalars, broadcast where they are used.
-    if (width == 1 || bodyOp.hasTrait<OpTrait::ConstantLike>()) {
-      builder.clone(bodyOp, mapping);
-      continue;
+
+  /// Reads the operands whose block arguments the body uses, at `ivs`,
+  /// all of them or only the inputs.
+  void readOperands(linalg::GenericOp op, ArrayRef<Value> ivs,
+                    unsigned vectorLoop, bool inputsOnly) {
+    for (OpOperand &operand : op->getOpOperands()) {
+      BlockArgument argument = op.getMatchingBlockArgument(&operand);
+      if (argument.use_empty() || (inputsOnly && op.isDpsInit(&operand)))
+        continue;
+      Value source = operand.get();
+      if (!isa<MemRefType>(source.getType())) {
+        mapping.map(argument, source);
+        continue;
+      }
+      AffineMap map = op.getMatchingIndexingMap(&operand);
+      SmallVector<Value> indices = getIndices(builder, loc, map, ivs);
+      if (width > 1 && map.isFunctionOfDim(vectorLoop))
+        mapping.map(argument, vector::LoadOp::create(builder, loc,
+                                                     cast<VectorType>(vectorOf(
+                                                         argument.getType())),
+                                                     source, indices));
+      else
+        mapping.map(argument,
+                    memref::LoadOp::create(builder, loc, source, indices));
     }
-    for (Value operand : bodyOp.getOperands())
-      lookup(operand);
-    Operation *clone = builder.clone(bodyOp, mapping);
-    for (Value result : clone->getResults())
-      result.setType(vectorOf(result.getType()));
   }
+
+  /// Clones the body's ops but `skipped`, on vectors.
+  void cloneOps(linalg::GenericOp op, ArrayRef<Operation *> skipped = {}) {
+    for (Operation &bodyOp : op.getBody()->without_terminator()) {
+      if (llvm::is_contained(skipped, &bodyOp))
+        continue;
+      // Constants stay scalars, broadcast where they are used.
+      if (width == 1 || bodyOp.hasTrait<OpTrait::ConstantLike>()) {
+        builder.clone(bodyOp, mapping);
+        continue;
+      }
+      for (Value operand : bodyOp.getOperands())
+        lookup(operand);
+      Operation *clone = builder.clone(bodyOp, mapping);
+      for (Value result : clone->getResults())
+        result.setType(vectorOf(result.getType()));
+    }
+  }
+
+private:
+  OpBuilder &builder;
+  Location loc;
+  int64_t width;
+  IRMapping mapping;
+};
+
+/// Emits `op`'s body at loop position `ivs` on `width` elements of the
+/// innermost loop (a scalar body for width 1): operands are loaded as
+/// vectors along that loop or broadcast, the body's ops are cloned with
+/// vector types, and the yielded values are stored.
+static void emitBody(OpBuilder &builder, Location loc, linalg::GenericOp op,
+                     ArrayRef<Value> ivs, int64_t width) {
+  VectorBody body(builder, loc, width);
+  body.readOperands(op, ivs, op.getNumLoops() - 1, /*inputsOnly=*/false);
+  body.cloneOps(op);
   auto yield = cast<linalg::YieldOp>(op.getBody()->getTerminator());
   for (auto [init, yielded] :
        llvm::zip(op.getDpsInitsMutable(), yield.getValues())) {
-    Value value = lookup(yielded);
+    Value value = body.lookup(yielded);
     SmallVector<Value> indices =
         getIndices(builder, loc, op.getMatchingIndexingMap(&init), ivs);
     if (width > 1)
@@ -295,45 +325,60 @@ static void vectorize(linalg::GenericOp op, int64_t width) {
   op.erase();
 }
 
-/// The combiner of each output of a min/max reduction, in output order:
-/// output i's body is one arith.minimumf or arith.maximumf of the input and
-/// output i's running value, yielded as result i. Empty where the body is
-/// anything else.
-static SmallVector<Operation *> getMinMaxCombiners(linalg::GenericOp op) {
+/// How each output of a reduction takes in its body's term, in output
+/// order: `op` (arith.minimumf, arith.maximumf or arith.addf) of the
+/// output's running value and `term`. A minimum or maximum takes the one
+/// input as it is; a sum takes any element-wise function of the inputs (a
+/// variance's squared difference from the mean). Empty where the body is
+/// anything else: a running value read elsewhere, a combiner's result used
+/// by more than the yield, ops with regions or of non-scalars.
+struct Combiner {
+  Operation *op;
+  Value term;
+};
+static SmallVector<Combiner> getCombiners(linalg::GenericOp op) {
   Block *body = op.getBody();
   auto yield = cast<linalg::YieldOp>(body->getTerminator());
-  unsigned outputs = op.getNumDpsInits();
-  if (body->getOperations().size() != outputs + 1)
-    return {};
-  SmallVector<Operation *> combiners;
+  unsigned inputs = op.getNumDpsInputs();
+  SmallVector<Combiner> combiners;
   for (auto [i, value] : llvm::enumerate(yield.getValues())) {
     Operation *combiner = value.getDefiningOp();
-    if (!isa_and_present<arith::MinimumFOp, arith::MaximumFOp>(combiner) ||
-        combiner->getBlock() != body ||
-        !llvm::is_contained(combiner->getOperands(), body->getArgument(0)) ||
-        !llvm::is_contained(combiner->getOperands(),
-                            body->getArgument(1 + i)))
+    BlockArgument running = body->getArgument(inputs + i);
+    if (!isa_and_present<arith::MinimumFOp, arith::MaximumFOp, arith::AddFOp>(
+            combiner) ||
+        combiner->getBlock() != body || !combiner->hasOneUse() ||
+        !running.hasOneUse() ||
+        running.getUses().begin()->getOwner() != combiner)
       return {};
-    combiners.push_back(combiner);
+    Value a = combiner->getOperand(0), b = combiner->getOperand(1);
+    Value term = a == running ? b : a;
+    if (!isa<arith::AddFOp>(combiner) &&
+        (inputs != 1 || term != body->getArgument(0)))
+      return {};
+    combiners.push_back({combiner, term});
   }
+  for (Operation &bodyOp : body->without_terminator())
+    if (bodyOp.getNumRegions() != 0 ||
+        !(OpTrait::hasElementwiseMappableTraits(&bodyOp) ||
+          bodyOp.hasTrait<OpTrait::ConstantLike>()) ||
+        !llvm::all_of(bodyOp.getResultTypes(),
+                      [](Type type) { return type.isIntOrIndexOrFloat(); }))
+      return {};
   return combiners;
 }
 
-/// A min or max reduction (ONNX ReduceMin/ReduceMax; calibration's ranges),
-/// or several of one input (qdq-fuse-sibling-reductions' minimum and
-/// maximum): one input, outputs indexed by the parallel loops (all the same
-/// way), each combined with the input by arith.minimumf or arith.maximumf.
-/// Returns the loop along which the input is contiguous, the one to read in
-/// vectors.
-static std::optional<unsigned> getMinMaxReductionLoop(linalg::GenericOp op,
+/// A reduction whose outputs each take in a term of the inputs by minimum,
+/// maximum or sum (ONNX ReduceMin/ReduceMax, calibration's ranges and
+/// qdq-fuse-sibling-reductions' pairs of them; a softmax's or a
+/// normalization's sums): static buffers, outputs indexed by the parallel
+/// loops (all the same way). Returns the reduction loop to read in vectors:
+/// one with `width` iterations or more along which every input is
+/// contiguous or constant, at least one contiguous.
+static std::optional<unsigned> getVectorReductionLoop(linalg::GenericOp op,
                                                       int64_t width) {
-  if (!op.hasPureBufferSemantics() || op.getNumDpsInputs() != 1 ||
+  if (!op.hasPureBufferSemantics() || op.getNumDpsInputs() == 0 ||
       op.getNumDpsInits() == 0 || op.getNumReductionLoops() == 0 ||
-      getMinMaxCombiners(op).empty())
-    return std::nullopt;
-  OpOperand *input = op.getDpsInputOperand(0);
-  auto inputType = dyn_cast<MemRefType>(input->get().getType());
-  if (!inputType || !hasUnitInnerStride(inputType))
+      getCombiners(op).empty())
     return std::nullopt;
   SmallVector<int64_t> bounds = op.getStaticLoopRanges();
   if (llvm::any_of(bounds, ShapedType::isDynamic))
@@ -352,35 +397,63 @@ static std::optional<unsigned> getMinMaxReductionLoop(linalg::GenericOp op,
     if (!isa<MemRefType>(init.get().getType()) ||
         op.getMatchingIndexingMap(&init) != out)
       return std::nullopt;
-  AffineMap in = op.getMatchingIndexingMap(input);
-  for (unsigned loop = 0; loop < op.getNumLoops(); ++loop)
-    if (linalg::isReductionIterator(iterators[loop]) &&
-        bounds[loop] >= width &&
-        getInnerWalk(in, loop) == InnerWalk::Contiguous)
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    auto type = dyn_cast<MemRefType>(input->get().getType());
+    if (!type || !isByteAddressable(type.getElementType()))
+      return std::nullopt;
+  }
+  for (unsigned loop = 0; loop < op.getNumLoops(); ++loop) {
+    if (!linalg::isReductionIterator(iterators[loop]) || bounds[loop] < width)
+      continue;
+    bool contiguous = false, readable = true;
+    for (OpOperand *input : op.getDpsInputOperands()) {
+      auto type = cast<MemRefType>(input->get().getType());
+      switch (getInnerWalk(op.getMatchingIndexingMap(input), loop)) {
+      case InnerWalk::None:
+        break;
+      case InnerWalk::Contiguous:
+        contiguous = true;
+        readable &= hasUnitInnerStride(type);
+        break;
+      case InnerWalk::Other:
+        readable = false;
+        break;
+      }
+    }
+    if (contiguous && readable)
       return loop;
+  }
   return std::nullopt;
 }
 
-/// Replaces the min/max reduction `op` by loops: the parallel ones
-/// outermost, then the other reductions, then `vectorLoop` in vectors of
-/// `width` and a scalar remainder. Each output has a vector and a scalar
-/// accumulator, started from its value, carried through all the reduction
-/// loops and combined once per output element; all of them are fed by one
-/// load of the input. Minimum and maximum are exact and associative (NaN
-/// wins, -0 is below +0), so every order of the loops gives the same bits.
-static void vectorizeMinMaxReduction(linalg::GenericOp op, unsigned vectorLoop,
-                                     int64_t width) {
+/// Replaces the reduction `op` by loops: the parallel ones outermost, then
+/// the other reductions, then `vectorLoop` in vectors of `width` and a
+/// scalar remainder. Each output has a vector and a scalar accumulator,
+/// carried through all the reduction loops and combined once per output
+/// element; the inputs are read once a step for all of them, and the body
+/// computes the terms on vectors. Minimum and maximum are exact and
+/// associative (NaN wins, -0 is below +0): their accumulators start from
+/// the output's value and every order gives the same bits. A sum's start
+/// from zero and add the output's value last: `width` running sums added
+/// at the end, which rounds differently from one running sum (as ONNX
+/// Runtime's vectorized sums do), in exchange for not waiting on one add
+/// per element.
+static void vectorizeReduction(linalg::GenericOp op, unsigned vectorLoop,
+                               int64_t width) {
   OpBuilder builder(op);
   Location loc = op.getLoc();
-  SmallVector<bool> isMin = llvm::map_to_vector(
-      getMinMaxCombiners(op),
-      [](Operation *c) { return isa<arith::MinimumFOp>(c); });
-  unsigned outputs = isMin.size();
+  SmallVector<Combiner> combiners = getCombiners(op);
+  unsigned outputs = combiners.size();
   auto combine = [&](unsigned output, Value a, Value b) -> Value {
-    if (isMin[output])
+    Operation *combiner = combiners[output].op;
+    if (isa<arith::MinimumFOp>(combiner))
       return arith::MinimumFOp::create(builder, loc, a, b);
-    return arith::MaximumFOp::create(builder, loc, a, b);
+    if (isa<arith::MaximumFOp>(combiner))
+      return arith::MaximumFOp::create(builder, loc, a, b);
+    return arith::AddFOp::create(builder, loc, a, b);
   };
+  SmallVector<Operation *> combinerOps =
+      llvm::map_to_vector(combiners, [](const Combiner &c) { return c.op; });
   SmallVector<int64_t> bounds = op.getStaticLoopRanges();
   // Bounds and steps, each once, before the loops.
   IndexConstants constant(OpBuilder(op), loc);
@@ -403,10 +476,14 @@ static void vectorizeMinMaxReduction(linalg::GenericOp op, unsigned vectorLoop,
   SmallVector<Value> outIndices = getIndices(
       builder, loc, op.getMatchingIndexingMap(op.getDpsInitOperand(0)), ivs);
   // The accumulators: the outputs' vectors, then their scalars.
-  SmallVector<Value> accumulators(2 * outputs);
+  SmallVector<Value> starts, accumulators(2 * outputs);
   for (unsigned i = 0; i < outputs; ++i) {
     Value start = memref::LoadOp::create(
         builder, loc, op.getDpsInitOperand(i)->get(), outIndices);
+    starts.push_back(start);
+    if (isa<arith::AddFOp>(combiners[i].op))
+      start = arith::ConstantOp::create(builder, loc,
+                                        builder.getZeroAttr(start.getType()));
     accumulators[i] = vector::BroadcastOp::create(
         builder, loc, VectorType::get({width}, start.getType()), start);
     accumulators[outputs + i] = start;
@@ -415,11 +492,16 @@ static void vectorizeMinMaxReduction(linalg::GenericOp op, unsigned vectorLoop,
       MutableArrayRef<Value>(accumulators).take_front(outputs);
   MutableArrayRef<Value> scalars =
       MutableArrayRef<Value>(accumulators).drop_front(outputs);
-  // Yields each output's running value combined with `loaded`.
-  auto yieldCombined = [&](ValueRange running, Value loaded) {
+  // Yields each output's running value combined with its term at `ivs`,
+  // on `lanes` elements of the vector loop.
+  auto yieldCombined = [&](ValueRange running, int64_t lanes) {
+    VectorBody body(builder, loc, lanes);
+    body.readOperands(op, ivs, vectorLoop, /*inputsOnly=*/true);
+    body.cloneOps(op, combinerOps);
     SmallVector<Value> combined;
     for (unsigned i = 0; i < outputs; ++i)
-      combined.push_back(combine(i, running[i], loaded));
+      combined.push_back(
+          combine(i, running[i], body.lookup(combiners[i].term)));
     scf::YieldOp::create(builder, loc, combined);
   };
 
@@ -435,19 +517,13 @@ static void vectorizeMinMaxReduction(linalg::GenericOp op, unsigned vectorLoop,
     llvm::copy(reduction.getRegionIterArgs(), accumulators.begin());
     reductions.push_back(reduction);
   }
-  Value input = op.getDpsInputOperand(0)->get();
-  AffineMap inputMap = op.getMatchingIndexingMap(op.getDpsInputOperand(0));
-  auto vectorType = cast<VectorType>(accumulators.front().getType());
   auto vectorSteps = scf::ForOp::create(builder, loc, zero, constant(whole),
                                         constant(width), vectors);
   {
     OpBuilder::InsertionGuard guard(builder);
     builder.setInsertionPointToStart(vectorSteps.getBody());
     ivs[vectorLoop] = vectorSteps.getInductionVar();
-    Value loaded = vector::LoadOp::create(
-        builder, loc, vectorType, input,
-        getIndices(builder, loc, inputMap, ivs));
-    yieldCombined(vectorSteps.getRegionIterArgs(), loaded);
+    yieldCombined(vectorSteps.getRegionIterArgs(), width);
   }
   llvm::copy(vectorSteps.getResults(), vectors.begin());
   if (whole < inner) {
@@ -456,9 +532,7 @@ static void vectorizeMinMaxReduction(linalg::GenericOp op, unsigned vectorLoop,
     OpBuilder::InsertionGuard guard(builder);
     builder.setInsertionPointToStart(scalarSteps.getBody());
     ivs[vectorLoop] = scalarSteps.getInductionVar();
-    Value loaded = memref::LoadOp::create(
-        builder, loc, input, getIndices(builder, loc, inputMap, ivs));
-    yieldCombined(scalarSteps.getRegionIterArgs(), loaded);
+    yieldCombined(scalarSteps.getRegionIterArgs(), 1);
     builder.setInsertionPointAfter(scalarSteps);
     llvm::copy(scalarSteps.getResults(), scalars.begin());
   }
@@ -469,13 +543,19 @@ static void vectorizeMinMaxReduction(linalg::GenericOp op, unsigned vectorLoop,
     llvm::copy(reduction.getResults(), accumulators.begin());
   }
   for (unsigned i = 0; i < outputs; ++i) {
-    Value lanes = vector::ReductionOp::create(
-        builder, loc,
-        isMin[i] ? vector::CombiningKind::MINIMUMF
-                 : vector::CombiningKind::MAXIMUMF,
-        accumulators[i]);
-    memref::StoreOp::create(builder, loc,
-                            combine(i, lanes, accumulators[outputs + i]),
+    Operation *combiner = combiners[i].op;
+    vector::CombiningKind kind =
+        isa<arith::MinimumFOp>(combiner)   ? vector::CombiningKind::MINIMUMF
+        : isa<arith::MaximumFOp>(combiner) ? vector::CombiningKind::MAXIMUMF
+                                           : vector::CombiningKind::ADD;
+    Value lanes =
+        vector::ReductionOp::create(builder, loc, kind, accumulators[i]);
+    Value result = combine(i, lanes, accumulators[outputs + i]);
+    // A sum's lanes and remainder started from zero: the output's value
+    // joins last.
+    if (isa<arith::AddFOp>(combiner))
+      result = combine(i, starts[i], result);
+    memref::StoreOp::create(builder, loc, result,
                             op.getDpsInitOperand(i)->get(), outIndices);
   }
   op.erase();
@@ -510,11 +590,11 @@ struct VectorizeElementwisePass
     }
     SmallVector<std::pair<linalg::GenericOp, unsigned>> reductions;
     getOperation()->walk([&](linalg::GenericOp op) {
-      if (std::optional<unsigned> loop = getMinMaxReductionLoop(op, width))
+      if (std::optional<unsigned> loop = getVectorReductionLoop(op, width))
         reductions.emplace_back(op, *loop);
     });
     for (auto [op, loop] : reductions)
-      vectorizeMinMaxReduction(op, loop, width);
+      vectorizeReduction(op, loop, width);
   }
 };
 } // namespace

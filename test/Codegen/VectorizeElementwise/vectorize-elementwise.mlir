@@ -69,7 +69,7 @@ func.func @accumulate(%x: memref<16xf32>, %y: memref<32xf32>) {
 
 // Left as they are: an inner loop shorter than a vector, an operand that
 // the inner loop walks with a stride (a transpose), a buffer of i1, a body
-// that reads its indices, and a reduction.
+// that reads its indices, and a product reduction.
 // CHECK-LABEL: func.func @left_alone
 // CHECK-NOT: vector.
 // CHECK-COUNT-5: linalg.generic
@@ -108,7 +108,7 @@ func.func @left_alone(%short: memref<4x7xf32>, %sq: memref<16x16xf32>,
   linalg.generic {indexing_maps = [#id2, #row], iterator_types = ["parallel", "reduction"]}
       ins(%out : memref<4x16xf32>) outs(%sum : memref<4xf32>) {
   ^bb0(%a: f32, %s: f32):
-    %t = arith.addf %a, %s : f32
+    %t = arith.mulf %a, %s : f32
     linalg.yield %t : f32
   }
   return
@@ -302,10 +302,73 @@ func.func @min_and_max(%x: memref<2x20xf32>, %lo: memref<2xf32>, %hi: memref<2xf
 
 // -----
 
-// Left as they are: a sum (reordering it would change its rounding), a
-// minimum whose reduction runs across rows (the input is contiguous along
-// the parallel loop instead), minnumf (which of two zeros it returns
-// depends on their order), and a minimum beside a sum in one op.
+// Sums read their input in vectors too: `width` running sums from zero,
+// added across lanes at the end, then the scalar remainder, then the
+// output's value. A normalization's variance sums a term of two inputs, the
+// row's mean read once a row and broadcast; a minimum beside a sum in one
+// op shares their loads.
+// CHECK-LABEL: func.func @sums
+// CHECK: scf.for %[[P:.*]] = %c0 to %c3 step %c1
+// CHECK:   %[[INIT:.*]] = memref.load %arg1[%[[P]]]
+// CHECK:   %[[V:.*]] = scf.for %[[R:.*]] = %c0 to %c40 step %c8 iter_args(%[[A:.*]] = %{{.*}}) -> (vector<8xf32>)
+// CHECK:     %[[X:.*]] = vector.load %arg0[%[[P]], %[[R]]] : memref<3x40xf32>, vector<8xf32>
+// CHECK:     arith.addf %[[A]], %[[X]] : vector<8xf32>
+// CHECK:   %[[L:.*]] = vector.reduction <add>, %[[V]] : vector<8xf32> into f32
+// CHECK:   %[[S:.*]] = arith.addf %[[L]], %{{.*}} : f32
+// CHECK:   %[[T:.*]] = arith.addf %[[INIT]], %[[S]] : f32
+// CHECK:   memref.store %[[T]], %arg1[%[[P]]]
+// CHECK: scf.for %[[Q:[a-z0-9_]+]] =
+// CHECK:   scf.for %[[R2:[a-z0-9_]+]] = {{.*}} iter_args
+// CHECK:     %[[X2:.*]] = vector.load %arg0[%[[Q]], %[[R2]]] : memref<3x40xf32>, vector<8xf32>
+// CHECK:     %[[M2:.*]] = memref.load %arg2[%[[Q]]]
+// CHECK:     %[[B:.*]] = vector.broadcast %[[M2]] : f32 to vector<8xf32>
+// CHECK:     %[[D:.*]] = arith.subf %[[X2]], %[[B]] : vector<8xf32>
+// CHECK:     %[[SQ:.*]] = arith.mulf %[[D]], %[[D]] : vector<8xf32>
+// CHECK:     arith.addf %{{.*}}, %[[SQ]] : vector<8xf32>
+// CHECK:   vector.reduction <add>
+// CHECK: scf.for
+// CHECK:   scf.for {{.*}} -> (vector<8xf32>, vector<8xf32>)
+// CHECK:     vector.load
+// CHECK-NOT: vector.load
+// CHECK:     arith.minimumf
+// CHECK:     arith.addf
+// CHECK:   vector.reduction <minimumf>
+// CHECK:   vector.reduction <add>
+// CHECK-NOT: linalg.generic
+// CHECK: return
+#r2 = affine_map<(d0, d1) -> (d0, d1)>
+#r1 = affine_map<(d0, d1) -> (d0)>
+func.func @sums(%x: memref<3x40xf32>, %y: memref<3xf32>, %mean: memref<3xf32>, %var: memref<3xf32>) {
+  linalg.generic {indexing_maps = [#r2, #r1], iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<3x40xf32>) outs(%y : memref<3xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %s = arith.addf %a, %o : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [#r2, #r1, #r1], iterator_types = ["parallel", "reduction"]}
+      ins(%x, %mean : memref<3x40xf32>, memref<3xf32>) outs(%var : memref<3xf32>) {
+  ^bb0(%a: f32, %m: f32, %o: f32):
+    %d = arith.subf %a, %m : f32
+    %q = arith.mulf %d, %d : f32
+    %s = arith.addf %o, %q : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [#r2, #r1, #r1], iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<3x40xf32>) outs(%y, %var : memref<3xf32>, memref<3xf32>) {
+  ^bb0(%a: f32, %o: f32, %p: f32):
+    %m = arith.minimumf %a, %o : f32
+    %s = arith.addf %a, %p : f32
+    linalg.yield %m, %s : f32, f32
+  }
+  return
+}
+
+// -----
+
+// Left as they are: a minimum whose reduction runs across rows (the input
+// is contiguous along the parallel loop instead), minnumf (which of two
+// zeros it returns depends on their order), a sum whose term reads its own
+// running value, and a minimum of a computed term (only a sum takes one).
 // CHECK-LABEL: func.func @reductions_left_alone
 // CHECK-NOT: vector.
 // CHECK-COUNT-4: linalg.generic
@@ -314,12 +377,6 @@ func.func @min_and_max(%x: memref<2x20xf32>, %lo: memref<2xf32>, %hi: memref<2xf
 #r1 = affine_map<(d0, d1) -> (d0)>
 #c1 = affine_map<(d0, d1) -> (d1)>
 func.func @reductions_left_alone(%x: memref<3x40xf32>, %y: memref<3xf32>, %z: memref<40xf32>) {
-  linalg.generic {indexing_maps = [#r2, #r1], iterator_types = ["parallel", "reduction"]}
-      ins(%x : memref<3x40xf32>) outs(%y : memref<3xf32>) {
-  ^bb0(%a: f32, %o: f32):
-    %s = arith.addf %a, %o : f32
-    linalg.yield %s : f32
-  }
   linalg.generic {indexing_maps = [#r2, #c1], iterator_types = ["reduction", "parallel"]}
       ins(%x : memref<3x40xf32>) outs(%z : memref<40xf32>) {
   ^bb0(%a: f32, %o: f32):
@@ -332,12 +389,19 @@ func.func @reductions_left_alone(%x: memref<3x40xf32>, %y: memref<3xf32>, %z: me
     %m = arith.minnumf %a, %o : f32
     linalg.yield %m : f32
   }
-  linalg.generic {indexing_maps = [#r2, #r1, #r1], iterator_types = ["parallel", "reduction"]}
-      ins(%x : memref<3x40xf32>) outs(%y, %y : memref<3xf32>, memref<3xf32>) {
-  ^bb0(%a: f32, %o: f32, %p: f32):
-    %m = arith.minimumf %a, %o : f32
-    %s = arith.addf %a, %p : f32
-    linalg.yield %m, %s : f32, f32
+  linalg.generic {indexing_maps = [#r2, #r1], iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<3x40xf32>) outs(%y : memref<3xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %h = arith.mulf %o, %a : f32
+    %s = arith.addf %h, %o : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [#r2, #r1], iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<3x40xf32>) outs(%y : memref<3xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %n = arith.negf %a : f32
+    %m = arith.minimumf %n, %o : f32
+    linalg.yield %m : f32
   }
   return
 }
