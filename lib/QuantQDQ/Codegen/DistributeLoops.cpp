@@ -147,13 +147,16 @@ static SmallVector<Operation *> getFusedProducers(linalg::LinalgOp consumer,
     return {};
   SetVector<Operation *> group;
   group.insert(consumer);
-  // Whether every read of `producer` is a group member's read of its rows.
+  // Whether every read of `producer` is a group member's read of its rows:
+  // the member is cut along the same leading loops (not one that writes its
+  // result transposed, whose chunk would need all of `producer`).
   auto readByRows = [&](linalg::LinalgOp producer) {
     if (!sharesLeadingLoops(producer, consumer, dim))
       return false;
     for (OpOperand &use : producer->getResult(0).getUses()) {
       auto user = dyn_cast<linalg::LinalgOp>(use.getOwner());
       if (!user || !group.contains(user) ||
+          !sharesLeadingLoops(user, consumer, dim) ||
           !leadsWithLoops(user.getMatchingIndexingMap(&use), dim))
         return false;
     }

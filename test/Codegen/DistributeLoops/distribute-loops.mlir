@@ -458,3 +458,44 @@ func.func @exponentials_returned(%x: tensor<8x4x16xf32>, %mask: tensor<8x16xf32>
   } -> tensor<8x4x16xf32>
   return %y, %exp : tensor<8x4x16xf32>, tensor<8x4x16xf32>
 }
+
+// -----
+
+// A member that writes its result transposed (read in place by the
+// consumer) is cut along another loop than its rows: a row-wise producer
+// it reads would be needed whole by every chunk, so it is shared out on
+// its own.
+// CHECK-LABEL: func.func @transposed_member
+// CHECK: scf.forall
+// CHECK:   linalg.fill
+// CHECK:   arith.addf
+// CHECK: scf.forall
+// CHECK-NOT: linalg.fill
+// CHECK:   arith.mulf
+// CHECK: return
+func.func @transposed_member(%x: tensor<64x64xf32>, %y: tensor<64x64xf32>) -> tensor<64x64xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e0 = tensor.empty() : tensor<64xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e0 : tensor<64xf32>) -> tensor<64xf32>
+  %p = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]}
+      ins(%y : tensor<64x64xf32>) outs(%f : tensor<64xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %v = arith.addf %a, %o : f32
+    linalg.yield %v : f32
+  } -> tensor<64xf32>
+  %e1 = tensor.empty() : tensor<64x64xf32>
+  %t = linalg.generic {indexing_maps = [affine_map<(a, b) -> (b, a)>, affine_map<(a, b) -> (a)>, affine_map<(a, b) -> (b, a)>], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %p : tensor<64x64xf32>, tensor<64xf32>) outs(%e1 : tensor<64x64xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %v = arith.mulf %a, %b : f32
+    linalg.yield %v : f32
+  } -> tensor<64x64xf32>
+  %e2 = tensor.empty() : tensor<64x64xf32>
+  %c = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%t : tensor<64x64xf32>) outs(%e2 : tensor<64x64xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %v = arith.addf %a, %a : f32
+    linalg.yield %v : f32
+  } -> tensor<64x64xf32>
+  return %c : tensor<64x64xf32>
+}
