@@ -179,7 +179,10 @@ def PackContractionPanels : Pass<"qdq-pack-contraction-panels"> {
     once by the pass; any other is packed by a transpose
     in the program when the tile's m dimension has `min-rows` rows or more
     to repay the copy. Columns that do not fill a panel are split off and
-    keep the operand as it is. A right operand's dimensions of other
+    keep the operand as it is, unless it is a constant read as (n, k) (a
+    Gemm's transposed weight): they get a panel of their own width, packed
+    once, where their tiles would read it through a transpose at every
+    run. A right operand's dimensions of other
     reductions (a direct convolution's filter window) go between the panel
     index and k, so that each panel is one block. With `wide-columns`, a contraction of at
     least 8 such panels' columns gets panels that wide instead (32 on an

@@ -314,6 +314,8 @@ struct PackContractionPanelsPass
           rewriter, cast<TilingInterface>(op.getOperation()), dims.n,
           rewriter.getIndexAttr(whole));
       op = cast<linalg::GenericOp>(head.getOperation());
+      packRest(rewriter, cast<linalg::GenericOp>(rest.getOperation()), dims,
+               bounds[dims.n] - whole);
       rewriter.setInsertionPoint(op);
       rhs = op.getDpsInputOperand(dims.rhs)->get();
       rhsType = cast<RankedTensorType>(rhs.getType());
@@ -324,6 +326,28 @@ struct PackContractionPanelsPass
     else
       panels = packInProgram(rewriter, op.getLoc(), rhs, *layout);
     rewriteOnPanels(rewriter, op, dims, *layout, panels);
+  }
+
+  /// The columns past the last whole panel, where they read a constant
+  /// that is not already one panel (a classifier's 1000 - 992 columns of a
+  /// weight stored (n, k)): one panel as wide as they are, packed here once.
+  /// Left as it is, the tiles would read it through a transpose that runs,
+  /// on one thread, at every run.
+  void packRest(RewriterBase &rewriter, linalg::GenericOp rest,
+                const MatmulDims &dims, int64_t columns) {
+    Value rhs = rest.getDpsInputOperand(dims.rhs)->get();
+    std::optional<ConstantSlice> slice = getConstantSlice(rhs);
+    std::optional<PanelLayout> layout = getPanelLayout(rest, dims, columns);
+    if (!slice || !layout)
+      return;
+    auto rhsType = cast<RankedTensorType>(rhs.getType());
+    if (layout->n + 1 == rhsType.getRank() &&
+        layout->k + 2 == rhsType.getRank())
+      return; // already (k, n): rows of it are contiguous
+    rewriter.setInsertionPoint(rest);
+    Value panels =
+        packConstant(rewriter, rest.getLoc(), *slice, rhsType, *layout);
+    rewriteOnPanels(rewriter, rest, dims, *layout, panels);
   }
 };
 } // namespace

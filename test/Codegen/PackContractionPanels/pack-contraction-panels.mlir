@@ -43,14 +43,14 @@ func.func @constant(%a: tensor<3x2xf32>, %c: tensor<3x8xf32>) -> tensor<3x8xf32>
 // -----
 
 // Gemm's transB: a constant read as (n, k) packs the same way; the column
-// past the last whole panel (5 = 4 + 1) stays a contraction of its own on
-// a slice of the constant.
+// past the last whole panel (5 = 4 + 1) stays a contraction of its own, on
+// a panel of its own width packed here too (read as it lies, (n, k), its
+// tiles would need a transpose at every run).
 // CHECK-LABEL: func.func @transposed_constant_with_rest
-// CHECK-DAG: %[[B:.*]] = arith.constant dense<{{.*}}> : tensor<5x2xf32>
 // CHECK-DAG: %[[P:.*]] = arith.constant dense<{{\[}}{{\[}}[0.000000e+00, 2.000000e+00, 4.000000e+00, 6.000000e+00], [1.000000e+00, 3.000000e+00, 5.000000e+00, 7.000000e+00]]]> : tensor<1x2x4xf32>
 // CHECK: linalg.generic {{.*}} ins(%{{.*}}, %[[P]] : tensor<3x2xf32>, tensor<1x2x4xf32>)
-// CHECK: %[[REST:.*]] = tensor.extract_slice %[[B]][4, 0] [1, 2] [1, 1]
-// CHECK: linalg.generic {{.*}} ins(%{{.*}}, %[[REST]] : tensor<3x2xf32>, tensor<1x2xf32>)
+// CHECK: %[[REST:.*]] = arith.constant dense<{{\[}}{{\[}}[8.000000e+00], [9.000000e+00]]]> : tensor<1x2x1xf32>
+// CHECK: linalg.generic {{.*}} ins(%{{.*}}, %[[REST]] : tensor<3x2xf32>, tensor<1x2x1xf32>)
 #lhs = affine_map<(m, n, k) -> (m, k)>
 #rhsT = affine_map<(m, n, k) -> (n, k)>
 #out = affine_map<(m, n, k) -> (m, n)>
@@ -189,4 +189,32 @@ func.func @direct_convolution(%x: tensor<1x3x3x2xf32>,
     linalg.yield %s : f32
   } -> tensor<1x3x2x8xf32>
   return %r : tensor<1x3x2x8xf32>
+}
+
+// -----
+
+// A constant read as (k, n): the rest's rows are contiguous already, and
+// it stays a slice of the constant, with no copy.
+// CHECK-LABEL: func.func @constant_with_rest
+// CHECK-DAG: %[[B:.*]] = arith.constant dense<{{.*}}> : tensor<2x5xf32>
+// CHECK: linalg.generic {{.*}} tensor<1x2x4xf32>
+// CHECK: %[[REST:.*]] = tensor.extract_slice %[[B]][0, 4] [2, 1] [1, 1]
+// CHECK: linalg.generic {{.*}} ins(%{{.*}}, %[[REST]] : tensor<3x2xf32>, tensor<2x1xf32>)
+#lhs = affine_map<(m, n, k) -> (m, k)>
+#rhs = affine_map<(m, n, k) -> (k, n)>
+#out = affine_map<(m, n, k) -> (m, n)>
+func.func @constant_with_rest(%a: tensor<3x2xf32>, %c: tensor<3x5xf32>)
+    -> tensor<3x5xf32> {
+  %b = arith.constant dense<[[0.0, 1.0, 2.0, 3.0, 4.0],
+                             [5.0, 6.0, 7.0, 8.0, 9.0]]> : tensor<2x5xf32>
+  %r = linalg.generic {indexing_maps = [#lhs, #rhs, #out],
+                       iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : tensor<3x2xf32>, tensor<2x5xf32>)
+      outs(%c : tensor<3x5xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<3x5xf32>
+  return %r : tensor<3x5xf32>
 }
