@@ -128,11 +128,10 @@ mlir::quant_qdq::getBroadcastInit(RewriterBase &rewriter,
   }
   if (!produced.hasOneUse())
     return std::nullopt;
-  auto fill = produced.getDefiningOp<linalg::LinalgOp>();
-  if (Value value = getFilledValue(fill))
-    return BroadcastInit{init, fill, value,
-                         AffineMap::get(initType.getRank(), 0, {}, context)};
   auto broadcast = produced.getDefiningOp<linalg::LinalgOp>();
+  if (Value value = getFilledValue(broadcast))
+    return BroadcastInit{init, broadcast, value,
+                         AffineMap::get(initType.getRank(), 0, {}, context)};
   if (!broadcast || !isBroadcast(broadcast))
     return std::nullopt;
   OpOperand *source = broadcast.getDpsInputOperand(0);

@@ -2,17 +2,18 @@
 
 #include "ContiguousBuffers.h"
 
-#include "mlir/IR/BuiltinTypes.h"
-
 using namespace mlir;
+
+bool mlir::quant_qdq::hasUnitInnerStride(MemRefType type) {
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  return type.getRank() > 0 &&
+         succeeded(type.getStridesAndOffset(strides, offset)) &&
+         strides.back() == 1;
+}
 
 bool mlir::quant_qdq::isContiguousF32Buffer(Value value) {
   auto type = dyn_cast<MemRefType>(value.getType());
-  if (!type || !type.hasStaticShape() || !type.getElementType().isF32() ||
-      type.getRank() == 0)
-    return false;
-  SmallVector<int64_t> strides;
-  int64_t offset;
-  return succeeded(type.getStridesAndOffset(strides, offset)) &&
-         strides.back() == 1;
+  return type && type.hasStaticShape() && type.getElementType().isF32() &&
+         hasUnitInnerStride(type);
 }

@@ -57,6 +57,13 @@ struct PanelLayout {
     return dims;
   }
 
+  /// Whether an operand of type `type` is one such panel already: n of
+  /// `columns` last, k before it.
+  bool isOnePanel(RankedTensorType type) const {
+    return type.getDimSize(n) == columns && n + 1 == type.getRank() &&
+           k + 2 == type.getRank();
+  }
+
   /// The panels' shape for an operand of shape `shape`.
   SmallVector<int64_t> getShape(ArrayRef<int64_t> shape) const {
     SmallVector<int64_t> result;
@@ -300,9 +307,7 @@ struct PackContractionPanelsPass
     Value rhs = op.getDpsInputOperand(dims.rhs)->get();
     auto rhsType = cast<RankedTensorType>(rhs.getType());
     // One panel that already is one needs no copy.
-    if (whole == rhsType.getDimSize(layout->n) &&
-        whole == columns && layout->n + 1 == rhsType.getRank() &&
-        layout->k + 2 == rhsType.getRank())
+    if (layout->isOnePanel(rhsType))
       return;
     bool constant = getConstantSlice(rhs).has_value();
     if (!constant && (!dims.m || bounds[*dims.m] < minRows))
@@ -341,8 +346,7 @@ struct PackContractionPanelsPass
     if (!slice || !layout)
       return;
     auto rhsType = cast<RankedTensorType>(rhs.getType());
-    if (layout->n + 1 == rhsType.getRank() &&
-        layout->k + 2 == rhsType.getRank())
+    if (layout->isOnePanel(rhsType))
       return; // already (k, n): rows of it are contiguous
     rewriter.setInsertionPoint(rest);
     Value panels =

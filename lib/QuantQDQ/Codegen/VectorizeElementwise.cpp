@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ContiguousBuffers.h"
 #include "QuantQDQ/Codegen/Passes.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -28,6 +29,7 @@ namespace mlir::quant_qdq {
 } // namespace mlir::quant_qdq
 
 using namespace mlir;
+using mlir::quant_qdq::hasUnitInnerStride;
 
 /// Whether `type` is a buffer element type that vector loads read as they
 /// lie in memory (not i1, which a vector packs into bits).
@@ -35,13 +37,15 @@ static bool isByteAddressable(Type type) {
   return type.isIntOrIndexOrFloat() && type.getIntOrFloatBitWidth() % 8 == 0;
 }
 
-/// Whether `type`'s last dimension is contiguous, so that a vector load
-/// reads consecutive elements of it.
-static bool hasUnitInnerStride(MemRefType type) {
-  SmallVector<int64_t> strides;
-  int64_t offset;
-  return succeeded(type.getStridesAndOffset(strides, offset)) &&
-         strides.back() == 1;
+/// Whether `op` is an element-wise op on scalars, one a vector loop may
+/// clone on vectors: no regions, scalar results, element-wise mappable or
+/// a constant.
+static bool isScalarElementwise(Operation &op) {
+  return op.getNumRegions() == 0 &&
+         (OpTrait::hasElementwiseMappableTraits(&op) ||
+          op.hasTrait<OpTrait::ConstantLike>()) &&
+         llvm::all_of(op.getResultTypes(),
+                      [](Type type) { return type.isIntOrIndexOrFloat(); });
 }
 
 /// How an operand's indices move with loop `inner`: not at all (a
@@ -126,14 +130,7 @@ static bool isVectorizable(linalg::LinalgOp op, int64_t width) {
       return false;
     }
   }
-  return llvm::all_of(op.getBlock()->without_terminator(), [](Operation &op) {
-    return op.getNumRegions() == 0 &&
-           (OpTrait::hasElementwiseMappableTraits(&op) ||
-            op.hasTrait<OpTrait::ConstantLike>()) &&
-           llvm::all_of(op.getResultTypes(), [](Type type) {
-             return type.isIntOrIndexOrFloat();
-           });
-  });
+  return llvm::all_of(op.getBlock()->without_terminator(), isScalarElementwise);
 }
 
 /// The indices `map` gives at loop position `ivs`: the loops' own values
@@ -334,8 +331,19 @@ static void vectorize(linalg::GenericOp op, int64_t width) {
 /// by more than the yield, ops with regions or of non-scalars.
 struct Combiner {
   Operation *op;
+  vector::CombiningKind kind;
   Value term;
 };
+
+/// The kind of reduction `combiner` (arith.minimumf, maximumf or addf)
+/// makes.
+static vector::CombiningKind getCombiningKind(Operation *combiner) {
+  if (isa<arith::MinimumFOp>(combiner))
+    return vector::CombiningKind::MINIMUMF;
+  if (isa<arith::MaximumFOp>(combiner))
+    return vector::CombiningKind::MAXIMUMF;
+  return vector::CombiningKind::ADD;
+}
 static SmallVector<Combiner> getCombiners(linalg::GenericOp op) {
   Block *body = op.getBody();
   auto yield = cast<linalg::YieldOp>(body->getTerminator());
@@ -355,15 +363,10 @@ static SmallVector<Combiner> getCombiners(linalg::GenericOp op) {
     if (!isa<arith::AddFOp>(combiner) &&
         (inputs != 1 || term != body->getArgument(0)))
       return {};
-    combiners.push_back({combiner, term});
+    combiners.push_back({combiner, getCombiningKind(combiner), term});
   }
-  for (Operation &bodyOp : body->without_terminator())
-    if (bodyOp.getNumRegions() != 0 ||
-        !(OpTrait::hasElementwiseMappableTraits(&bodyOp) ||
-          bodyOp.hasTrait<OpTrait::ConstantLike>()) ||
-        !llvm::all_of(bodyOp.getResultTypes(),
-                      [](Type type) { return type.isIntOrIndexOrFloat(); }))
-      return {};
+  if (!llvm::all_of(body->without_terminator(), isScalarElementwise))
+    return {};
   return combiners;
 }
 
@@ -445,12 +448,8 @@ static void vectorizeReduction(linalg::GenericOp op, unsigned vectorLoop,
   SmallVector<Combiner> combiners = getCombiners(op);
   unsigned outputs = combiners.size();
   auto combine = [&](unsigned output, Value a, Value b) -> Value {
-    Operation *combiner = combiners[output].op;
-    if (isa<arith::MinimumFOp>(combiner))
-      return arith::MinimumFOp::create(builder, loc, a, b);
-    if (isa<arith::MaximumFOp>(combiner))
-      return arith::MaximumFOp::create(builder, loc, a, b);
-    return arith::AddFOp::create(builder, loc, a, b);
+    return vector::makeArithReduction(builder, loc, combiners[output].kind, a,
+                                      b);
   };
   SmallVector<Operation *> combinerOps =
       llvm::map_to_vector(combiners, [](const Combiner &c) { return c.op; });
@@ -481,7 +480,7 @@ static void vectorizeReduction(linalg::GenericOp op, unsigned vectorLoop,
     Value start = memref::LoadOp::create(
         builder, loc, op.getDpsInitOperand(i)->get(), outIndices);
     starts.push_back(start);
-    if (isa<arith::AddFOp>(combiners[i].op))
+    if (combiners[i].kind == vector::CombiningKind::ADD)
       start = arith::ConstantOp::create(builder, loc,
                                         builder.getZeroAttr(start.getType()));
     accumulators[i] = vector::BroadcastOp::create(
@@ -543,17 +542,13 @@ static void vectorizeReduction(linalg::GenericOp op, unsigned vectorLoop,
     llvm::copy(reduction.getResults(), accumulators.begin());
   }
   for (unsigned i = 0; i < outputs; ++i) {
-    Operation *combiner = combiners[i].op;
-    vector::CombiningKind kind =
-        isa<arith::MinimumFOp>(combiner)   ? vector::CombiningKind::MINIMUMF
-        : isa<arith::MaximumFOp>(combiner) ? vector::CombiningKind::MAXIMUMF
-                                           : vector::CombiningKind::ADD;
+    vector::CombiningKind kind = combiners[i].kind;
     Value lanes =
         vector::ReductionOp::create(builder, loc, kind, accumulators[i]);
     Value result = combine(i, lanes, accumulators[outputs + i]);
     // A sum's lanes and remainder started from zero: the output's value
     // joins last.
-    if (isa<arith::AddFOp>(combiner))
+    if (kind == vector::CombiningKind::ADD)
       result = combine(i, starts[i], result);
     memref::StoreOp::create(builder, loc, result,
                             op.getDpsInitOperand(i)->get(), outIndices);
