@@ -167,34 +167,33 @@ def PackContractionPanels : Pass<"qdq-pack-contraction-panels"> {
   let summary = "Store the right operand of f32 contractions as column "
                 "panels";
   let description = [{
-    A register tile reads one `columns`-wide row of the right operand per
-    step of k; in place, those rows lie N floats apart, and for the usual
-    N (768, 3072) a panel of them does not stay in cache from one tile to
-    the next. This pass stores the right operand of every f32 contraction
-    on static shapes as panels, `[..., N / columns, K, columns]`, each
-    contiguous, and rewrites the contraction to iterate the panel and the
-    column within it (n = nb * columns + ni); the output is seen as
-    `[..., N / columns, columns]` through a view. A constant operand (a
-    weight, also seen through a reshape or a static slice of it) is packed
-    once by the pass; any other is packed by a transpose
-    in the program when the tile's m dimension has `min-rows` rows or more
-    to repay the copy. Columns that do not fill a panel are split off and
-    keep the operand as it is, unless it is a constant read as (n, k) (a
+    A register tile reads one `columns`-wide row of the right operand per step
+    of k; in place, those rows lie N floats apart, and for the usual N (768,
+    3072) a panel of them does not stay in cache from one tile to the next.
+    This pass stores the right operand of every f32 contraction on static
+    shapes as panels, `[..., N / columns, K, columns]`, each contiguous, and
+    rewrites the contraction to iterate the panel and the column within it (n =
+    nb * columns + ni); the output is seen as `[..., N / columns, columns]`
+    through a view. A constant operand (a weight, also seen through a reshape
+    or a static slice of it) is packed once by the pass; any other is packed by
+    a transpose in the program when the tile's m dimension has `min-rows` rows
+    or more to repay the copy. Columns that do not fill a panel are split off
+    and keep the operand as it is, unless it is a constant read as (n, k) (a
     Gemm's transposed weight): they get a panel of their own width, packed
-    once, where their tiles would read it through a transpose at every
-    run. A right operand's dimensions of other
-    reductions (a direct convolution's filter window) go between the panel
-    index and k, so that each panel is one block. With `wide-columns`, a contraction of at
-    least 8 such panels' columns gets panels that wide instead (32 on an
-    AVX-512 host: 8 x 32 tiles then do 16 FMAs per 2 loads of the panel and
-    8 broadcasts; a narrower N keeps `columns`, whose remainder is
-    smaller), as does one of whole wide panels (a convolution's 64 or 128
-    output channels, an attention head's 32 features). A contraction of a
-    panel and a half (24 columns for 16) is one panel that wide, tiled by
-    qdq-vectorize-contractions as a panel and a half panel in one loop,
-    rather than a panel and a remainder split off. Named contractions are generalized. Part of
-    `qdq-cpu-pipeline`, before `qdq-vectorize-contractions`, whose
-    `columns` and `wide-columns` it must match.
+    once, where their tiles would read it through a transpose at every run. A
+    right operand's dimensions of other reductions (a direct convolution's
+    filter window) go between the panel index and k, so that each panel is one
+    block. With `wide-columns`, a contraction of at least 8 such panels'
+    columns gets panels that wide instead (32 on an AVX-512 host: 8 x 32 tiles
+    then do 16 FMAs per 2 loads of the panel and 8 broadcasts; a narrower N
+    keeps `columns`, whose remainder is smaller), as does one of whole wide
+    panels (a convolution's 64 or 128 output channels, an attention head's 32
+    features). A contraction of a panel and a half (24 columns for 16) is one
+    panel that wide, tiled by qdq-vectorize-contractions as a panel and a half
+    panel in one loop, rather than a panel and a remainder split off. Named
+    contractions are generalized. Part of `qdq-cpu-pipeline`, before
+    `qdq-vectorize-contractions`, whose `columns` and `wide-columns` it must
+    match.
   }];
   let options = [
     Option<"columns", "columns", "int64_t", /*default=*/"16",
@@ -214,45 +213,42 @@ def PackContractionPanels : Pass<"qdq-pack-contraction-panels"> {
 def VectorizeContractions : Pass<"qdq-vectorize-contractions"> {
   let summary = "Tile f32 contractions into register tiles and vectorize them";
   let description = [{
-    Every f32 contraction on static shapes (matmuls, dense layers, batched
-    and Einsum products, direct convolutions, whose image is read at window
-    indices such as oh + kh) is cut into `rows` x `columns` output tiles along
-    the m dimension with the most rows (the last among equals: a short one
-    nearer the end, such as the batch of a [sequence, batch, features]
-    activation, would give tiles of one row or a few) and the output's
-    contiguous n dimension, walked n-outer, m-inner, each a loop over k of `vector.contract`s whose
-    accumulator stays in registers. Remainder tiles are peeled, so every
-    tile has a static shape; where `rows` does not divide m and a count
-    down to three quarters of it does, the tiles take that many rows. A
-    direct convolution's tiles loop over its window around k, and read
-    their slice of the image in place. A contraction whose output starts as
-    a broadcast that nothing else reads (a bias, `linalg.broadcast` or
-    `linalg.generic` yielding its input, possibly seen through the
-    packing's expand_shape) starts
-    each tile's accumulator from the broadcast's source, read once per tile
-    and broadcast over its rows; one that starts as a `linalg.fill` of a
-    new tensor (a MatMul's zeros), or a `linalg.generic` with no input
-    yielding a value from above (a zero bias folded away), starts it from
-    that value. Once
-    every tile does, the broadcast or fill, a full pass over the output, is
-    dropped. An element-wise op that is the
-    only reader of the contraction's result and reads it as it is laid out
-    (an activation, a residual sum; seen through the collapse of the
-    packing's panels, which it is rewritten to read around) is its epilogue: it is split, distributed
-    and tiled along the contraction's parallel loops, each of its tiles
-    computing the contraction's tile it reads, whose reductions are tiled
-    inside; the tile applies it to the accumulator before storing, and the
-    contraction's output is never written. A right operand that is not contiguous along n
-    is transposed first. With `parallel`, the tiles are distributed over
-    threads first: an `scf.forall` over the parallel dimension (a batch
-    dimension, n or m) that holds two tiles or more and that `threads`
-    threads share most evenly, counting the remainder that is not a whole
-    tile, which is split off and stays sequential (ties go to a dimension
-    that indexes the right operand, so that each thread reads a part of it
-    of its own: n before the samples multiplied by one weight, then to the
-    outermost of batch, n, m); each iteration owns whole tiles. A 7x7 convolution's
-    49 columns are 3 tiles and a remainder, its 960 rows 160 tiles: the
-    rows are shared. Named contractions (`linalg.matmul`,
+    Every f32 contraction on static shapes (matmuls, dense layers, batched and
+    Einsum products, direct convolutions, whose image is read at window indices
+    such as oh + kh) is cut into `rows` x `columns` output tiles along the m
+    dimension with the most rows (the last among equals: a short one nearer the
+    end, such as the batch of a [sequence, batch, features] activation, would
+    give tiles of one row or a few) and the output's contiguous n dimension,
+    walked n-outer, m-inner, each a loop over k of `vector.contract`s whose
+    accumulator stays in registers. Remainder tiles are peeled, so every tile
+    has a static shape; where `rows` does not divide m and a count down to
+    three quarters of it does, the tiles take that many rows. A direct
+    convolution's tiles loop over its window around k, and read their slice of
+    the image in place. A contraction whose output starts as a broadcast that
+    nothing else reads (a bias, `linalg.broadcast` or `linalg.generic` yielding
+    its input, possibly seen through the packing's expand_shape) starts each
+    tile's accumulator from the broadcast's source, read once per tile and
+    broadcast over its rows; one that starts as a `linalg.fill` of a new tensor
+    (a MatMul's zeros), or a `linalg.generic` with no input yielding a value
+    from above (a zero bias folded away), starts it from that value. Once every
+    tile does, the broadcast or fill, a full pass over the output, is dropped.
+    An element-wise op that is the only reader of the contraction's result and
+    reads it as it is laid out (an activation, a residual sum; seen through the
+    collapse of the packing's panels, which it is rewritten to read around) is
+    its epilogue: it is split, distributed and tiled along the contraction's
+    parallel loops, each of its tiles computing the contraction's tile it
+    reads, whose reductions are tiled inside; the tile applies it to the
+    accumulator before storing, and the contraction's output is never written.
+    A right operand that is not contiguous along n is transposed first. With
+    `parallel`, the tiles are distributed over threads first: an `scf.forall`
+    over the parallel dimension (a batch dimension, n or m) that holds two
+    tiles or more and that `threads` threads share most evenly, counting the
+    remainder that is not a whole tile, which is split off and stays sequential
+    (ties go to a dimension that indexes the right operand, so that each thread
+    reads a part of it of its own: n before the samples multiplied by one
+    weight, then to the outermost of batch, n, m); each iteration owns whole
+    tiles. A 7x7 convolution's 49 columns are 3 tiles and a remainder, its 960
+    rows 160 tiles: the rows are shared. Named contractions (`linalg.matmul`,
     `batch_matmul`, ...) are generalized. Other ops are left alone. Part of
     `qdq-cpu-pipeline`, which lowers each `vector.contract` to one broadcast
     FMA per row and k: the sum over k keeps its order, but a fused multiply-
@@ -570,36 +566,34 @@ def DistributeLoops : Pass<"qdq-distribute-loops"> {
   let summary = "Share the outermost parallel loop of linalg ops among "
                 "threads";
   let description = [{
-    Every linalg op on static tensors directly in a function body (not a
-    tile already) whose iteration space has at least `min-iterations`
-    points gets its outermost parallel loop of two or more iterations cut
-    into at most `chunks` chunks by an `scf.forall`. `qdq-cpu-pipeline`
-    runs it after the contractions are tiled, so that element-wise chains,
-    normalizations, softmaxes, im2col and depthwise convolutions use every
-    core too. A tensor inserted into a larger one that bufferization would
-    give a buffer of its own and copy there with a `memref.copy` on one
-    thread (a function argument, such as the network's input into its
-    first convolution's padded buffer; a slice of another tensor; a linalg
-    op's result computed into a `tensor.empty`, such as the two halves of
-    rotary embeddings' `rotate_half`) becomes, with as many elements, a
-    `linalg.copy` into the destination's slice first, shared out the same
-    way. An element-wise op that reads, element by element, the result of
-    a linalg op that nothing else reads (a depthwise convolution's or a
-    pooling's activation) computes in each chunk the slice of that
-    producer it reads, and of the producer's destination where a linalg op
-    that nothing else reads makes it (the convolution's bias broadcast):
-    one parallel region instead of three, each thread's rows still in its
-    cache from one op to the next. A producer that only such a loop's ops
-    read, each reading its rows (the chunked loop and those before it lead
+    Every linalg op on static tensors directly in a function body (not a tile
+    already) whose iteration space has at least `min-iterations` points gets
+    its outermost parallel loop of two or more iterations cut into at most
+    `chunks` chunks by an `scf.forall`. `qdq-cpu-pipeline` runs it after the
+    contractions are tiled, so that element-wise chains, normalizations,
+    softmaxes, im2col and depthwise convolutions use every core too. A tensor
+    inserted into a larger one that bufferization would give a buffer of its
+    own and copy there with a `memref.copy` on one thread (a function argument,
+    such as the network's input into its first convolution's padded buffer; a
+    slice of another tensor; a linalg op's result computed into a
+    `tensor.empty`, such as the two halves of rotary embeddings' `rotate_half`)
+    becomes, with as many elements, a `linalg.copy` into the destination's
+    slice first, shared out the same way. An element-wise op that reads,
+    element by element, the result of a linalg op that nothing else reads (a
+    depthwise convolution's or a pooling's activation) computes in each chunk
+    the slice of that producer it reads, and of the producer's destination
+    where a linalg op that nothing else reads makes it (the convolution's bias
+    broadcast): one parallel region instead of three, each thread's rows still
+    in its cache from one op to the next. A producer that only such a loop's
+    ops read, each reading its rows (the chunked loop and those before it lead
     its result and every read of it, with the same bounds), joins as well,
-    computed once a chunk however many of them read it: a softmax's
-    maximum, exponentials, sum and quotient, a normalization's sums, and
-    the fills the reductions start from. Only a consumer that shares its
-    producers out as finely as they would be on their own (none read
-    through div or mod) fuses them, and only producers whose one result a
-    chunk can slice (written through a projected permutation); any other
-    is shared out on its own. Results are unchanged: no element's arithmetic moves between
-    iterations.
+    computed once a chunk however many of them read it: a softmax's maximum,
+    exponentials, sum and quotient, a normalization's sums, and the fills the
+    reductions start from. Only a consumer that shares its producers out as
+    finely as they would be on their own (none read through div or mod) fuses
+    them, and only producers whose one result a chunk can slice (written
+    through a projected permutation); any other is shared out on its own.
+    Results are unchanged: no element's arithmetic moves between iterations.
   }];
   let options = [
     Option<"minIterations", "min-iterations", "int64_t",
