@@ -56,3 +56,9 @@
 // LANES8: qdq-vectorize-elementwise{width=8}
 // LANES16: qdq-vectorize-channel-windows{{{.*}}width=16}
 // LANES16: qdq-vectorize-elementwise{width=16}
+// A vector of one lane is refused, with the op's location and exit status
+// 1, by the element-wise vectorizer (0 by the channel windows' already).
+// RUN: not qdq-opt %qdq_src_root/examples/resnet_v1_block.mlir --qdq-cpu-pipeline="vector-width=1" -o /dev/null 2>&1 | FileCheck %s --check-prefix=LANES1
+// RUN: not qdq-opt %qdq_src_root/examples/resnet_v1_block.mlir --qdq-cpu-pipeline="vector-width=0" -o /dev/null 2>&1 | FileCheck %s --check-prefix=LANES0
+// LANES1: resnet_v1_block.mlir:{{[0-9]+}}:{{[0-9]+}}: error: qdq-vectorize-elementwise: width must be 2 or more, got 1
+// LANES0: resnet_v1_block.mlir:{{[0-9]+}}:{{[0-9]+}}: error: qdq-vectorize-channel-windows: width, pixels and vectors must be 1 or more
