@@ -142,19 +142,19 @@ def ConvolutionsChannelsLast : Pass<"qdq-convolutions-channels-last"> {
 }
 
 def ConvolutionsAsMatmuls : Pass<"qdq-convolutions-as-matmuls"> {
-  let summary = "Rewrite f32 convolutions as im2col and a contraction";
+  let summary = "Rewrite f32 convolutions as contractions";
   let description = [{
-    Each ungrouped 2-D f32 convolution on static shapes becomes im2col, a
-    copy of every input window into a column of a (C Kh Kw) x (Oh Ow)
-    matrix, and a contraction of the filter with it, which
-    `qdq-vectorize-contractions` tiles for registers.
-    `linalg.conv_2d_nchw_fchw` builds the columns as an
-    (N, C, Kh, Kw, Oh, Ow) tensor indexed without divisions and collapses
-    it (a view), except for a 1x1 kernel at stride 1, whose columns are its
-    input seen as (N, C, H W). `linalg.conv_2d_nhwc_hwcf` builds them as an
-    (N, Oh, Ow, Kh, Kw, C) tensor collapsed to (N, Oh Ow, Kh Kw C), its
-    input seen as (N, H W, C) for a 1x1 kernel at stride 1, and multiplies
-    them by the filter seen as (Kh Kw C) x F.
+    Each ungrouped 2-D f32 convolution on static shapes becomes a
+    contraction, which `qdq-vectorize-contractions` tiles for registers.
+    `linalg.conv_2d_nhwc_hwcf` reads its image in place: a window becomes
+    a direct convolution, a `linalg.generic` that reads the image at window
+    indices (`oh sh + kh dh`, `ow sw + kw dw`) and the filter as it is; a
+    1x1 kernel multiplies its input, seen as (N, H, W, C) at the stride, by
+    the filter seen as C x F. `linalg.conv_2d_nchw_fchw` copies its windows
+    first (im2col): a (N, C, Kh, Kw, Oh, Ow) tensor indexed without
+    divisions, collapsed (a view) to a (C Kh Kw) x (Oh Ow) matrix, except
+    for a 1x1 kernel at stride 1, whose columns are its input seen as
+    (N, C, H W).
     Grouped, depthwise, integer and dynamic-shape convolutions are left
     alone. Part of `qdq-cpu-pipeline`.
   }];
@@ -215,7 +215,7 @@ def VectorizeContractions : Pass<"qdq-vectorize-contractions"> {
   let description = [{
     Every f32 contraction on static shapes (matmuls, dense layers, batched and
     Einsum products, direct convolutions, whose image is read at window indices
-    such as oh + kh) is cut into `rows` x `columns` output tiles along the m
+    such as 2 oh + kh) is cut into `rows` x `columns` output tiles along the m
     dimension with the most rows (the last among equals: a short one nearer the
     end, such as the batch of a [sequence, batch, features] activation, would
     give tiles of one row or a few) and the output's contiguous n dimension,
@@ -224,7 +224,7 @@ def VectorizeContractions : Pass<"qdq-vectorize-contractions"> {
     has a static shape; where `rows` does not divide m and a count down to
     three quarters of it does, the tiles take that many rows. A direct
     convolution's tiles loop over its window around k, and read their slice of
-    the image in place. A contraction whose output starts as a broadcast that
+    the image in place, at the window's stride. A contraction whose output starts as a broadcast that
     nothing else reads (a bias, `linalg.broadcast` or `linalg.generic` yielding
     its input, possibly seen through the packing's expand_shape) starts each
     tile's accumulator from the broadcast's source, read once per tile and

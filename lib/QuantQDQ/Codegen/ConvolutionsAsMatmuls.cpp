@@ -1,11 +1,14 @@
-//===- ConvolutionsAsMatmuls.cpp - im2col for register-tiled convolutions -===//
+//===- ConvolutionsAsMatmuls.cpp - convolutions as register-tiled products
+//-===//
 //
 // A convolution's loops reuse each input element Kh Kw F times but do not
-// block for registers, so they run at a few GFLOP/s. Copying the input
-// windows into a (C Kh Kw) x (Oh Ow) matrix (im2col) costs one pass over
-// Kh Kw copies of the input and turns the convolution into a contraction
-// that qdq-vectorize-contractions tiles for registers (64 -> 64 channels,
-// 3x3 at 56x56: 203 ms as loops, 11.8 ms this way).
+// block for registers, so they run at a few GFLOP/s. As a contraction,
+// qdq-vectorize-contractions tiles them for registers (64 -> 64 channels,
+// 3x3 at 56x56: 203 ms as loops, 11.8 ms as im2col and a product). In NHWC
+// the contraction reads the image in place (a direct convolution, at any
+// stride); in NCHW it reads a copy of the input windows as a
+// (C Kh Kw) x (Oh Ow) matrix (im2col), one pass over Kh Kw copies of the
+// input.
 //
 //===----------------------------------------------------------------------===//
 
@@ -147,36 +150,14 @@ struct NchwIm2Col : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
   }
 };
 
-/// The columns of an NHWC im2col: a (N, Oh, Ow, Kh, Kw, C) tensor whose
-/// inner loop copies a pixel's channels, collapsed (a view) to
-/// (N, Oh Ow, Kh Kw C).
-static Value buildNhwcColumns(PatternRewriter &rewriter, Location loc,
-                              Value input, ArrayRef<int64_t> sizes,
-                              ArrayRef<int64_t> strides,
-                              ArrayRef<int64_t> dilations) {
-  MLIRContext *context = rewriter.getContext();
-  // columns[n, oh, ow, kh, kw, c] = input[n, oh sh + kh dh, ow sw + kw dw, c]
-  AffineExpr dN, dOh, dOw, dKh, dKw, dC;
-  bindDims(context, dN, dOh, dOw, dKh, dKw, dC);
-  auto windowMap = AffineMap::get(6, 0,
-                                  {dN, dOh * strides[0] + dKh * dilations[0],
-                                   dOw * strides[1] + dKw * dilations[1], dC},
-                                  context);
-  Value windows = createMappedCopy(rewriter, loc, input, windowMap, sizes);
-  return tensor::CollapseShapeOp::create(
-      rewriter, loc, windows,
-      ArrayRef<ReassociationIndices>{{0}, {1, 2}, {3, 4, 5}});
-}
-
 /// linalg.conv_2d_nhwc_hwcf (Keras's layout, and every NCHW convolution
 /// once qdq-convolutions-channels-last has run) as a contraction whose right
 /// operand is the filter, packed once at compile time, and whose columns
 /// are the output channels, which tiles fill in any common network. The
-/// image is read in place where it can be: a window at stride 1 is a
-/// direct convolution (its tiles read a row of pixels at each tap), a 1x1
-/// kernel multiplies each pixel (at a stride, of a strided view). A window
-/// at a stride takes im2col.
-struct NhwcIm2Col : OpRewritePattern<linalg::Conv2DNhwcHwcfOp> {
+/// image is read in place, never copied: a window is a direct convolution
+/// (its tiles read a row of pixels at each tap, at the window's stride),
+/// a 1x1 kernel multiplies each pixel (at a stride, of a strided view).
+struct NhwcAsContraction : OpRewritePattern<linalg::Conv2DNhwcHwcfOp> {
   using OpRewritePattern::OpRewritePattern;
 
   LogicalResult matchAndRewrite(linalg::Conv2DNhwcHwcfOp op,
@@ -190,61 +171,32 @@ struct NhwcIm2Col : OpRewritePattern<linalg::Conv2DNhwcHwcfOp> {
     Value init = op.getDpsInitOperand(0)->get();
     auto [n, oh, ow, c, kh, kw, strides, dilations] =
         ConvolutionSizes::get(op, /*nhwc=*/true);
-    bool unitStrides = strides[0] == 1 && strides[1] == 1;
-    bool pointwise = kh == 1 && kw == 1;
+    if (kh != 1 || kw != 1)
+      return linalg::generalizeNamedOp(rewriter, op);
 
-    if (unitStrides && !pointwise) {
-      if (failed(linalg::generalizeNamedOp(rewriter, op)))
-        return failure();
-      return success();
-    }
     Value weights = tensor::CollapseShapeOp::create(
         rewriter, loc, filter, ArrayRef<ReassociationIndices>{{0, 1, 2}, {3}});
-
-    if (pointwise) {
-      Value image = input;
-      if (!unitStrides) {
-        SmallVector<OpFoldResult> offsets(4, rewriter.getIndexAttr(0));
-        image = tensor::ExtractSliceOp::create(
-            rewriter, loc, input, offsets,
-            getAsIndexOpFoldResult(context, {n, oh, ow, c}),
-            getAsIndexOpFoldResult(context, {1, strides[0], strides[1], 1}));
-      }
-      // out[n, oh, ow, f] += image[n, oh, ow, c] * weights[c, f]
-      AffineExpr d0, d1, d2, d3, d4;
-      bindDims(context, d0, d1, d2, d3, d4);
-      rewriter.replaceOpWithNewOp<linalg::GenericOp>(
-          op, init.getType(), ValueRange{image, weights}, init,
-          ArrayRef<AffineMap>{AffineMap::get(5, 0, {d0, d1, d2, d4}, context),
-                              AffineMap::get(5, 0, {d4, d3}, context),
-                              AffineMap::get(5, 0, {d0, d1, d2, d3}, context)},
-          ArrayRef<utils::IteratorType>{
-              utils::IteratorType::parallel, utils::IteratorType::parallel,
-              utils::IteratorType::parallel, utils::IteratorType::parallel,
-              utils::IteratorType::reduction},
-          buildMultiplyAdd);
-      return success();
+    Value image = input;
+    if (strides[0] != 1 || strides[1] != 1) {
+      SmallVector<OpFoldResult> offsets(4, rewriter.getIndexAttr(0));
+      image = tensor::ExtractSliceOp::create(
+          rewriter, loc, input, offsets,
+          getAsIndexOpFoldResult(context, {n, oh, ow, c}),
+          getAsIndexOpFoldResult(context, {1, strides[0], strides[1], 1}));
     }
-
-    Value columns = buildNhwcColumns(
-        rewriter, loc, input, {n, oh, ow, kh, kw, c}, strides, dilations);
-    Value acc = tensor::CollapseShapeOp::create(
-        rewriter, loc, init, ArrayRef<ReassociationIndices>{{0}, {1, 2}, {3}});
-    // out[n, p, f] += columns[n, p, k] * weights[k, f]
-    AffineExpr d0, d1, d2, d3;
-    bindDims(context, d0, d1, d2, d3);
-    auto product = linalg::GenericOp::create(
-        rewriter, loc, acc.getType(), ValueRange{columns, weights}, acc,
-        ArrayRef<AffineMap>{AffineMap::get(4, 0, {d0, d1, d3}, context),
-                            AffineMap::get(4, 0, {d3, d2}, context),
-                            AffineMap::get(4, 0, {d0, d1, d2}, context)},
+    // out[n, oh, ow, f] += image[n, oh, ow, c] * weights[c, f]
+    AffineExpr d0, d1, d2, d3, d4;
+    bindDims(context, d0, d1, d2, d3, d4);
+    rewriter.replaceOpWithNewOp<linalg::GenericOp>(
+        op, init.getType(), ValueRange{image, weights}, init,
+        ArrayRef<AffineMap>{AffineMap::get(5, 0, {d0, d1, d2, d4}, context),
+                            AffineMap::get(5, 0, {d4, d3}, context),
+                            AffineMap::get(5, 0, {d0, d1, d2, d3}, context)},
         ArrayRef<utils::IteratorType>{
             utils::IteratorType::parallel, utils::IteratorType::parallel,
-            utils::IteratorType::parallel, utils::IteratorType::reduction},
+            utils::IteratorType::parallel, utils::IteratorType::parallel,
+            utils::IteratorType::reduction},
         buildMultiplyAdd);
-    rewriter.replaceOpWithNewOp<tensor::ExpandShapeOp>(
-        op, init.getType(), product.getResult(0),
-        ArrayRef<ReassociationIndices>{{0}, {1, 2}, {3}});
     return success();
   }
 };
@@ -254,7 +206,7 @@ struct ConvolutionsAsMatmulsPass
           ConvolutionsAsMatmulsPass> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    patterns.add<NchwIm2Col, NhwcIm2Col>(&getContext());
+    patterns.add<NchwIm2Col, NhwcAsContraction>(&getContext());
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();
   }

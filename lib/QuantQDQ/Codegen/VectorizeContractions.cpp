@@ -377,13 +377,15 @@ static LogicalResult tileIntoRegisters(RewriterBase &rewriter,
   return success();
 }
 
-/// A direct convolution's tile reads its image at window indices (ow + kw)
-/// whose window loops each run once: their slice of the image starts at
-/// the window's position already, so the loops read as 0 there, which
-/// leaves indexing maps that are projected permutations, as vectorization
-/// requires.
-static void foldUnitWindowLoops(RewriterBase &rewriter,
-                                linalg::GenericOp tile) {
+/// A direct convolution's tile reads its image at window indices
+/// (ow sw + kw) whose window loops each run once: their slice of the image
+/// starts at the window's position already, so the loops read as 0 there.
+/// A window at a stride then reads every sw-th pixel of its slice (ow sw),
+/// which a strided slice of that slice reads at ow. That leaves indexing
+/// maps that are projected permutations, as vectorization requires; a
+/// tile's row of pixels is then read a pixel at a time (each one a
+/// broadcast), at any stride.
+static void readWindowsInPlace(RewriterBase &rewriter, linalg::GenericOp tile) {
   SmallVector<AffineMap> maps = tile.getIndexingMapsArray();
   if (llvm::all_of(maps,
                    [](AffineMap m) { return m.isProjectedPermutation(); }))
@@ -396,11 +398,43 @@ static void foldUnitWindowLoops(RewriterBase &rewriter,
                                              utils::IteratorType::reduction
                                ? getAffineConstantExpr(0, context)
                                : getAffineDimExpr(d, context));
-  for (AffineMap &map : maps)
-    if (!map.isProjectedPermutation())
-      map = map.replaceDimsAndSymbols(replacements, {}, map.getNumDims(), 0);
+  rewriter.setInsertionPoint(tile);
+  SmallVector<std::pair<unsigned, Value>> strided;
+  for (auto [operand, map] : llvm::enumerate(maps)) {
+    if (map.isProjectedPermutation())
+      continue;
+    map = map.replaceDimsAndSymbols(replacements, {}, map.getNumDims(), 0);
+    // Each index sd of a stride s > 1 reads d of a slice at stride s.
+    Value source = tile->getOperand(operand);
+    auto type = cast<RankedTensorType>(source.getType());
+    SmallVector<AffineExpr> results(map.getResults());
+    SmallVector<int64_t> sizes(type.getShape()), strides(type.getRank(), 1);
+    for (auto [i, e] : llvm::enumerate(results)) {
+      auto product = dyn_cast<AffineBinaryOpExpr>(e);
+      if (!product || product.getKind() != AffineExprKind::Mul)
+        continue;
+      auto d = dyn_cast<AffineDimExpr>(product.getLHS());
+      auto stride = dyn_cast<AffineConstantExpr>(product.getRHS());
+      if (!d || !stride || stride.getValue() <= 1)
+        continue;
+      results[i] = d;
+      sizes[i] = bounds[d.getPosition()];
+      strides[i] = stride.getValue();
+    }
+    map = AffineMap::get(map.getNumDims(), 0, results, context);
+    if (sizes != type.getShape())
+      strided.emplace_back(
+          operand, tensor::ExtractSliceOp::create(
+                       rewriter, tile.getLoc(), source,
+                       getAsIndexOpFoldResult(
+                           context, SmallVector<int64_t>(sizes.size(), 0)),
+                       getAsIndexOpFoldResult(context, sizes),
+                       getAsIndexOpFoldResult(context, strides)));
+  }
   rewriter.modifyOpInPlace(tile, [&] {
     tile.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(maps));
+    for (auto [operand, slice] : strided)
+      tile->setOperand(operand, slice);
   });
 }
 
@@ -524,7 +558,7 @@ struct VectorizeContractionsPass
           *count = -1;
         continue; // a dynamic tile stays a linalg op and becomes loops
       }
-      foldUnitWindowLoops(rewriter, tile);
+      readWindowsInPlace(rewriter, tile);
       markInitialAccumulator(tile);
       rewriter.setInsertionPoint(tile);
       FailureOr<linalg::VectorizationResult> vectorized = linalg::vectorize(

@@ -1,6 +1,7 @@
-// Ungrouped f32 convolutions become im2col (a copy of every input window,
-// indexed without divisions; none for a 1x1 kernel at stride 1) and a
-// contraction; others stay convolutions.
+// Ungrouped f32 convolutions become contractions: NCHW ones through im2col
+// (a copy of every input window, indexed without divisions; none for a 1x1
+// kernel at stride 1), NHWC ones reading their image in place; others stay
+// convolutions.
 // RUN: qdq-opt %s --qdq-convolutions-as-matmuls --split-input-file | FileCheck %s
 
 // CHECK-DAG: #[[WINDOW:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d4 * 2 + d2 * 3, d5 * 2 + d3 * 3)>
@@ -88,20 +89,15 @@ func.func @nhwc_pointwise_strided(%x: tensor<1x6x6x4xf32>, %w: tensor<1x1x4x8xf3
 
 // -----
 
-// A strided NHWC window takes im2col: the columns copy each pixel's
-// channels, and the filter is the right operand.
-// CHECK-DAG: #[[WINDOW:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1 * 2 + d3, d2 * 2 + d4, d5)>
-// CHECK-DAG: #[[COLS:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>
-// CHECK-DAG: #[[W:.*]] = affine_map<(d0, d1, d2, d3) -> (d3, d2)>
+// A strided NHWC window is a direct convolution too, its image read at
+// the stride: no im2col copy.
+// CHECK-DAG: #[[IMAGE:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1 * 2 + d4, d2 * 2 + d5, d6)>
+// CHECK-DAG: #[[FILTER:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d4, d5, d6, d3)>
 // CHECK-LABEL: func.func @nhwc_strided_window
-// CHECK-DAG: %[[F:.*]] = tensor.collapse_shape %{{.*}} {{\[}}[0, 1, 2], [3]] : tensor<3x3x3x8xf32> into tensor<27x8xf32>
-// CHECK: %[[COLUMNS:.*]] = linalg.generic {indexing_maps = [#[[WINDOW]], {{.*}}]
-// CHECK-SAME: outs(%{{.*}} : tensor<1x4x4x3x3x3xf32>)
-// CHECK: %[[C:.*]] = tensor.collapse_shape %[[COLUMNS]] {{\[}}[0], [1, 2], [3, 4, 5]] : tensor<1x4x4x3x3x3xf32> into tensor<1x16x27xf32>
-// CHECK: %[[P:.*]] = linalg.generic {indexing_maps = [#[[COLS]], #[[W]], {{.*}}]
-// CHECK-SAME: ins(%[[C]], %[[F]] : tensor<1x16x27xf32>, tensor<27x8xf32>)
-// CHECK: tensor.expand_shape %[[P]] {{\[}}[0], [1, 2], [3]] output_shape [1, 4, 4, 8]
+// CHECK: linalg.generic {indexing_maps = [#[[IMAGE]], #[[FILTER]], {{.*}}], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}
+// CHECK-SAME: ins(%{{.*}}, %{{.*}} : tensor<1x9x9x3xf32>, tensor<3x3x3x8xf32>) outs(%{{.*}} : tensor<1x4x4x8xf32>)
 // CHECK-NOT: linalg.conv_2d
+// CHECK-NOT: tensor<1x4x4x3x3x3xf32>
 func.func @nhwc_strided_window(%x: tensor<1x9x9x3xf32>, %w: tensor<3x3x3x8xf32>,
                                %acc: tensor<1x4x4x8xf32>) -> tensor<1x4x4x8xf32> {
   %r = linalg.conv_2d_nhwc_hwcf {strides = dense<2> : tensor<2xi64>,

@@ -304,8 +304,8 @@ def cases():
                   [("x", F, [3, 4])], [("y", F)],
                   [const("w", np.zeros((4, 0), np.float32))]))
     # Convolutions and poolings, which the CPU runs in NHWC: windows at
-    # stride 1 as direct convolutions, 1x1 kernels at a stride on a strided
-    # view, strided windows by im2col, depthwise ones and poolings as
+    # any stride as direct convolutions, 1x1 kernels at a stride on a
+    # strided view, depthwise ones and poolings as
     # register tiles of channel vectors (and as loops where the channels
     # are not a multiple of the vector), grouped ones in NCHW.
     def conv(name, channels, out, kernel, image=(9, 10), **attrs):
@@ -325,6 +325,14 @@ def cases():
     # the bias again.
     c.append(conv("1x1-10-channels", 10, 32, (1, 1)))
     c.append(conv("3x3-strided", 3, 16, (3, 3), strides=[2, 2], pads=[1, 1, 1, 1]))
+    # A stem (7x7 at stride 2 on 3 channels): 10 output pixels a row, tiles
+    # of 8 and 2, each reading every other pixel of its window; and a
+    # stride of 3 across, 2 down, dilated, with 48 channels (one wide panel
+    # and a half).
+    c.append(conv("7x7-stem", 3, 32, (7, 7), image=(19, 20), strides=[2, 2],
+                  pads=[3, 3, 3, 3]))
+    c.append(conv("3x3-strided-dilated", 16, 48, (3, 3), image=(17, 23),
+                  strides=[2, 3], dilations=[2, 1], pads=[1, 0, 2, 1]))
     c.append(conv("depthwise", 32, 32, (3, 3), group=32, pads=[1, 1, 1, 1]))
     c.append(conv("depthwise-strided", 48, 48, (3, 3), group=48, strides=[2, 2],
                   dilations=[1, 2], pads=[1, 2, 0, 1]))
