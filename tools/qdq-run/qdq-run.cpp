@@ -71,7 +71,8 @@ static cl::opt<unsigned> optLevel("opt-level",
 static cl::opt<int64_t> splitBatchBytes(
     "split-batch-bytes",
     cl::desc("On the CPU, run a batch whose samples are computed apart in "
-             "groups whose largest op's tensors fit in this many bytes (0: "
+             "groups, growing along the model, whose ops' tensors fit in "
+             "this many bytes (0: "
              "the whole batch at once; default: half the last-level cache)"),
     cl::init(-1), cl::cat(runnerCategory));
 static cl::opt<Device> device(

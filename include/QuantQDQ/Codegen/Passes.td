@@ -66,17 +66,28 @@ def SplitBatch : Pass<"qdq-split-batch", "::mlir::ModuleOp"> {
     tensors) are computed once, outside the loop.
 
     The group is the largest divisor of the batch that is at most
-    `samples`, or, with `samples` 0, whose largest linalg op's tensors
-    (per sample, times the group) fit in `cache-bytes`. With both 0 the
-    pass does nothing. Part of `qdq-cpu-pipeline` (its
-    `split-batch-bytes`), right after the lowering to linalg.
+    `samples`. With `samples` 0, groups grow along the function, in stages
+    (`<name>_samples_0`, `_1`, ...): each op may run in the largest group
+    whose tensors (per sample, times the group), and those of every op
+    after it, fit in `cache-bytes`. A stage of a larger group starts where
+    the bytes it moves are fewest: the tensors passed to it, written to the
+    batch's and read back (the function's arguments and results are in
+    memory anyway), against the weights (the operands every sample reads)
+    that the ops before the cut read once per smaller group; where
+    no cut pays, the ops keep the smaller group. A CNN's first layers, whose
+    activations are large, then run a sample at a time, and its last, whose
+    weights are large, on the whole batch. A stage that would read samples
+    interleaved with another dimension joins the stage before it. With
+    both options 0 the pass does nothing. Part of `qdq-cpu-pipeline` (its
+    `split-batch-bytes`), once convolutions are NHWC, so that the tensors
+    passed between stages are too.
   }];
   let options = [
     Option<"samples", "samples", "int64_t", /*default=*/"0",
            "Samples per group (the largest divisor of the batch at most "
            "this; 0: chosen from cache-bytes)">,
     Option<"cacheBytes", "cache-bytes", "int64_t", /*default=*/"0",
-           "With samples=0: bytes the largest op's tensors of one group "
+           "With samples=0: bytes an op's tensors of one group "
            "may take (0: no split)">,
     Option<"explain", "explain", "bool", /*default=*/"false",
            "Say, as a remark, how each function's batch runs: in groups "

@@ -52,7 +52,8 @@ struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
   Option<int64_t> splitBatchBytes{
       *this, "split-batch-bytes",
       llvm::cl::desc("Run a batch whose samples are computed apart in "
-                     "groups whose largest op's tensors fit in this many "
+                     "groups, growing along the model, whose ops' tensors "
+                     "fit in this many "
                      "bytes (qdq-split-batch's cache-bytes; 0: the whole "
                      "batch at once)"),
       llvm::cl::init(0)};

@@ -37,8 +37,8 @@ struct ExecutorOptions {
   /// or nothing.
   TimingScope *timing = nullptr;
   /// On the CPU, a batch whose samples are computed apart runs in groups
-  /// of samples whose largest op's tensors fit in this many bytes
-  /// (qdq-split-batch); 0 runs the whole batch at once. Negative: half of
+  /// of samples, growing along the model, whose ops' tensors fit in this many
+  /// bytes (qdq-split-batch); 0 runs the whole batch at once. Negative: half of
   /// the host's last-level cache, leaving the other half to the weights.
   int64_t splitBatchBytes = -1;
 };

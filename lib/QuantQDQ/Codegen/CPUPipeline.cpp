@@ -22,6 +22,10 @@ void mlir::quant_qdq::buildCPUTensorPipeline(
     OpPassManager &pm, const CPUPipelineOptions &options) {
   pm.addPass(createConvertQuantQDQToLinalg());
   pm.addPass(createCanonicalizerPass());
+  // Convolutions in NHWC: their contractions' columns are output channels.
+  pm.addNestedPass<func::FuncOp>(createConvolutionsChannelsLast());
+  // Groups of samples cut once the layout is NHWC, so that the tensors
+  // passed between stages of different groups are too.
   SplitBatchOptions split;
   split.cacheBytes = options.splitBatchBytes;
   pm.addPass(createSplitBatch(split));
@@ -30,8 +34,6 @@ void mlir::quant_qdq::buildCPUTensorPipeline(
   LowerHistogramsOptions histograms;
   histograms.chunks = 4 * std::max<int64_t>(options.threads, 1);
   pm.addNestedPass<func::FuncOp>(createLowerHistograms(histograms));
-  // Convolutions in NHWC: their contractions' columns are output channels.
-  pm.addNestedPass<func::FuncOp>(createConvolutionsChannelsLast());
   pm.addNestedPass<func::FuncOp>(createElementwiseFusion());
   // Calibration's minimum and maximum of a tensor read it once.
   pm.addNestedPass<func::FuncOp>(createFuseSiblingReductions());

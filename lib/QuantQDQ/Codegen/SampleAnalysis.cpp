@@ -255,7 +255,7 @@ LogicalResult SampleAnalysis::visitLinalg(linalg::LinalgOp op) {
 
   // Each operand reads the samples' loop in one dimension at most, as a
   // plain loop; a result is per sample where its output reads it.
-  int64_t bytes = 0;
+  int64_t bytes = 0, shared = 0;
   for (OpOperand &operand : op->getOpOperands()) {
     AffineMap map = op.getMatchingIndexingMap(&operand);
     std::optional<int64_t> found;
@@ -279,7 +279,11 @@ LogicalResult SampleAnalysis::visitLinalg(linalg::LinalgOp op) {
     }
     if (found)
       bytes += getBytes(operand.get().getType());
+    else if (isa<ShapedType>(operand.get().getType())) // not a scalar
+      shared += getBytes(operand.get().getType());
   }
+  bytesPerSampleOf[op] = bytes / samples;
+  sharedBytesOf[op] = shared;
   bytesPerSample = std::max(bytesPerSample, bytes / samples);
   return success();
 }

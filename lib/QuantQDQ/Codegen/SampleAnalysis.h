@@ -59,8 +59,12 @@ public:
   /// sample dimension (a bias broadcast over the batch, a convolution's
   /// empty output): the group's function makes them its own size.
   DenseMap<OpOperand *, SampleDim> widened;
-  /// Bytes per sample of the largest linalg op's tensors.
+  /// Bytes per sample of each linalg op's tensors that hold samples, and
+  /// of the largest.
+  DenseMap<Operation *, int64_t> bytesPerSampleOf;
   int64_t bytesPerSample = 0;
+  /// Bytes of each linalg op's tensors that every sample reads (weights).
+  DenseMap<Operation *, int64_t> sharedBytesOf;
   /// Why the function cannot be split, at the op that reads across
   /// samples.
   Operation *blocker = nullptr;

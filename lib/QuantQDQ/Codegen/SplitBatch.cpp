@@ -4,8 +4,11 @@
 // times the size of one sample's: ResNet-50's and MobileNet-v2's leave the
 // caches between a layer and the next, and a run costs 15-20% more per
 // image than eight runs of one image. Where every sample of a function's
-// batch is computed independently of the others, the same function over a
-// group of samples, called once per group, keeps the activations in cache.
+// batch is computed independently of the others, the same ops over a
+// group of samples, called once per group, keep the activations in cache.
+// Groups grow along the function, in stages: the last layers of a CNN,
+// whose activations are small and weights large, read each weight once
+// for more samples.
 //
 // "Independently" is proved, not assumed (SampleAnalysis.h). The group's
 // function is then the same ops with the samples' factor shrunk: shape
@@ -26,6 +29,7 @@
 #include "mlir/IR/Verifier.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/RegionUtils.h"
+#include "llvm/ADT/SetVector.h"
 
 namespace mlir::quant_qdq {
 #define GEN_PASS_DEF_SPLITBATCH
@@ -107,33 +111,86 @@ static Value remake(OpBuilder &builder, Value value, RankedTensorType type,
   return copy->getResult(0);
 }
 
-/// The body of `func` for `group` samples, as a new private function.
-static func::FuncOp buildGroupFunction(func::FuncOp func,
-                                       const SampleAnalysis &analysis,
-                                       int64_t group) {
-  auto ret = cast<func::ReturnOp>(func.getBody().front().getTerminator());
-  SmallVector<Type> inputs, results;
-  for (BlockArgument arg : func.getArguments())
-    inputs.push_back(forGroup(arg.getType(), analysis.dims.at(arg), group));
-  SmallVector<Value> perSample;
-  for (Value result : ret.getOperands()) {
-    auto where = analysis.dims.find(result);
-    if (where == analysis.dims.end())
-      continue;
-    perSample.push_back(result);
-    results.push_back(forGroup(result.getType(), where->second, group));
-  }
+/// A run of consecutive ops of a function that compute on samples, run
+/// `group` samples at a time: a private function for one group, called in
+/// a loop over the batch.
+struct Stage {
+  SmallVector<Operation *> ops;
+  int64_t group = 1;
+  /// The sample tensors the stage reads from before it (the function's
+  /// arguments, earlier stages' results), and those it makes that later
+  /// stages or the function's results read.
+  SmallVector<Value> inputs, outputs;
+};
 
+/// Whether `op` computes on samples: whether a result of it holds some.
+static bool isPerSample(Operation *op, const SampleAnalysis &analysis) {
+  return llvm::any_of(op->getResults(), [&](Value result) {
+    return analysis.dims.contains(result);
+  });
+}
+
+/// Finds each stage's inputs and outputs.
+static void findStageValues(func::FuncOp func, const SampleAnalysis &analysis,
+                            MutableArrayRef<Stage> stages) {
+  Block &body = func.getBody().front();
+  DenseMap<Operation *, unsigned> stageOf;
+  for (auto [index, stage] : llvm::enumerate(stages))
+    for (Operation *op : stage.ops)
+      stageOf[op] = index;
+  for (auto [index, stage] : llvm::enumerate(stages)) {
+    SetVector<Value> inputs, outputs;
+    for (Operation *op : stage.ops) {
+      // Operands, and what the op's regions read (a gather's table).
+      op->walk([&](Operation *nested) {
+        for (Value value : nested->getOperands()) {
+          if (!analysis.dims.contains(value))
+            continue;
+          auto def = stageOf.find(value.getDefiningOp());
+          if (def == stageOf.end() || def->second != index)
+            inputs.insert(value);
+        }
+      });
+      for (Value result : op->getResults()) {
+        if (!analysis.dims.contains(result))
+          continue;
+        if (llvm::any_of(result.getUsers(), [&](Operation *user) {
+              auto top = stageOf.find(body.findAncestorOpInBlock(*user));
+              return top == stageOf.end() || top->second != index;
+            }))
+          outputs.insert(result);
+      }
+    }
+    stage.inputs = inputs.takeVector();
+    stage.outputs = outputs.takeVector();
+  }
+}
+
+/// The ops of `stage`, for `stage.group` samples, as a new private
+/// function: its ops, and what the samples do not depend on that they
+/// read (weights, shapes, empty tensors), each made for the group.
+static func::FuncOp buildStageFunction(func::FuncOp func,
+                                       const SampleAnalysis &analysis,
+                                       const Stage &stage, StringRef name) {
+  int64_t group = stage.group;
+  auto typesOf = [&](ArrayRef<Value> values) {
+    return llvm::map_to_vector(values, [&](Value value) -> Type {
+      return forGroup(value.getType(), analysis.dims.at(value), group);
+    });
+  };
   OpBuilder builder(func);
   auto groupFunc = func::FuncOp::create(
-      builder, func.getLoc(), (func.getName() + "_samples").str(),
-      builder.getFunctionType(inputs, results));
+      builder, func.getLoc(), name,
+      builder.getFunctionType(typesOf(stage.inputs), typesOf(stage.outputs)));
   groupFunc.setPrivate();
   Block *body = groupFunc.addEntryBlock();
   builder.setInsertionPointToStart(body);
   IRMapping mapping;
-  mapping.map(func.getArguments(), body->getArguments());
+  mapping.map(stage.inputs, body->getArguments());
+  DenseSet<Operation *> members(llvm::from_range, stage.ops);
   for (Operation &op : func.getBody().front().without_terminator()) {
+    if (isPerSample(&op, analysis) && !members.contains(&op))
+      continue;
     Operation *copy = builder.clone(op, mapping);
     for (OpOperand &operand : op.getOpOperands()) {
       auto widened = analysis.widened.find(&operand);
@@ -177,48 +234,42 @@ static func::FuncOp buildGroupFunction(func::FuncOp func,
       }
     }
   }
-  func::ReturnOp::create(builder, ret.getLoc(),
-                         llvm::map_to_vector(perSample, [&](Value v) {
+  func::ReturnOp::create(builder, func.getLoc(),
+                         llvm::map_to_vector(stage.outputs, [&](Value v) {
                            return mapping.lookup(v);
                          }));
   // The batch-sized ops that the group's copies replaced, and what only
-  // the results that do not depend on the samples needed.
+  // other stages read.
   for (Operation &op : llvm::make_early_inc_range(llvm::reverse(*body)))
     if (isOpTriviallyDead(&op))
       op.erase();
   return groupFunc;
 }
 
-/// Replaces `func`'s body by a loop that calls `groupFunc` on each group of
-/// `group` samples and inserts its results into the whole batch's.
-static void callPerGroup(func::FuncOp func, func::FuncOp groupFunc,
-                         const SampleAnalysis &analysis, int64_t group) {
-  Block &body = func.getBody().front();
-  auto ret = cast<func::ReturnOp>(body.getTerminator());
-  SmallVector<Operation *> old;
-  for (Operation &op : body.without_terminator())
-    old.push_back(&op);
-  Location loc = func.getLoc();
-  OpBuilder builder(ret);
+/// Calls `groupFunc`, `stage`'s function, on each group of the batch, at
+/// `builder`'s position in the batch's function: a loop that reads each
+/// group's part of the stage's inputs (the batch's tensors that `batch`
+/// maps them to) and inserts its results into the whole batch's, which
+/// `batch` then maps the stage's outputs to.
+static void callPerGroup(OpBuilder &builder, func::FuncOp groupFunc,
+                         const SampleAnalysis &analysis, const Stage &stage,
+                         IRMapping &batch) {
+  Location loc = groupFunc.getLoc();
   SmallVector<Value> outputs;
-  SmallVector<SampleDim> resultDims;
-  SmallVector<OpOperand *> perSample;
-  for (OpOperand &result : ret->getOpOperands()) {
-    auto where = analysis.dims.find(result.get());
-    if (where == analysis.dims.end())
-      continue;
-    auto type = cast<RankedTensorType>(result.get().getType());
+  for (Value output : stage.outputs) {
+    auto type = cast<RankedTensorType>(output.getType());
     outputs.push_back(tensor::EmptyOp::create(builder, loc, type.getShape(),
                                               type.getElementType()));
-    resultDims.push_back(where->second);
-    perSample.push_back(&result);
   }
   auto index = [&](int64_t v) {
     return arith::ConstantIndexOp::create(builder, loc, v);
   };
   auto loop = scf::ForOp::create(
-      builder, loc, index(0), index(analysis.samples), index(group), outputs,
+      builder, loc, index(0), index(analysis.samples), index(stage.group),
+      outputs,
       [&](OpBuilder &b, Location loc, Value first, ValueRange partial) {
+        // The group's part of `whole` (a tensor of the batch), or `whole`
+        // (a group's) inserted into `into`.
         auto slice = [&](Value whole, RankedTensorType part, SampleDim where,
                          Value into) -> Value {
           int64_t rank = part.getRank();
@@ -239,25 +290,23 @@ static void callPerGroup(func::FuncOp func, func::FuncOp groupFunc,
                                                 sizes, strides);
         };
         SmallVector<Value> args;
-        for (auto [arg, type] :
-             llvm::zip(func.getArguments(), groupFunc.getArgumentTypes()))
-          args.push_back(
-              slice(arg, cast<RankedTensorType>(type), {0}, Value()));
+        for (auto [input, type] :
+             llvm::zip_equal(stage.inputs, groupFunc.getArgumentTypes()))
+          args.push_back(slice(batch.lookupOrDefault(input),
+                               cast<RankedTensorType>(type),
+                               analysis.dims.at(input), Value()));
         auto call = func::CallOp::create(b, loc, groupFunc, args);
         SmallVector<Value> updated;
-        for (auto [result, whole, where] :
-             llvm::zip(call.getResults(), partial, resultDims))
+        for (auto [result, whole, output] :
+             llvm::zip_equal(call.getResults(), partial, stage.outputs))
           updated.push_back(slice(result,
                                   cast<RankedTensorType>(result.getType()),
-                                  where, whole));
+                                  analysis.dims.at(output), whole));
         scf::YieldOp::create(b, loc, updated);
       });
-  for (auto [result, value] : llvm::zip(perSample, loop.getResults()))
-    result->set(value);
-  // What is left computes the results that do not depend on the samples.
-  for (Operation *op : llvm::reverse(old))
-    if (op->use_empty())
-      op->erase();
+  for (auto [output, result] :
+       llvm::zip_equal(stage.outputs, loop.getResults()))
+    batch.map(output, result);
 }
 
 namespace {
@@ -282,17 +331,137 @@ struct SplitBatch : quant_qdq::impl::SplitBatchBase<SplitBatch> {
         return signalPassFailure();
   }
 
-  /// The largest divisor of the batch that is at most the samples asked
-  /// for, or whose largest op's tensors fit `cacheBytes`; at least 1.
-  int64_t chooseGroup(const SampleAnalysis &analysis) const {
+  /// The largest divisor of `batch` that is at most the samples asked for,
+  /// or whose op's tensors, `bytes` a sample, fit `cacheBytes`; at least 1.
+  int64_t chooseGroup(int64_t batch, int64_t bytes) const {
     int64_t limit = samples;
     if (limit == 0)
-      limit = cacheBytes / std::max<int64_t>(analysis.bytesPerSample, 1);
-    for (int64_t group = std::min(limit, analysis.samples); group > 1;
-         --group)
-      if (analysis.samples % group == 0)
+      limit = cacheBytes / std::max<int64_t>(bytes, 1);
+    for (int64_t group = std::min(limit, batch); group > 1; --group)
+      if (batch % group == 0)
         return group;
     return 1;
+  }
+
+  /// The ops of `func` that compute on samples, cut into stages. Each op
+  /// may run in the largest group that its tensors and those of every op
+  /// after it allow: groups only grow along the function. A CNN's first
+  /// layers, whose activations are large, then run a sample or two at a
+  /// time, and its last, whose weights are large and activations small, on
+  /// more samples, each weight read once for all of them. Between two
+  /// stages the tensors still to be read leave the cache for the batch's,
+  /// so where a larger group may start, the cut goes where that costs least
+  /// against the weights the larger group reads less often, or nowhere
+  /// (costs in bytes moved a sample: a weight read once per group, a
+  /// tensor that crosses the cut written and read back). A stage that reads
+  /// samples interleaved with another dimension (which a group's slice
+  /// cannot take) joins the stage before it.
+  SmallVector<Stage> partition(func::FuncOp func,
+                               const SampleAnalysis &analysis) const {
+    Block &body = func.getBody().front();
+    SmallVector<Operation *> ops;
+    DenseMap<Operation *, int64_t> position;
+    for (Operation &op : body.without_terminator())
+      if (isPerSample(&op, analysis)) {
+        position[&op] = ops.size();
+        ops.push_back(&op);
+      }
+    int64_t count = ops.size();
+    if (count == 0)
+      return {};
+    int64_t batch = analysis.samples;
+    // The largest group of each op: the smallest that it or a later op's
+    // tensors allow. Ops with no tensors of their own (reshapes, slices)
+    // after the last that has take the group before them.
+    constexpr int64_t kUnbounded = std::numeric_limits<int64_t>::max();
+    SmallVector<int64_t> groups(count, kUnbounded);
+    for (int64_t i = count - 1, later = kUnbounded; i >= 0; --i) {
+      auto bytes = analysis.bytesPerSampleOf.find(ops[i]);
+      if (bytes != analysis.bytesPerSampleOf.end())
+        later = std::min(later, chooseGroup(batch, bytes->second));
+      groups[i] = later;
+    }
+    for (int64_t i = 0; i < count; ++i)
+      if (groups[i] == kUnbounded)
+        groups[i] = i == 0 ? chooseGroup(batch, 0) : groups[i - 1];
+
+    // Bytes a sample that a cut before op j moves through memory: each
+    // tensor it passes on is written to the batch's and read back. An
+    // argument is in memory already, and a result is written there anyway.
+    SmallVector<double> crossing(count + 1, 0);
+    for (auto [i, op] : llvm::enumerate(ops))
+      for (Value result : op->getResults()) {
+        if (!analysis.dims.contains(result))
+          continue;
+        int64_t last = i;
+        bool returned = false;
+        for (Operation *user : result.getUsers()) {
+          auto at = position.find(body.findAncestorOpInBlock(*user));
+          if (at == position.end())
+            returned = true;
+          else
+            last = std::max(last, at->second);
+        }
+        auto type = cast<ShapedType>(result.getType());
+        double bytes = double(type.getNumElements()) *
+                       double(type.getElementTypeBitWidth()) / 8 / batch;
+        crossing[i + 1] += (returned ? 1 : 2) * bytes;
+        crossing[last + 1] -= (returned ? 1 : 2) * bytes;
+      }
+    for (int64_t j = 1; j <= count; ++j)
+      crossing[j] += crossing[j - 1];
+
+    // Where each larger group may start, from its first op (after the
+    // last op that needs a smaller one) to the next larger group's start.
+    SmallVector<std::pair<int64_t, int64_t>> cuts = {{0, groups[0]}};
+    for (int64_t start = 1; start < count; ++start) {
+      if (groups[start] == groups[start - 1])
+        continue;
+      int64_t end = start;
+      while (end < count && groups[end] == groups[start])
+        ++end;
+      double saving = 1.0 / cuts.back().second - 1.0 / groups[start];
+      double cost = 0, best = 0;
+      std::optional<int64_t> bestCut;
+      // Not cutting: every op of the range reads its weights as often as
+      // the smaller group does.
+      for (int64_t j = start; j < end; ++j)
+        best += saving * analysis.sharedBytesOf.lookup(ops[j]);
+      for (int64_t j = start; j < end; ++j) {
+        if (cost + crossing[j] < best) {
+          best = cost + crossing[j];
+          bestCut = j;
+        }
+        cost += saving * analysis.sharedBytesOf.lookup(ops[j]);
+      }
+      if (bestCut)
+        cuts.push_back({*bestCut, groups[start]});
+    }
+    SmallVector<Stage> stages;
+    for (auto [index, cut] : llvm::enumerate(cuts)) {
+      int64_t end = index + 1 < cuts.size() ? cuts[index + 1].first : count;
+      stages.push_back(
+          {SmallVector<Operation *>(ops.begin() + cut.first, ops.begin() + end),
+           cut.second,
+           {},
+           {}});
+    }
+
+    for (;;) {
+      findStageValues(func, analysis, stages);
+      auto *interleaved =
+          llvm::find_if(llvm::drop_begin(stages), [&](const Stage &stage) {
+            return llvm::any_of(stage.inputs, [&](Value input) {
+              return analysis.dims.at(input).outer != 1;
+            });
+          });
+      if (interleaved == stages.end())
+        return stages;
+      Stage &before = *std::prev(interleaved);
+      llvm::append_range(before.ops, interleaved->ops);
+      before.group = std::min(before.group, interleaved->group);
+      stages.erase(interleaved);
+    }
   }
 
   LogicalResult split(func::FuncOp func, SymbolTable &symbols) {
@@ -305,29 +474,63 @@ struct SplitBatch : quant_qdq::impl::SplitBatchBase<SplitBatch> {
             << analysis.reason;
       return success();
     }
-    int64_t group = chooseGroup(analysis);
+    SmallVector<Stage> stages = partition(func, analysis);
+    bool whole = llvm::all_of(stages, [&](const Stage &stage) {
+      return stage.group == analysis.samples;
+    });
     if (explain) {
       InFlightDiagnostic remark = func.emitRemark("the batch of @")
                                   << func.getName();
-      if (group == analysis.samples)
+      if (stages.empty())
+        remark << " runs whole: it computes nothing per sample";
+      else if (whole)
         remark << " runs whole";
-      else
-        remark << " runs in groups of " << group;
+      else {
+        remark << " runs in groups of ";
+        llvm::interleave(
+            stages, [&](const Stage &stage) { remark << stage.group; },
+            [&] { remark << ", then "; });
+      }
       remark << " (" << analysis.samples << " samples, "
              << analysis.bytesPerSample << " bytes a sample in its largest "
              << "op)";
     }
-    if (group == analysis.samples)
+    if (stages.empty() || whole)
       return success();
-    func::FuncOp groupFunc = buildGroupFunction(func, analysis, group);
-    symbols.insert(groupFunc);
-    // The analysis admits only what it can shrink; a function that does
-    // not verify is this pass's bug, not the model's.
-    if (failed(verify(groupFunc)))
-      return groupFunc.emitError("qdq-split-batch built an invalid function "
-                                 "for groups of ")
-             << group << " samples";
-    callPerGroup(func, groupFunc, analysis, group);
+
+    // Each stage's function copies ops of the body as it is: all are built
+    // before the loops that call them join it.
+    SmallVector<func::FuncOp> groupFuncs;
+    for (auto [index, stage] : llvm::enumerate(stages)) {
+      std::string name = (func.getName() + "_samples").str();
+      if (stages.size() > 1)
+        name += "_" + std::to_string(index);
+      func::FuncOp groupFunc = buildStageFunction(func, analysis, stage, name);
+      symbols.insert(groupFunc);
+      // The analysis admits only what it can shrink; a function that does
+      // not verify is this pass's bug, not the model's.
+      if (failed(verify(groupFunc)))
+        return groupFunc.emitError("qdq-split-batch built an invalid "
+                                   "function for groups of ")
+               << stage.group << " samples";
+      groupFuncs.push_back(groupFunc);
+    }
+    Block &body = func.getBody().front();
+    auto ret = cast<func::ReturnOp>(body.getTerminator());
+    SmallVector<Operation *> old;
+    for (Operation &op : body.without_terminator())
+      old.push_back(&op);
+    OpBuilder builder(ret);
+    // The batch's tensor of each stage's output, once its loop has run.
+    IRMapping batch;
+    for (auto [stage, groupFunc] : llvm::zip_equal(stages, groupFuncs))
+      callPerGroup(builder, groupFunc, analysis, stage, batch);
+    for (OpOperand &result : ret->getOpOperands())
+      result.set(batch.lookupOrDefault(result.get()));
+    // What is left computes the results that do not depend on the samples.
+    for (Operation *op : llvm::reverse(old))
+      if (op->use_empty())
+        op->erase();
     return success();
   }
 };

@@ -5,6 +5,8 @@
 // RUN: qdq-opt %s --qdq-split-batch=cache-bytes=9000 --split-input-file | FileCheck %s --check-prefix=CACHE
 // RUN: qdq-opt %s --qdq-split-batch="samples=2 explain=true" --split-input-file -o /dev/null 2>&1 | FileCheck %s --check-prefix=WHY
 // RUN: qdq-opt %s --split-input-file | FileCheck %s --check-prefix=OFF
+// RUN: qdq-opt %s --qdq-split-batch=cache-bytes=1100 --split-input-file | FileCheck %s --check-prefix=STAGES
+// RUN: qdq-opt %s --qdq-split-batch="cache-bytes=1100 explain=true" --split-input-file -o /dev/null 2>&1 | FileCheck %s --check-prefix=WHY-STAGES
 // RUN: not qdq-opt %s --qdq-split-batch=samples=-1 --split-input-file 2>&1 | FileCheck %s --check-prefix=NEGATIVE
 
 // OFF-NOT: scf.for
@@ -265,16 +267,15 @@ func.func @two_layouts(%x: tensor<4x2xf32>, %y: tensor<4x2xf32>) -> tensor<8xf32
 // -----
 
 // A result that does not depend on the samples (calibration's size of an
-// observed tensor) is computed once, outside the loop.
-// CHECK-LABEL: func.func private @size_result_samples
-// CHECK-SAME: (%{{.*}}: tensor<2x2xf32>) -> tensor<2x2xf32>
-// CHECK-NOT: arith.constant dense<8>
-// CHECK: return
+// observed tensor) is computed once, outside the loop; the samples
+// returned as they came need no loop at all.
+// CHECK-NOT: func.func private @size_result_samples
 // CHECK-LABEL: func.func @size_result
+// CHECK-SAME: (%[[X:.*]]: tensor<4x2xf32>)
 // CHECK: %[[SIZE:.*]] = arith.constant dense<8> : tensor<i64>
-// CHECK: %[[LOOP:.*]] = scf.for
-// CHECK: return %[[LOOP]], %[[SIZE]]
-// WHY: remark: the batch of @size_result runs in groups of 2
+// CHECK-NOT: scf.for
+// CHECK: return %[[X]], %[[SIZE]]
+// WHY: remark: the batch of @size_result runs whole: it computes nothing per sample
 func.func @size_result(%x: tensor<4x2xf32>) -> (tensor<4x2xf32>, tensor<i64>) {
   %size = arith.constant dense<8> : tensor<i64>
   return %x, %size : tensor<4x2xf32>, tensor<i64>
@@ -359,4 +360,184 @@ func.func @histogram_across(%x: tensor<4x8x16xf32>) -> tensor<8x2048xi64> {
   %t = linalg.transpose ins(%x : tensor<4x8x16xf32>) outs(%e : tensor<8x4x16xf32>) permutation = [1, 0, 2]
   %h = quant_qdq.histogram %t bins 2048 bin_scale 10.0 : tensor<8x4x16xf32>
   return %h : tensor<8x2048xi64>
+}
+
+// -----
+
+// Groups grow along the function: each op may run in the largest group
+// that its tensors and those of every op after it fit, and a stage starts
+// where the weights it then reads less often outweigh the tensors passed
+// to it. With 1100 bytes, the ReLU (1024 bytes a sample) runs a sample at a
+// time; the first product (544 bytes, 4 KiB of weights) two at a time, for
+// 512 bytes of ReLU a sample passed on; the second (160 bytes, 1 KiB of
+// weights) the whole batch, for 32 bytes passed on.
+// CHECK-LABEL: func.func private @mlp_samples(
+// CHECK-SAME: tensor<2x128xf32>
+// STAGES-LABEL: func.func private @mlp_samples_0
+// STAGES-SAME: (%{{.*}}: tensor<1x128xf32>) -> tensor<1x128xf32>
+// STAGES-LABEL: func.func private @mlp_samples_1
+// STAGES-SAME: (%{{.*}}: tensor<2x128xf32>) -> tensor<2x8xf32>
+// STAGES: linalg.fill {{.*}} -> tensor<2x8xf32>
+// STAGES-LABEL: func.func private @mlp_samples_2
+// STAGES-SAME: (%{{.*}}: tensor<4x8xf32>) -> tensor<4x32xf32>
+// STAGES-LABEL: func.func @mlp
+// STAGES-SAME: (%[[X:.*]]: tensor<4x128xf32>)
+// STAGES: %[[RELU:.*]] = scf.for %[[I:[a-z0-9_]+]] =
+// STAGES: tensor.extract_slice %[[X]][%[[I]], 0] [1, 128] [1, 1]
+// STAGES: func.call @mlp_samples_0
+// STAGES: %[[HIDDEN:.*]] = scf.for %[[J:[a-z0-9_]+]] =
+// STAGES: tensor.extract_slice %[[RELU]][%[[J]], 0] [2, 128] [1, 1]
+// STAGES: func.call @mlp_samples_1
+// STAGES: tensor.insert_slice %{{.*}} into %{{.*}}[%[[J]], 0] [2, 8] [1, 1]
+// STAGES: %[[LAST:.*]] = scf.for
+// STAGES: tensor.extract_slice %[[HIDDEN]][%{{.*}}, 0] [4, 8] [1, 1]
+// STAGES: func.call @mlp_samples_2
+// STAGES: return %[[LAST]]
+// WHY-STAGES: remark: the batch of @mlp runs in groups of 1, then 2, then 4 (4 samples, 1024 bytes a sample in its largest op)
+#x2 = affine_map<(n, k) -> (n, k)>
+#a3 = affine_map<(n, j, k) -> (n, k)>
+#b3 = affine_map<(n, j, k) -> (k, j)>
+#c3 = affine_map<(n, j, k) -> (n, j)>
+func.func @mlp(%x: tensor<4x128xf32>) -> tensor<4x32xf32> {
+  %zero = arith.constant 0.0 : f32
+  %w1 = arith.constant dense<0.5> : tensor<128x8xf32>
+  %w2 = arith.constant dense<0.25> : tensor<8x32xf32>
+  %e = tensor.empty() : tensor<4x128xf32>
+  %relu = linalg.generic {indexing_maps = [#x2, #x2], iterator_types = ["parallel", "parallel"]}
+      ins(%x : tensor<4x128xf32>) outs(%e : tensor<4x128xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %m = arith.maximumf %a, %zero : f32
+    linalg.yield %m : f32
+  } -> tensor<4x128xf32>
+  %e1 = tensor.empty() : tensor<4x8xf32>
+  %z1 = linalg.fill ins(%zero : f32) outs(%e1 : tensor<4x8xf32>) -> tensor<4x8xf32>
+  %h = linalg.generic {indexing_maps = [#a3, #b3, #c3], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%relu, %w1 : tensor<4x128xf32>, tensor<128x8xf32>) outs(%z1 : tensor<4x8xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %p = arith.mulf %a, %b : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<4x8xf32>
+  %e2 = tensor.empty() : tensor<4x32xf32>
+  %z2 = linalg.fill ins(%zero : f32) outs(%e2 : tensor<4x32xf32>) -> tensor<4x32xf32>
+  %y = linalg.generic {indexing_maps = [#a3, #b3, #c3], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%h, %w2 : tensor<4x8xf32>, tensor<8x32xf32>) outs(%z2 : tensor<4x32xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %p = arith.mulf %a, %b : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<4x32xf32>
+  return %y : tensor<4x32xf32>
+}
+
+// -----
+
+// A larger group that reads no weight less often is not worth passing
+// tensors between stages: the function runs as one stage, in the group
+// that its first op allows.
+// CHECK-LABEL: func.func private @shrinking_samples(
+// STAGES-LABEL: func.func private @shrinking_samples(
+// STAGES-SAME: tensor<2x64xf32>
+// STAGES-NOT: func.func private
+// STAGES-LABEL: func.func @shrinking
+// WHY-STAGES: remark: the batch of @shrinking runs in groups of 2 (4 samples, 512 bytes a sample in its largest op)
+#rows = affine_map<(n, k) -> (n, k)>
+#row = affine_map<(n, k) -> (n)>
+#each = affine_map<(n) -> (n)>
+func.func @shrinking(%x: tensor<4x64xf32>) -> tensor<4xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4x64xf32>
+  %relu = linalg.generic {indexing_maps = [#rows, #rows], iterator_types = ["parallel", "parallel"]}
+      ins(%x : tensor<4x64xf32>) outs(%e : tensor<4x64xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %m = arith.maximumf %a, %zero : f32
+    linalg.yield %m : f32
+  } -> tensor<4x64xf32>
+  %e2 = tensor.empty() : tensor<4xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e2 : tensor<4xf32>) -> tensor<4xf32>
+  %sum = linalg.generic {indexing_maps = [#rows, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%relu : tensor<4x64xf32>) outs(%init : tensor<4xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %s = arith.addf %a, %o : f32
+    linalg.yield %s : f32
+  } -> tensor<4xf32>
+  %e3 = tensor.empty() : tensor<4xf32>
+  %last = linalg.generic {indexing_maps = [#each, #each], iterator_types = ["parallel"]}
+      ins(%sum : tensor<4xf32>) outs(%e3 : tensor<4xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %m = arith.maximumf %a, %zero : f32
+    linalg.yield %m : f32
+  } -> tensor<4xf32>
+  return %last : tensor<4xf32>
+}
+
+// -----
+
+// A stage would read samples interleaved with another dimension (the
+// [sequence x batch] sums before the last product, which alone fits four
+// samples and has weights to read less often), which a group's slice
+// cannot take: it joins the stage before it, and the function runs as one
+// stage.
+// CHECK-LABEL: func.func private @interleaved_stage_samples(
+// STAGES-LABEL: func.func private @interleaved_stage_samples(
+// STAGES-SAME: tensor<1x3x32xf32>
+// STAGES-NOT: func.func private
+// STAGES-LABEL: func.func @interleaved_stage
+// WHY-STAGES: remark: the batch of @interleaved_stage runs in groups of 1 (4 samples
+#t3 = affine_map<(b, s, f) -> (b, s, f)>
+#t3t = affine_map<(b, s, f) -> (s, b, f)>
+#r2 = affine_map<(r, f) -> (r, f)>
+#r1 = affine_map<(r, f) -> (r)>
+#gs = affine_map<(b, j, s) -> (s, b)>
+#ws = affine_map<(b, j, s) -> (s, j)>
+#bj = affine_map<(b, j, s) -> (b, j)>
+func.func @interleaved_stage(%x: tensor<4x3x32xf32>) -> tensor<4x64xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<3x4x32xf32>
+  %t = linalg.generic {indexing_maps = [#t3, #t3t], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%x : tensor<4x3x32xf32>) outs(%e : tensor<3x4x32xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    linalg.yield %a : f32
+  } -> tensor<3x4x32xf32>
+  %rows = tensor.collapse_shape %t [[0, 1], [2]] : tensor<3x4x32xf32> into tensor<12x32xf32>
+  %e1 = tensor.empty() : tensor<12x32xf32>
+  %relu = linalg.generic {indexing_maps = [#r2, #r2], iterator_types = ["parallel", "parallel"]}
+      ins(%rows : tensor<12x32xf32>) outs(%e1 : tensor<12x32xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %m = arith.maximumf %a, %zero : f32
+    linalg.yield %m : f32
+  } -> tensor<12x32xf32>
+  %e2 = tensor.empty() : tensor<12xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e2 : tensor<12xf32>) -> tensor<12xf32>
+  %sum = linalg.generic {indexing_maps = [#r2, #r1], iterator_types = ["parallel", "reduction"]}
+      ins(%relu : tensor<12x32xf32>) outs(%init : tensor<12xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %s = arith.addf %a, %o : f32
+    linalg.yield %s : f32
+  } -> tensor<12xf32>
+  %grid = tensor.expand_shape %sum [[0, 1]] output_shape [3, 4] : tensor<12xf32> into tensor<3x4xf32>
+  %w = arith.constant dense<0.5> : tensor<3x64xf32>
+  %e3 = tensor.empty() : tensor<4x64xf32>
+  %z3 = linalg.fill ins(%zero : f32) outs(%e3 : tensor<4x64xf32>) -> tensor<4x64xf32>
+  %back = linalg.generic {indexing_maps = [#gs, #ws, #bj], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%grid, %w : tensor<3x4xf32>, tensor<3x64xf32>) outs(%z3 : tensor<4x64xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %p = arith.mulf %a, %b : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<4x64xf32>
+  return %back : tensor<4x64xf32>
+}
+
+// -----
+
+// A scalar operand (a fill's value) is no tensor of the samples' and no
+// weight.
+// CHECK-LABEL: func.func private @scalar_fill_samples(
+// CHECK-SAME: tensor<2x8xf32>
+// WHY-STAGES: remark: the batch of @scalar_fill runs whole (4 samples, 32 bytes a sample in its largest op)
+func.func @scalar_fill(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %c = arith.constant 1.0 : f32
+  %r = linalg.fill ins(%c : f32) outs(%x : tensor<4x8xf32>) -> tensor<4x8xf32>
+  return %r : tensor<4x8xf32>
 }
