@@ -259,7 +259,10 @@ def VectorizeContractions : Pass<"qdq-vectorize-contractions"> {
     reads a part of it of its own: n before the samples multiplied by one
     weight, then to the outermost of batch, n, m); each iteration owns whole
     tiles. A 7x7 convolution's 49 columns are 3 tiles and a remainder, its 960
-    rows 160 tiles: the rows are shared. Named contractions (`linalg.matmul`,
+    rows 160 tiles: the rows are shared. Where a second dimension of whole
+    tiles shares them more evenly as chunks of both, the `scf.forall` runs
+    over both (a 7x7 map's 7 rows of pixels by its 5 panels of 32 channels:
+    18 chunks against 17 rather than 4 rows against 3). Named contractions (`linalg.matmul`,
     `batch_matmul`, ...) are generalized. Other ops are left alone. Part of
     `qdq-cpu-pipeline`, which lowers each `vector.contract` to one broadcast
     FMA per row and k: the sum over k keeps its order, but a fused multiply-

@@ -171,12 +171,13 @@ static unsigned getContractionOperand(ContractionPart part) {
 /// dimension that holds at least two grains (a grain being one register
 /// tile along it) and that the threads share most evenly, the remainder
 /// that is not a whole grain counted as sequential; ties go to the first in
-/// the register tiles' loop order. Each iteration then owns whole tiles,
-/// the column panel of the right operand they read included. The rest is
-/// split off first and stays sequential, so that every part keeps static
-/// shapes. An epilogue is split and distributed along the same dimension,
-/// each of its parts computing the contraction's part it reads. Returns the
-/// parts left to tile for registers.
+/// the register tiles' loop order. Where a second dimension of whole
+/// grains shares the chunks more evenly, the forall runs over both. Each
+/// iteration then owns whole tiles, the column panel of the right operand they
+/// read included. The rest is split off first and stays sequential, so that
+/// every part keeps static shapes. An epilogue is split and distributed along
+/// the same dimension, each of its parts computing the contraction's part it
+/// reads. Returns the parts left to tile for registers.
 static FailureOr<SmallVector<ContractionPart>>
 distributeOverThreads(RewriterBase &rewriter, ContractionPart whole,
                       const MatmulDims &blocking, int64_t rows, int64_t columns,
@@ -212,6 +213,24 @@ distributeOverThreads(RewriterBase &rewriter, ContractionPart whole,
   if (!chosen)
     return SmallVector<ContractionPart>{whole};
   int64_t dim = *chosen, grain = grainOf(dim);
+  // A dimension that the threads share unevenly (the 7 rows of a 7x7 map:
+  // 4 against 3) is shared with a second one, where both are whole grains,
+  // as chunks of both (7 rows by 5 panels: 18 chunks against 17).
+  std::optional<int64_t> second;
+  if (bounds[dim] % grain == 0) {
+    for (int64_t d : getTileLoopOrder(op, blocking)) {
+      if (iterators[d] != utils::IteratorType::parallel)
+        break;
+      if (d == dim || bounds[d] < 2 * grainOf(d) || bounds[d] % grainOf(d) != 0)
+        continue;
+      double slowdown = getSlowdown(
+          bounds[dim] / grain * (bounds[d] / grainOf(d)), 1, threads);
+      if (slowdown < chosenSlowdown) {
+        second = d;
+        chosenSlowdown = slowdown;
+      }
+    }
+  }
 
   // With an epilogue, the epilogue is what is split and tiled; its loops
   // are the contraction's parallel ones, in the output's order.
@@ -256,6 +275,9 @@ distributeOverThreads(RewriterBase &rewriter, ContractionPart whole,
   }
   SmallVector<int64_t> sizes(root.getNumLoops(), 0);
   sizes[rootDim] = grain;
+  if (second)
+    sizes[whole.epilogue ? getEpilogueLoop(op, *second) : *second] =
+        grainOf(*second);
   scf::SCFTilingOptions options;
   options.setTileSizes(getAsIndexOpFoldResult(op.getContext(), sizes));
   options.setLoopType(scf::SCFTilingOptions::LoopType::ForallOp);

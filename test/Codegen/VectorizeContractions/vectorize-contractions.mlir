@@ -3,8 +3,9 @@
 // accumulator through vector.contracts of depth k, read from and written
 // back to its slice of the output once; remainder tiles are peeled to static
 // shapes. Other contractions are left alone.
-// With `parallel` (the default), the outermost parallel dimension that
-// holds two tiles or more is an scf.forall first.
+// With `parallel` (the default), the parallel dimension that the threads
+// share most evenly is an scf.forall first, with a second one where chunks
+// of both share more evenly.
 // RUN: qdq-opt %s --qdq-vectorize-contractions="parallel=false" --split-input-file | FileCheck %s
 // RUN: qdq-opt %s --qdq-vectorize-contractions="rows=4 columns=8 depth=2 parallel=false" --split-input-file | FileCheck %s --check-prefix=SMALL
 // RUN: qdq-opt %s --qdq-vectorize-contractions --split-input-file | FileCheck %s --check-prefix=PAR
@@ -26,11 +27,10 @@
 // CHECK:     tensor.insert_slice %[[W]]
 // CHECK-NOT: linalg.generic
 // PAR-LABEL: func.func @even
-// PAR: scf.forall (%[[N:.*]]) = (0) to (32) step (16) shared_outs(%[[OUT:.*]] = %{{.*}}) -> (tensor<12x32xf32>)
-// PAR:   scf.for %{{.*}} = %c0 to %c12 step %c6
-// PAR:     vector.contract {{.*}} : vector<6x4xf32>, vector<4x16xf32> into vector<6x16xf32>
+// PAR: scf.forall (%[[M:.*]], %[[N:.*]]) = (0, 0) to (12, 32) step (6, 16) shared_outs(%[[OUT:.*]] = %{{.*}}) -> (tensor<12x32xf32>)
+// PAR:   vector.contract {{.*}} : vector<6x4xf32>, vector<4x16xf32> into vector<6x16xf32>
 // PAR:   scf.forall.in_parallel
-// PAR:     tensor.parallel_insert_slice %{{.*}} into %[[OUT]][0, %[[N]]] [12, 16] [1, 1]
+// PAR:     tensor.parallel_insert_slice %{{.*}} into %[[OUT]][%[[M]], %[[N]]] [6, 16] [1, 1]
 // SMALL-LABEL: func.func @even
 // SMALL: vector.contract {{.*}} : vector<4x2xf32>, vector<2x8xf32> into vector<4x8xf32>
 func.func @even(%a: tensor<12x8xf32>, %b: tensor<8x32xf32>,
@@ -94,8 +94,7 @@ func.func @transposed_rhs(%a: tensor<12x8xf32>, %b: tensor<32x8xf32>,
 // A batch dimension is one more loop outside the tiles, the one threads
 // share out.
 // PAR-LABEL: func.func @batched
-// PAR: scf.forall (%{{.*}}) in (3)
-// PAR: scf.for %{{.*}} = %c0 to %c32 step %c16
+// PAR: scf.forall (%{{.*}}, %{{.*}}) = (0, 0) to (3, 32) step (1, 16)
 // CHECK-LABEL: func.func @batched
 // CHECK: scf.for %{{.*}} = %c0 to %c3 step %c1
 // CHECK:   scf.for %{{.*}} = %c0 to %c32 step %c16
@@ -257,4 +256,28 @@ func.func @shared_weight(%a: tensor<2x12x8xf32>, %w: tensor<8x32xf32>,
     linalg.yield %s : f32
   } -> tensor<2x12x32xf32>
   return %r : tensor<2x12x32xf32>
+}
+
+// -----
+
+// Seven rows of 16-wide tiles in 5 panels: two threads share neither
+// evenly (4 rows against 3, 3 panels against 2), both as 35 chunks (18
+// against 17).
+// TWO-LABEL: func.func @rows_by_panels
+// TWO: scf.forall (%{{.*}}, %{{.*}}) = (0, 0) to (7, 80) step (1, 16)
+// TWO-NOT: scf.forall (
+#lhs_7 = affine_map<(b, m, n, k) -> (b, m, k)>
+#rhs_7 = affine_map<(b, m, n, k) -> (k, n)>
+#out_7 = affine_map<(b, m, n, k) -> (b, m, n)>
+func.func @rows_by_panels(%a: tensor<7x7x8xf32>, %w: tensor<8x80xf32>,
+                          %c: tensor<7x7x80xf32>) -> tensor<7x7x80xf32> {
+  %r = linalg.generic {indexing_maps = [#lhs_7, #rhs_7, #out_7],
+                       iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%a, %w : tensor<7x7x8xf32>, tensor<8x80xf32>) outs(%c : tensor<7x7x80xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<7x7x80xf32>
+  return %r : tensor<7x7x80xf32>
 }
