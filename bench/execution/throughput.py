@@ -8,14 +8,17 @@ largest difference between the two outputs relative to the output range.
 
 Both run in this script on this machine with the same threads: every core
 (qdq-run's OpenMP default, ONNX Runtime's intra-op default), ONNX Runtime
-with its graph optimizations. qdq-run's time is per run over `--repeat`
-runs after a warm-up run; ONNX Runtime's is the median of 20 after 3. The
+with its graph optimizations. qdq-run's time is the mean per run over
+`--repeat` runs after a warm-up run, as many as span 0.2 s and at least 5
+(5 runs of MobileNet-v2 at batch 1 are 10 ms, which one neighbour's burst
+could double); ONNX Runtime's is the median of 20 after 3. The
 two take turns, `ROUNDS` rounds each (3 by default), and each keeps its
 best round: on a shared machine, neighbours slow one tool's round or the
 other's, and a single round's ratio can be off by 1.5x either way.
 
 usage: bench/execution/throughput.py [build-dir] [model ...]
 """
+import math
 import os
 import subprocess
 import sys
@@ -67,8 +70,9 @@ def main():
                 x = rng.rand(batch, *sample.shape[1:]).astype(np.float32)
             qdq_ms = ort_ms = float("inf")
             for _ in range(ROUNDS):
-                qdq_ms = min(qdq_ms, qdq_run_ms(model.onnx, x, work, repeat=5))
                 ort_ms = min(ort_ms, ort.latency_ms(model.onnx, x))
+                repeat = max(5, math.ceil(200 / ort_ms))
+                qdq_ms = min(qdq_ms, qdq_run_ms(model.onnx, x, work, repeat))
             ref = ort.outputs(model.onnx, [x])[0]
             got = np.load(work / "y.npy")
             err = float(np.abs(ref - got).max() / (ref.max() - ref.min()))
