@@ -102,6 +102,13 @@ static void fillAfterReshape(RewriterBase &rewriter,
   rewriter.eraseOp(fill);
 }
 
+Value BroadcastInit::getSource() const {
+  linalg::LinalgOp op = broadcast; // the op's interface methods are not const
+  if (Value value = getFilledValue(op))
+    return value;
+  return op.getDpsInputOperand(0)->get();
+}
+
 std::optional<BroadcastInit>
 mlir::quant_qdq::getBroadcastInit(RewriterBase &rewriter,
                                   linalg::GenericOp contraction) {
@@ -129,8 +136,8 @@ mlir::quant_qdq::getBroadcastInit(RewriterBase &rewriter,
   if (!produced.hasOneUse())
     return std::nullopt;
   auto broadcast = produced.getDefiningOp<linalg::LinalgOp>();
-  if (Value value = getFilledValue(broadcast))
-    return BroadcastInit{init, broadcast, value,
+  if (getFilledValue(broadcast))
+    return BroadcastInit{init, broadcast,
                          AffineMap::get(initType.getRank(), 0, {}, context)};
   if (!broadcast || !isBroadcast(broadcast))
     return std::nullopt;
@@ -140,7 +147,7 @@ mlir::quant_qdq::getBroadcastInit(RewriterBase &rewriter,
     return std::nullopt;
   AffineMap sourceOfInit =
       broadcast.getMatchingIndexingMap(source).compose(broadcastOfInit);
-  return BroadcastInit{init, broadcast, source->get(), sourceOfInit};
+  return BroadcastInit{init, broadcast, sourceOfInit};
 }
 
 Value mlir::quant_qdq::traceSliceRoot(RewriterBase &rewriter, Value slice,
@@ -275,10 +282,11 @@ Value mlir::quant_qdq::getDestinationRoot(Value value, ArrayRef<Value> roots) {
 static Value readFromSource(RewriterBase &rewriter, vector::TransferReadOp read,
                             const BroadcastInit &init,
                             ArrayRef<Value> offsets) {
+  Value source = init.getSource();
   // A fill's value: the same in every element of the tile.
-  if (!isa<ShapedType>(init.source.getType()))
+  if (!isa<ShapedType>(source.getType()))
     return vector::BroadcastOp::create(rewriter, read.getLoc(),
-                                       read.getVectorType(), init.source);
+                                       read.getVectorType(), source);
   AffineMap sourceOfInit = init.sourceOfInit;
   unsigned dims = sourceOfInit.getNumDims();
   if (!llvm::all_of(sourceOfInit.getResults(), isLinear) ||
@@ -325,9 +333,8 @@ static Value readFromSource(RewriterBase &rewriter, vector::TransferReadOp read,
         getAsOpFoldResult(offsets)));
   auto map = AffineMap::get(sourceOfInit.getNumResults(), 0, results, context);
   SmallVector<bool> inBounds(type.getRank(), true);
-  return vector::TransferReadOp::create(rewriter, loc, type, init.source,
-                                        indices, read.getPadding(), map,
-                                        inBounds);
+  return vector::TransferReadOp::create(rewriter, loc, type, source, indices,
+                                        read.getPadding(), map, inBounds);
 }
 
 void mlir::quant_qdq::readAccumulatorsFromBroadcasts(

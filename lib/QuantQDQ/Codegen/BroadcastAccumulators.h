@@ -23,8 +23,12 @@ namespace mlir::quant_qdq {
 struct BroadcastInit {
   Value init;
   linalg::LinalgOp broadcast; // a broadcast (generic or named) or a fill
-  Value source;
   AffineMap sourceOfInit;
+
+  /// What tiles read instead of the init: the fill's value or the
+  /// broadcast's input, as the IR has it now. Not kept as a value: the
+  /// canonicalizer may replace it (a one-iteration loop that computed it).
+  Value getSource() const;
 };
 
 /// The broadcast or fill behind `contraction`'s init operand (its result,
