@@ -309,6 +309,43 @@ static void callPerGroup(OpBuilder &builder, func::FuncOp groupFunc,
     batch.map(output, result);
 }
 
+/// The bytes a sample that a cut before each of `ops` (the function's ops
+/// that compute on samples, in order) moves through memory: each tensor
+/// it passes on is written to the batch's and read back. An argument is in
+/// memory already, and a result is written there anyway.
+static SmallVector<double> getBytesPassed(Block &body,
+                                          const SampleAnalysis &analysis,
+                                          ArrayRef<Operation *> ops) {
+  int64_t count = ops.size();
+  DenseMap<Operation *, int64_t> position;
+  for (auto [i, op] : llvm::enumerate(ops))
+    position[op] = i;
+  SmallVector<double> crossing(count + 1, 0);
+  for (auto [i, op] : llvm::enumerate(ops))
+    for (Value result : op->getResults()) {
+      if (!analysis.dims.contains(result))
+        continue;
+      int64_t last = i;
+      bool returned = false;
+      for (Operation *user : result.getUsers()) {
+        auto at = position.find(body.findAncestorOpInBlock(*user));
+        if (at == position.end())
+          returned = true;
+        else
+          last = std::max(last, at->second);
+      }
+      auto type = cast<ShapedType>(result.getType());
+      double bytes = double(type.getNumElements()) *
+                     double(type.getElementTypeBitWidth()) / 8 /
+                     analysis.samples;
+      crossing[i + 1] += (returned ? 1 : 2) * bytes;
+      crossing[last + 1] -= (returned ? 1 : 2) * bytes;
+    }
+  for (int64_t j = 1; j <= count; ++j)
+    crossing[j] += crossing[j - 1];
+  return crossing;
+}
+
 namespace {
 struct SplitBatch : quant_qdq::impl::SplitBatchBase<SplitBatch> {
   using SplitBatchBase::SplitBatchBase;
@@ -360,12 +397,9 @@ struct SplitBatch : quant_qdq::impl::SplitBatchBase<SplitBatch> {
                                const SampleAnalysis &analysis) const {
     Block &body = func.getBody().front();
     SmallVector<Operation *> ops;
-    DenseMap<Operation *, int64_t> position;
     for (Operation &op : body.without_terminator())
-      if (isPerSample(&op, analysis)) {
-        position[&op] = ops.size();
+      if (isPerSample(&op, analysis))
         ops.push_back(&op);
-      }
     int64_t count = ops.size();
     if (count == 0)
       return {};
@@ -385,31 +419,7 @@ struct SplitBatch : quant_qdq::impl::SplitBatchBase<SplitBatch> {
       if (groups[i] == kUnbounded)
         groups[i] = i == 0 ? chooseGroup(batch, 0) : groups[i - 1];
 
-    // Bytes a sample that a cut before op j moves through memory: each
-    // tensor it passes on is written to the batch's and read back. An
-    // argument is in memory already, and a result is written there anyway.
-    SmallVector<double> crossing(count + 1, 0);
-    for (auto [i, op] : llvm::enumerate(ops))
-      for (Value result : op->getResults()) {
-        if (!analysis.dims.contains(result))
-          continue;
-        int64_t last = i;
-        bool returned = false;
-        for (Operation *user : result.getUsers()) {
-          auto at = position.find(body.findAncestorOpInBlock(*user));
-          if (at == position.end())
-            returned = true;
-          else
-            last = std::max(last, at->second);
-        }
-        auto type = cast<ShapedType>(result.getType());
-        double bytes = double(type.getNumElements()) *
-                       double(type.getElementTypeBitWidth()) / 8 / batch;
-        crossing[i + 1] += (returned ? 1 : 2) * bytes;
-        crossing[last + 1] -= (returned ? 1 : 2) * bytes;
-      }
-    for (int64_t j = 1; j <= count; ++j)
-      crossing[j] += crossing[j - 1];
+    SmallVector<double> crossing = getBytesPassed(body, analysis, ops);
 
     // Where each larger group may start, from its first op (after the
     // last op that needs a smaller one) to the next larger group's start.
