@@ -472,6 +472,23 @@ def VectorizeChannelWindows : Pass<"qdq-vectorize-channel-windows"> {
     terms in the named op's order, filter row by filter row, each row's
     taps in order; a depthwise convolution's multiply-add rounds once.
 
+    The ops next to the window fold into its tiles where nothing touching
+    memory stands between. One that fills the whole output just before
+    (`linalg.fill` of an f32, or an element-wise generic over the output's
+    dimensions that does not read it, such as a bias broadcast along the
+    channels) becomes the tiles' starting accumulators. An element-wise
+    generic just after that reads the output once as it lies and writes
+    another buffer of its shape (an activation, a residual sum, an
+    average's division) is applied to the accumulators, which the tiles
+    then store into that buffer, where the output is a `memref.alloc` used
+    by nothing else but its deallocation, and where the buffer the
+    epilogue writes cannot alias what the window and the fill read:
+    allocated apart, or two arguments of a private function that none of
+    its calls in the op the pass runs on passes aliasing buffers. The
+    output's allocation then goes. qdq-cpu-pipeline runs the pass on the
+    module, after qdq-outline-parallel-loops, so that those calls are
+    seen.
+
     Part of `qdq-cpu-pipeline`, before `qdq-collapse-loop-dims`.
   }];
   let options = [

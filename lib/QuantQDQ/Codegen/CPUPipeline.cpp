@@ -94,7 +94,9 @@ void mlir::quant_qdq::buildCPULoweringPipeline(
   // rows.
   VectorizeChannelWindowsOptions windows;
   windows.width = vectorWidth;
-  pm.addNestedPass<func::FuncOp>(createVectorizeChannelWindows(windows));
+  // On the module: an outlined loop's calls tell which of its arguments
+  // may alias, which folding a window's epilogue into its tiles asks.
+  pm.addPass(createVectorizeChannelWindows(windows));
   pm.addNestedPass<func::FuncOp>(createVectorizeConvolutionRows());
   // Element-wise ops walk contiguous memory as one loop, in vectors as wide
   // as the host's (a softmax's exponentials, a GELU: their polynomials on

@@ -10,13 +10,17 @@
 // by `vectors` vectors of `width` channels: accumulators read once; for
 // each filter row (a loop carrying them) the filter row's vectors loaded
 // once and each input vector of the window row loaded once and added to
-// every pixel whose window holds it; accumulators written back once.
+// every pixel whose window holds it; accumulators written back once. The
+// fill before the op and the element-wise op after it fold into the tiles
+// where they can (ChannelWindowFusion.h).
 //
 //===----------------------------------------------------------------------===//
 
+#include "ChannelWindowFusion.h"
 #include "ContiguousBuffers.h"
 #include "LinearIndex.h"
 #include "QuantQDQ/Codegen/Passes.h"
+#include "VectorBody.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -47,6 +51,12 @@ struct ChannelWindow {
   Operation *op;
   Combine combine;
   Value input, filter, output; // filter: a depthwise one's taps, else null
+  /// What fills the output before the op, which a tile computes instead of
+  /// loading its accumulators (see ChannelWindowFusion.h); may be null.
+  Operation *init = nullptr;
+  /// The element-wise op a tile applies to its accumulators, storing its
+  /// result instead of them; may be null.
+  linalg::GenericOp epilogue;
   int64_t batch, height, width, channels, windowHeight, windowWidth;
   int64_t strides[2], dilations[2];
 };
@@ -192,6 +202,15 @@ private:
   /// One tile: `pixels` output pixels from `column` by `vectors` vectors.
   void emitTile(OpBuilder &b, Value sample, Value row, Value column,
                 Value channel, int64_t pixels, int64_t vectors);
+  /// The accumulator of the output vector at `ivs` (sample, row, column,
+  /// channel) before the window's terms: the output's, or the init's.
+  Value readAccumulator(OpBuilder &b, ArrayRef<Value> ivs);
+  /// Stores the accumulator of the output vector at `ivs`, or the
+  /// epilogue's result on it.
+  void writeAccumulator(OpBuilder &b, Value accumulator, ArrayRef<Value> ivs);
+  /// Erases the op, the ops folded into its tiles, and its output if that
+  /// was only theirs.
+  void eraseFolded();
 
   Value index(OpBuilder &b, int64_t value) {
     return arith::ConstantIndexOp::create(b, loc, value);
@@ -233,7 +252,7 @@ private:
     body(b, forOp.getInductionVar());
   }
 
-  const ChannelWindow &w;
+  ChannelWindow w;
   Location loc;
   VectorType vectorType;
   int64_t width;
@@ -241,7 +260,8 @@ private:
 } // namespace
 
 void TileEmitter::emit(int64_t pixels, int64_t vectors) {
-  OpBuilder b(w.op);
+  // After the window, where the epilogue's operands are all defined.
+  OpBuilder b(w.epilogue ? w.epilogue.getOperation() : w.op);
   int64_t channelVectors = w.channels / width;
   vectors = std::min(vectors, channelVectors);
   int64_t wholeGroups = channelVectors / vectors;
@@ -257,7 +277,51 @@ void TileEmitter::emit(int64_t pixels, int64_t vectors) {
                 rest);
     });
   });
+  eraseFolded();
+}
+
+void TileEmitter::eraseFolded() {
   w.op->erase();
+  if (w.init)
+    w.init->erase();
+  if (!w.epilogue)
+    return;
+  w.epilogue->erase();
+  Operation *allocation = w.output.getDefiningOp();
+  for (Operation *user : llvm::make_early_inc_range(w.output.getUsers()))
+    user->erase(); // its deallocations
+  allocation->erase();
+}
+
+Value TileEmitter::readAccumulator(OpBuilder &b, ArrayRef<Value> ivs) {
+  if (!w.init)
+    return vector::LoadOp::create(b, loc, vectorType, w.output, ivs);
+  if (auto fill = dyn_cast<linalg::FillOp>(w.init))
+    return vector::BroadcastOp::create(b, loc, vectorType, fill.getInputs()[0]);
+  auto init = cast<linalg::GenericOp>(w.init);
+  quant_qdq::VectorBody body(b, loc, width);
+  body.readOperands(init, ivs, quant_qdq::kWindowChannelLoop,
+                    /*inputsOnly=*/true);
+  body.cloneOps(init);
+  return body.lookup(init.getBody()->getTerminator()->getOperand(0));
+}
+
+void TileEmitter::writeAccumulator(OpBuilder &b, Value accumulator,
+                                   ArrayRef<Value> ivs) {
+  if (!w.epilogue) {
+    vector::StoreOp::create(b, loc, accumulator, w.output, ivs);
+    return;
+  }
+  quant_qdq::VectorBody body(b, loc, width);
+  for (OpOperand *input : w.epilogue.getDpsInputOperands())
+    if (input->get() == w.output)
+      body.bind(w.epilogue.getMatchingBlockArgument(input), accumulator);
+  body.readOperands(w.epilogue, ivs, quant_qdq::kWindowChannelLoop,
+                    /*inputsOnly=*/true);
+  body.cloneOps(w.epilogue);
+  vector::StoreOp::create(
+      b, loc, body.lookup(w.epilogue.getBody()->getTerminator()->getOperand(0)),
+      w.epilogue.getDpsInitOperand(0)->get(), ivs);
 }
 
 void TileEmitter::emitRow(OpBuilder &b, Value sample, Value row, Value channel,
@@ -277,12 +341,13 @@ void TileEmitter::emitTile(OpBuilder &b, Value sample, Value row, Value column,
   SmallVector<Value> channels;
   for (int64_t v = 0; v < vectors; ++v)
     channels.push_back(add(b, channel, v * width));
+  auto outputIndices = [&](int64_t p, int64_t v) {
+    return SmallVector<Value>{sample, row, add(b, column, p), channels[v]};
+  };
   SmallVector<Value> accumulators;
   for (int64_t p = 0; p < pixels; ++p)
     for (int64_t v = 0; v < vectors; ++v)
-      accumulators.push_back(vector::LoadOp::create(
-          b, loc, vectorType, w.output,
-          ValueRange{sample, row, add(b, column, p), channels[v]}));
+      accumulators.push_back(readAccumulator(b, outputIndices(p, v)));
 
   // Each input column of a window row, by its offset from the tile's first
   // input column, with the (pixel, tap) pairs that read it, pixels in
@@ -322,9 +387,8 @@ void TileEmitter::emitTile(OpBuilder &b, Value sample, Value row, Value column,
       });
   for (int64_t p = 0; p < pixels; ++p)
     for (int64_t v = 0; v < vectors; ++v)
-      vector::StoreOp::create(
-          b, loc, windowRows.getResult(p * vectors + v), w.output,
-          ValueRange{sample, row, add(b, column, p), channels[v]});
+      writeAccumulator(b, windowRows.getResult(p * vectors + v),
+                       outputIndices(p, v));
 }
 
 namespace {
@@ -338,10 +402,22 @@ struct VectorizeChannelWindowsPass
                                 "pixels and vectors must be 1 or more");
       return signalPassFailure();
     }
+    Operation *root = getOperation();
     SmallVector<ChannelWindow> windows;
-    getOperation()->walk([&](linalg::LinalgOp op) {
-      if (std::optional<ChannelWindow> window = matchChannelWindow(op, width))
-        windows.push_back(*window);
+    // An op folded into one window's tiles is not folded into another's.
+    DenseSet<Operation *> folded;
+    auto fold = [&](Operation *op) {
+      return op && folded.insert(op).second ? op : nullptr;
+    };
+    root->walk([&](linalg::LinalgOp op) {
+      std::optional<ChannelWindow> window = matchChannelWindow(op, width);
+      if (!window)
+        return;
+      window->init = fold(quant_qdq::findWindowInit(op, window->output, root));
+      window->epilogue =
+          cast_or_null<linalg::GenericOp>(fold(quant_qdq::findWindowEpilogue(
+              op, window->output, window->init, root)));
+      windows.push_back(*window);
     });
     for (const ChannelWindow &window : windows)
       TileEmitter(window, width).emit(pixels, vectors);

@@ -12,6 +12,7 @@
 
 #include "ContiguousBuffers.h"
 #include "QuantQDQ/Codegen/Passes.h"
+#include "VectorBody.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -29,44 +30,7 @@ namespace mlir::quant_qdq {
 } // namespace mlir::quant_qdq
 
 using namespace mlir;
-using mlir::quant_qdq::hasUnitInnerStride;
-
-/// Whether `type` is a buffer element type that vector loads read as they
-/// lie in memory (not i1, which a vector packs into bits).
-static bool isByteAddressable(Type type) {
-  return type.isIntOrIndexOrFloat() && type.getIntOrFloatBitWidth() % 8 == 0;
-}
-
-/// Whether `op` is an element-wise op on scalars, one a vector loop may
-/// clone on vectors: no regions, scalar results, element-wise mappable or
-/// a constant.
-static bool isScalarElementwise(Operation &op) {
-  return op.getNumRegions() == 0 &&
-         (OpTrait::hasElementwiseMappableTraits(&op) ||
-          op.hasTrait<OpTrait::ConstantLike>()) &&
-         llvm::all_of(op.getResultTypes(),
-                      [](Type type) { return type.isIntOrIndexOrFloat(); });
-}
-
-/// How an operand's indices move with loop `inner`: not at all (a
-/// broadcast), or its last index by one per iteration, the others not
-/// (contiguous). A window's input (an im2col's `oh + kh`, `ow + kw`) is
-/// contiguous along `ow` when its stride is 1.
-enum class InnerWalk { None, Contiguous, Other };
-static InnerWalk getInnerWalk(AffineMap map, unsigned inner) {
-  if (!map.isFunctionOfDim(inner))
-    return InnerWalk::None;
-  ArrayRef<AffineExpr> results = map.getResults();
-  if (llvm::any_of(results.drop_back(), [&](AffineExpr e) {
-        return e.isFunctionOfDim(inner);
-      }))
-    return InnerWalk::Other;
-  AffineExpr rest = simplifyAffineExpr(
-      results.back() - getAffineDimExpr(inner, map.getContext()),
-      map.getNumDims(), map.getNumSymbols());
-  return rest.isFunctionOfDim(inner) ? InnerWalk::Other
-                                     : InnerWalk::Contiguous;
-}
+using namespace mlir::quant_qdq;
 
 /// The buffer dimension that gives loop `loop`'s size: the first operand
 /// dimension indexed by that loop alone.
@@ -101,129 +65,8 @@ static bool isVectorizable(linalg::LinalgOp op, int64_t width) {
   for (auto [loop, bound] : llvm::enumerate(bounds))
     if (ShapedType::isDynamic(bound) && !findLoopSizeSource(op, loop))
       return false;
-  unsigned inner = op.getNumLoops() - 1;
-  for (OpOperand &operand : op->getOpOperands()) {
-    AffineMap map = op.getMatchingIndexingMap(&operand);
-    bool output = op.isDpsInit(&operand);
-    if (output && !map.isProjectedPermutation(/*allowZeroInResults=*/false))
-      return false;
-    auto type = dyn_cast<MemRefType>(operand.get().getType());
-    if (!type) {
-      if (!operand.get().getType().isIntOrIndexOrFloat())
-        return false;
-      continue;
-    }
-    if (!isByteAddressable(type.getElementType()))
-      return false;
-    switch (getInnerWalk(map, inner)) {
-    case InnerWalk::None:
-      // Broadcast along the inner loop: an output must be written anew at
-      // every element.
-      if (output)
-        return false;
-      continue;
-    case InnerWalk::Contiguous:
-      if (!hasUnitInnerStride(type))
-        return false;
-      continue;
-    case InnerWalk::Other:
-      return false;
-    }
-  }
-  return llvm::all_of(op.getBlock()->without_terminator(), isScalarElementwise);
+  return hasVectorBody(op, op.getNumLoops() - 1);
 }
-
-/// The indices `map` gives at loop position `ivs`: the loops' own values
-/// where a result is one loop, else an affine.apply.
-static SmallVector<Value> getIndices(OpBuilder &builder, Location loc,
-                                     AffineMap map, ArrayRef<Value> ivs) {
-  SmallVector<Value> indices;
-  for (AffineExpr e : map.getResults()) {
-    if (auto dim = dyn_cast<AffineDimExpr>(e)) {
-      indices.push_back(ivs[dim.getPosition()]);
-      continue;
-    }
-    indices.push_back(affine::AffineApplyOp::create(
-        builder, loc, AffineMap::get(map.getNumDims(), 0, e), ivs));
-  }
-  return indices;
-}
-
-/// `op`'s body cloned at one loop position on `width` elements of loop
-/// `vectorLoop` (scalars for width 1): operands read as vectors along that
-/// loop or as scalars, the body's ops with vector types, and a scalar
-/// (broadcast input, constant, value from outside) broadcast once, at its
-/// first use where a vector is due.
-class VectorBody {
-public:
-  VectorBody(OpBuilder &builder, Location loc, int64_t width)
-      : builder(builder), loc(loc), width(width) {}
-
-  Type vectorOf(Type type) const {
-    return width == 1 ? type : VectorType::get({width}, type);
-  }
-
-  /// `value`'s clone, broadcast to a vector where it is a scalar.
-  Value lookup(Value value) {
-    Value mapped = mapping.lookupOrDefault(value);
-    if (width == 1 || isa<VectorType>(mapped.getType()))
-      return mapped;
-    Value broadcast = vector::BroadcastOp::create(
-        builder, loc, vectorOf(mapped.getType()), mapped);
-    mapping.map(value, broadcast);
-    return broadcast;
-  }
-
-  /// Reads the operands whose block arguments the body uses, at `ivs`,
-  /// all of them or only the inputs.
-  void readOperands(linalg::GenericOp op, ArrayRef<Value> ivs,
-                    unsigned vectorLoop, bool inputsOnly) {
-    for (OpOperand &operand : op->getOpOperands()) {
-      BlockArgument argument = op.getMatchingBlockArgument(&operand);
-      if (argument.use_empty() || (inputsOnly && op.isDpsInit(&operand)))
-        continue;
-      Value source = operand.get();
-      if (!isa<MemRefType>(source.getType())) {
-        mapping.map(argument, source);
-        continue;
-      }
-      AffineMap map = op.getMatchingIndexingMap(&operand);
-      SmallVector<Value> indices = getIndices(builder, loc, map, ivs);
-      if (width > 1 && map.isFunctionOfDim(vectorLoop))
-        mapping.map(argument, vector::LoadOp::create(builder, loc,
-                                                     cast<VectorType>(vectorOf(
-                                                         argument.getType())),
-                                                     source, indices));
-      else
-        mapping.map(argument,
-                    memref::LoadOp::create(builder, loc, source, indices));
-    }
-  }
-
-  /// Clones the body's ops but `skipped`, on vectors.
-  void cloneOps(linalg::GenericOp op, ArrayRef<Operation *> skipped = {}) {
-    for (Operation &bodyOp : op.getBody()->without_terminator()) {
-      if (llvm::is_contained(skipped, &bodyOp))
-        continue;
-      // Constants stay scalars, broadcast where they are used.
-      if (width == 1 || bodyOp.hasTrait<OpTrait::ConstantLike>()) {
-        builder.clone(bodyOp, mapping);
-        continue;
-      }
-      for (Value operand : bodyOp.getOperands())
-        lookup(operand);
-      Operation *clone = builder.clone(bodyOp, mapping);
-      for (Value result : clone->getResults())
-        result.setType(vectorOf(result.getType()));
-    }
-  }
-
-private:
-  OpBuilder &builder;
-  Location loc;
-  int64_t width;
-  IRMapping mapping;
-};
 
 /// Emits `op`'s body at loop position `ivs` on `width` elements of the
 /// innermost loop (a scalar body for width 1): operands are loaded as

@@ -100,3 +100,178 @@ func.func @not_linear(%x: memref<1x4x12x16xf32>, %t: memref<2x8x16xf32>, %y: mem
   }
   return
 }
+
+// -----
+
+// A depthwise convolution as a thread's chunk of rows has it: the bias
+// broadcast into a buffer of the chunk's own, the window adding into it,
+// the residual sum and ReLU reading it into the layer's output. The tiles
+// start from the bias's vectors and store through the sum and ReLU
+// straight into the output; the chunk's buffer goes.
+// CHECK-LABEL: func.func @bias_and_epilogue
+// CHECK-SAME: (%[[X:.*]]: memref<1x4x6x8xf32>, %[[W:.*]]: memref<3x3x8xf32>, %[[B:.*]]: memref<8xf32>, %[[R:.*]]: memref<1x2x4x8xf32>)
+// CHECK: %[[Y:.*]] = memref.alloc() : memref<1x2x4x8xf32>
+// CHECK-NOT: memref.alloc
+// CHECK: scf.for %[[ROW:[a-z0-9_]+]] =
+// CHECK: %[[B0:.*]] = vector.load %[[B]][%[[C0:.*]]] : memref<8xf32>, vector<4xf32>
+// CHECK: %[[TERMS:.*]]:4 = scf.for
+// CHECK: vector.fma
+// CHECK: %[[RES:.*]] = vector.load %[[R]][%{{.*}}, %[[ROW]], %{{.*}}, %[[C0]]]
+// CHECK-NEXT: %[[SUM:.*]] = arith.addf %[[TERMS]]#0, %[[RES]]
+// CHECK: %[[RELU:.*]] = arith.maximumf %[[SUM]]
+// CHECK-NEXT: vector.store %[[RELU]], %[[Y]][%{{.*}}, %[[ROW]], %{{.*}}, %[[C0]]]
+// CHECK-NOT: linalg.
+// CHECK-NOT: memref.dealloc
+// CHECK: return %[[Y]]
+#bias = affine_map<(n, h, w, c) -> (c)>
+#id = affine_map<(n, h, w, c) -> (n, h, w, c)>
+func.func @bias_and_epilogue(%x: memref<1x4x6x8xf32>, %w: memref<3x3x8xf32>, %b: memref<8xf32>,
+                             %r: memref<1x2x4x8xf32>) -> memref<1x2x4x8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %y = memref.alloc() : memref<1x2x4x8xf32>
+  %acc = memref.alloc() : memref<1x2x4x8xf32>
+  linalg.generic {indexing_maps = [#bias, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%b : memref<8xf32>) outs(%acc : memref<1x2x4x8xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  }
+  linalg.depthwise_conv_2d_nhwc_hwc {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %w : memref<1x4x6x8xf32>, memref<3x3x8xf32>) outs(%acc : memref<1x2x4x8xf32>)
+  linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%acc, %r : memref<1x2x4x8xf32>, memref<1x2x4x8xf32>) outs(%y : memref<1x2x4x8xf32>) {
+  ^bb0(%a: f32, %s: f32, %out: f32):
+    %sum = arith.addf %a, %s : f32
+    %relu = arith.maximumf %sum, %zero : f32
+    linalg.yield %relu : f32
+  }
+  memref.dealloc %acc : memref<1x2x4x8xf32>
+  return %y : memref<1x2x4x8xf32>
+}
+
+// -----
+
+// A pooling's fill: the tiles start from its value. With no epilogue the
+// output stays the pooling's.
+// CHECK-LABEL: func.func @pooling_fill
+// CHECK-SAME: (%[[X:.*]]: memref<1x5x5x8xf32>, %{{.*}}: memref<3x3xf32>, %[[Y:.*]]: memref<1x2x2x8xf32>)
+// CHECK: %[[LOWEST:.*]] = arith.constant 0xFF800000 : f32
+// CHECK-NOT: linalg.fill
+// CHECK: vector.broadcast %[[LOWEST]] : f32 to vector<4xf32>
+// CHECK: arith.maximumf
+// CHECK: vector.store {{.*}}, %[[Y]]
+func.func @pooling_fill(%x: memref<1x5x5x8xf32>, %window: memref<3x3xf32>, %y: memref<1x2x2x8xf32>) {
+  %lowest = arith.constant 0xFF800000 : f32
+  linalg.fill ins(%lowest : f32) outs(%y : memref<1x2x2x8xf32>)
+  linalg.pooling_nhwc_max {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
+      ins(%x, %window : memref<1x5x5x8xf32>, memref<3x3xf32>) outs(%y : memref<1x2x2x8xf32>)
+  return
+}
+
+// -----
+
+// Folding stops where it would change what the tiles read: an init that
+// an op touching memory separates from the window stays.
+// CHECK-LABEL: func.func @init_not_folded
+// CHECK: linalg.fill
+// CHECK: memref.copy
+// CHECK: scf.for
+func.func @init_not_folded(%x: memref<1x5x5x8xf32>, %window: memref<3x3xf32>, %y: memref<1x2x2x8xf32>,
+                           %other: memref<4xf32>, %copy: memref<4xf32>) {
+  %lowest = arith.constant 0xFF800000 : f32
+  linalg.fill ins(%lowest : f32) outs(%y : memref<1x2x2x8xf32>)
+  memref.copy %other, %copy : memref<4xf32> to memref<4xf32>
+  linalg.pooling_nhwc_max {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
+      ins(%x, %window : memref<1x5x5x8xf32>, memref<3x3xf32>) outs(%y : memref<1x2x2x8xf32>)
+  return
+}
+
+// -----
+
+// So does an epilogue whose output is a view of the window's input: later
+// tiles would read what earlier ones stored. The fill still folds.
+// CHECK-LABEL: func.func @epilogue_not_folded
+// CHECK-SAME: (%[[X:.*]]: memref<1x4x4x8xf32>
+// CHECK: %[[ACC:.*]] = memref.alloc()
+// CHECK-NOT: linalg.fill
+// CHECK: scf.for
+// CHECK: vector.store {{.*}}, %[[ACC]]
+// CHECK: %[[CORNER:.*]] = memref.subview %[[X]]
+// CHECK: linalg.generic
+// CHECK-SAME: outs(%[[CORNER]] :
+#id = affine_map<(n, h, w, c) -> (n, h, w, c)>
+func.func @epilogue_not_folded(%x: memref<1x4x4x8xf32>, %w: memref<3x3x8xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %acc = memref.alloc() : memref<1x2x2x8xf32>
+  linalg.fill ins(%zero : f32) outs(%acc : memref<1x2x2x8xf32>)
+  linalg.depthwise_conv_2d_nhwc_hwc {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %w : memref<1x4x4x8xf32>, memref<3x3x8xf32>) outs(%acc : memref<1x2x2x8xf32>)
+  %corner = memref.subview %x[0, 0, 0, 0] [1, 2, 2, 8] [1, 1, 1, 1]
+      : memref<1x4x4x8xf32> to memref<1x2x2x8xf32, strided<[128, 32, 8, 1]>>
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%acc : memref<1x2x2x8xf32>) outs(%corner : memref<1x2x2x8xf32, strided<[128, 32, 8, 1]>>) {
+  ^bb0(%a: f32, %out: f32):
+    linalg.yield %a : f32
+  }
+  memref.dealloc %acc : memref<1x2x2x8xf32>
+  return
+}
+
+// -----
+
+// An outlined loop's arguments: the epilogue folds where no call passes
+// the window's input as the epilogue's output (@apart), not where one does
+// (@together).
+// CHECK-LABEL: func.func private @apart
+// CHECK-NOT: memref.alloc
+// CHECK: vector.fma
+// CHECK-NOT: linalg.
+// CHECK-LABEL: func.func private @together
+// CHECK: memref.alloc
+// CHECK: vector.fma
+// CHECK: linalg.generic
+#id = affine_map<(n, h, w, c) -> (n, h, w, c)>
+func.func private @apart(%x: memref<1x4x4x8xf32>, %w: memref<3x3x8xf32>, %y: memref<1x2x2x8xf32, strided<[128, 32, 8, 1], offset: ?>>) {
+  %zero = arith.constant 0.0 : f32
+  %acc = memref.alloc() : memref<1x2x2x8xf32>
+  linalg.fill ins(%zero : f32) outs(%acc : memref<1x2x2x8xf32>)
+  linalg.depthwise_conv_2d_nhwc_hwc {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %w : memref<1x4x4x8xf32>, memref<3x3x8xf32>) outs(%acc : memref<1x2x2x8xf32>)
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%acc : memref<1x2x2x8xf32>) outs(%y : memref<1x2x2x8xf32, strided<[128, 32, 8, 1], offset: ?>>) {
+  ^bb0(%a: f32, %out: f32):
+    %n = arith.negf %a : f32
+    linalg.yield %n : f32
+  }
+  memref.dealloc %acc : memref<1x2x2x8xf32>
+  return
+}
+func.func private @together(%x: memref<1x4x4x8xf32>, %w: memref<3x3x8xf32>, %y: memref<1x2x2x8xf32, strided<[128, 32, 8, 1], offset: ?>>) {
+  %zero = arith.constant 0.0 : f32
+  %acc = memref.alloc() : memref<1x2x2x8xf32>
+  linalg.fill ins(%zero : f32) outs(%acc : memref<1x2x2x8xf32>)
+  linalg.depthwise_conv_2d_nhwc_hwc {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %w : memref<1x4x4x8xf32>, memref<3x3x8xf32>) outs(%acc : memref<1x2x2x8xf32>)
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%acc : memref<1x2x2x8xf32>) outs(%y : memref<1x2x2x8xf32, strided<[128, 32, 8, 1], offset: ?>>) {
+  ^bb0(%a: f32, %out: f32):
+    %n = arith.negf %a : f32
+    linalg.yield %n : f32
+  }
+  memref.dealloc %acc : memref<1x2x2x8xf32>
+  return
+}
+func.func @caller(%w: memref<3x3x8xf32>) {
+  %a = memref.alloc() : memref<1x4x4x8xf32>
+  %b = memref.alloc() : memref<1x4x4x8xf32>
+  %corner_b = memref.subview %b[0, 0, 0, 0] [1, 2, 2, 8] [1, 1, 1, 1]
+      : memref<1x4x4x8xf32> to memref<1x2x2x8xf32, strided<[128, 32, 8, 1]>>
+  %cast_b = memref.cast %corner_b : memref<1x2x2x8xf32, strided<[128, 32, 8, 1]>> to memref<1x2x2x8xf32, strided<[128, 32, 8, 1], offset: ?>>
+  call @apart(%a, %w, %cast_b) : (memref<1x4x4x8xf32>, memref<3x3x8xf32>, memref<1x2x2x8xf32, strided<[128, 32, 8, 1], offset: ?>>) -> ()
+  %corner_a = memref.subview %a[0, 1, 1, 0] [1, 2, 2, 8] [1, 1, 1, 1]
+      : memref<1x4x4x8xf32> to memref<1x2x2x8xf32, strided<[128, 32, 8, 1], offset: 40>>
+  %cast = memref.cast %corner_a : memref<1x2x2x8xf32, strided<[128, 32, 8, 1], offset: 40>> to memref<1x2x2x8xf32, strided<[128, 32, 8, 1], offset: ?>>
+  call @together(%a, %w, %cast) : (memref<1x4x4x8xf32>, memref<3x3x8xf32>, memref<1x2x2x8xf32, strided<[128, 32, 8, 1], offset: ?>>) -> ()
+  memref.dealloc %a : memref<1x4x4x8xf32>
+  memref.dealloc %b : memref<1x4x4x8xf32>
+  return
+}

@@ -338,6 +338,41 @@ def cases():
                   dilations=[1, 2], pads=[1, 2, 0, 1]))
     c.append(conv("depthwise-12", 12, 12, (5, 5), group=12, pads=[2, 2, 2, 2]))
     c.append(conv("grouped", 8, 16, (3, 3), group=2, pads=[1, 1, 1, 1]))
+    # Depthwise convolutions and poolings between two convolutions, which
+    # keep them in NHWC as MobileNet's and ResNet's blocks do: their channel
+    # tiles start from the bias (a pooling's fill) and store through the
+    # clip, the residual sum and ReLU or the average's division, with no
+    # buffer of their own per chunk of rows.
+    def nhwc_block(name, middle, inits, channels=48, image=(14, 15)):
+        return Case(f"NHWC-{name}",
+                    [h.make_node("Conv", ["x", "we"], ["e"]), *middle,
+                     h.make_node("Conv", ["m", "wp"], ["y"])],
+                    [("x", F, [8, *image])], [("y", F)],
+                    [const("we", RNG.randn(channels, 8, 1, 1).astype(np.float32)),
+                     const("wp", RNG.randn(16, channels, 1, 1).astype(np.float32)),
+                     *inits])
+    for stride in (1, 2):
+        c.append(nhwc_block(
+            f"depthwise-clip-stride{stride}",
+            [h.make_node("Conv", ["e", "wd", "bd"], ["d"], group=48, pads=[1, 1, 1, 1],
+                         strides=[stride, stride]),
+             h.make_node("Clip", ["d", "lo", "hi"], ["m"])],
+            [const("wd", RNG.randn(48, 1, 3, 3).astype(np.float32)),
+             const("bd", RNG.randn(48).astype(np.float32)),
+             const("lo", np.float32(0)), const("hi", np.float32(6))]))
+    c.append(nhwc_block(
+        "depthwise-residual",
+        [h.make_node("Conv", ["e", "wd", "bd"], ["d"], group=32, pads=[1, 1, 1, 1]),
+         h.make_node("Add", ["d", "e"], ["s"]),
+         h.make_node("Relu", ["s"], ["m"])],
+        [const("wd", RNG.randn(32, 1, 3, 3).astype(np.float32)),
+         const("bd", RNG.randn(32).astype(np.float32))], channels=32))
+    c.append(nhwc_block(
+        "MaxPool", [h.make_node("MaxPool", ["e"], ["m"], kernel_shape=[3, 3],
+                                strides=[2, 2], pads=[1, 1, 1, 1])], []))
+    c.append(nhwc_block(
+        "AveragePool", [h.make_node("AveragePool", ["e"], ["m"], kernel_shape=[3, 3],
+                                    pads=[1, 1, 1, 1])], []))
     # Activations and residual sums are applied by the contraction's register
     # tiles before they store (qdq-vectorize-contractions' epilogues), the
     # remainder tiles of a 9x10 map and of 20 rows included.
