@@ -620,7 +620,12 @@ def DistributeLoops : Pass<"qdq-distribute-loops"> {
     its result and every read of it, with the same bounds), joins as well,
     computed once a chunk however many of them read it: a softmax's maximum,
     exponentials, sum and quotient, a normalization's sums, and the fills the
-    reductions start from. Only a consumer that shares its producers out as
+    reductions start from. A reduction that no such loop takes in (a
+    pooling) is cut with the fill it starts from, where nothing else reads
+    that: each chunk fills its own rows, and qdq-vectorize-channel-windows
+    then starts its tiles from the fill's value (ResNet-50's max pooling:
+    one parallel region instead of two, and no pass over its output to
+    fill it). Only a consumer that shares its producers out as
     finely as they would be on their own (none read through div or mod) fuses
     them, and only producers whose one result a chunk can slice (written
     through a projected permutation); any other is shared out on its own.

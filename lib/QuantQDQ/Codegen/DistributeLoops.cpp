@@ -138,13 +138,26 @@ static bool sharesLeadingLoops(linalg::LinalgOp op, linalg::LinalgOp consumer,
 ///    to `dim` leading both its result and each read of it): the maximum,
 ///    exponentials and sum of a softmax, a normalization's sum of squares,
 ///    the fills the reductions start from.
+/// A reduction (a pooling) takes only the fill it starts from, where
+/// nothing else reads it: each thread fills its own rows just before it
+/// computes them, and qdq-vectorize-channel-windows' tiles start from the
+/// fill's value instead.
 static SmallVector<Operation *> getFusedProducers(linalg::LinalgOp consumer,
                                                   unsigned dim) {
   // Chunks aligned to a block of the consumer's would share its producer
   // out among fewer threads than the producer's own chunks.
-  if (consumer.getNumParallelLoops() != consumer.getNumLoops() ||
-      !hasAnyTileAlignment(consumer))
+  if (!hasAnyTileAlignment(consumer))
     return {};
+  if (consumer.getNumParallelLoops() != consumer.getNumLoops()) {
+    if (consumer.getNumDpsInits() != 1)
+      return {};
+    Value init = consumer.getDpsInitOperand(0)->get();
+    auto start = init.getDefiningOp<linalg::LinalgOp>();
+    if (!start || !init.hasOneUse() || !isSliceable(start, consumer) ||
+        start.getNumParallelLoops() != start.getNumLoops())
+      return {};
+    return {start.getOperation()};
+  }
   SetVector<Operation *> group;
   group.insert(consumer);
   // Whether every read of `producer` is a group member's read of its rows:

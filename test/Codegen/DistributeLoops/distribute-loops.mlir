@@ -292,13 +292,13 @@ func.func @small_consumer(%x: tensor<1x10x32xf32>) -> tensor<1x10xf32> {
 // -----
 
 // A producer whose result linalg cannot slice (a sum kept as a unit
-// dimension, written at a constant index) is shared out on its own, as is
-// its fill; no chunk computes it whole.
+// dimension, written at a constant index) is shared out on its own, with
+// the fill it starts from; no chunk computes it whole.
 // CHECK-LABEL: func.func @keepdims_producer
 // CHECK: scf.forall
 // CHECK:   linalg.fill
-// CHECK: scf.forall
-// CHECK:   linalg.generic
+// CHECK-NOT: scf.forall (
+// CHECK: linalg.generic
 // CHECK-SAME: ins(%{{.*}} : tensor<2x16x32xf32>)
 // CHECK: scf.forall
 // CHECK:   math.rsqrt
@@ -498,4 +498,25 @@ func.func @transposed_member(%x: tensor<64x64xf32>, %y: tensor<64x64xf32>) -> te
     linalg.yield %v : f32
   } -> tensor<64x64xf32>
   return %c : tensor<64x64xf32>
+}
+
+// -----
+
+// A max pooling, a reduction no element-wise op follows, is cut along its
+// rows with the -inf fill it starts from: each chunk fills its own rows.
+// CHECK-LABEL: func.func @pooling_with_fill
+// CHECK: scf.forall
+// CHECK: linalg.fill
+// CHECK-SAME: tensor<1x4x28x16xf32>
+// CHECK-NOT: scf.forall (
+// CHECK: linalg.pooling_nhwc_max
+// CHECK-NOT: scf.forall (
+func.func @pooling_with_fill(%x: tensor<1x33x57x16xf32>) -> tensor<1x16x28x16xf32> {
+  %lowest = arith.constant 0xFF800000 : f32
+  %e = tensor.empty() : tensor<1x16x28x16xf32>
+  %init = linalg.fill ins(%lowest : f32) outs(%e : tensor<1x16x28x16xf32>) -> tensor<1x16x28x16xf32>
+  %window = tensor.empty() : tensor<3x3xf32>
+  %y = linalg.pooling_nhwc_max {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
+      ins(%x, %window : tensor<1x33x57x16xf32>, tensor<3x3xf32>) outs(%init : tensor<1x16x28x16xf32>) -> tensor<1x16x28x16xf32>
+  return %y : tensor<1x16x28x16xf32>
 }
