@@ -482,9 +482,11 @@ def VectorizeChannelWindows : Pass<"qdq-vectorize-channel-windows"> {
     average's division) is applied to the accumulators, which the tiles
     then store into that buffer, where the output is a `memref.alloc` used
     by nothing else but its deallocation, and where the buffer the
-    epilogue writes cannot alias what the window and the fill read:
-    allocated apart, or two arguments of a private function that none of
-    its calls in the op the pass runs on passes aliasing buffers. The
+    epilogue writes cannot alias what the window, the fill and the epilogue
+    itself read (but an input the epilogue reads in place, element for
+    element): an allocation against another, a function argument or a
+    global, or two arguments of a private function that none of its calls
+    in the op the pass runs on passes aliasing buffers. The
     output's allocation then goes. qdq-cpu-pipeline runs the pass on the
     module, after qdq-outline-parallel-loops, so that those calls are
     seen.
@@ -621,8 +623,9 @@ def DistributeLoops : Pass<"qdq-distribute-loops"> {
     computed once a chunk however many of them read it: a softmax's maximum,
     exponentials, sum and quotient, a normalization's sums, and the fills the
     reductions start from. A reduction that no such loop takes in (a
-    pooling) is cut with the fill it starts from, where nothing else reads
-    that: each chunk fills its own rows, and qdq-vectorize-channel-windows
+    pooling) is cut with the element-wise op that makes the destination it
+    starts from (a fill, a bias broadcast), where nothing else reads that:
+    each chunk fills its own rows, and qdq-vectorize-channel-windows
     then starts its tiles from the fill's value (ResNet-50's max pooling:
     one parallel region instead of two, and no pass over its output to
     fill it). Only a consumer that shares its producers out as

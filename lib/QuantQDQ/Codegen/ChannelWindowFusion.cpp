@@ -35,27 +35,47 @@ static Value getBaseBuffer(Value buffer) {
   return buffer;
 }
 
-/// Whether buffers `a` and `b` may share memory: not when one is allocated
-/// apart from the other, nor when they are two arguments of a private
-/// function of `root` that none of its calls passes aliasing buffers.
+/// Whether `buffer` is allocated where it is defined: memory nothing else
+/// can reach but through it.
+static bool isAllocated(Value buffer) {
+  return buffer.getDefiningOp<memref::AllocOp>() ||
+         buffer.getDefiningOp<memref::AllocaOp>();
+}
+
+/// The entry block argument of the function that `buffer` is, or null.
+static BlockArgument getFunctionArgument(Value buffer) {
+  auto argument = dyn_cast<BlockArgument>(buffer);
+  if (!argument)
+    return nullptr;
+  auto func = dyn_cast<func::FuncOp>(argument.getOwner()->getParentOp());
+  return func && argument.getOwner() == &func.getBody().front() ? argument
+                                                                : nullptr;
+}
+
+/// Whether buffers `a` and `b` may share memory. They do not when their
+/// bases (through views) are an allocation and another allocation, a
+/// function argument or a global; nor when they are two arguments of a
+/// private function of `root` that none of its calls passes aliasing
+/// buffers. Any other base (a select, a loop's argument, an op that is no
+/// view but returns one) may be anything.
 static bool mayAlias(Value a, Value b, Operation *root, unsigned depth = 0) {
   a = getBaseBuffer(a);
   b = getBaseBuffer(b);
   if (a == b)
     return true;
-  auto isAllocated = [](Value buffer) {
-    return buffer.getDefiningOp<memref::AllocOp>() ||
-           buffer.getDefiningOp<memref::AllocaOp>();
+  auto isKnownApart = [](Value buffer) {
+    return isAllocated(buffer) || getFunctionArgument(buffer) ||
+           buffer.getDefiningOp<memref::GetGlobalOp>();
   };
-  if (isAllocated(a) || isAllocated(b))
+  if ((isAllocated(a) && isKnownApart(b)) ||
+      (isAllocated(b) && isKnownApart(a)))
     return false;
-  auto argA = dyn_cast<BlockArgument>(a), argB = dyn_cast<BlockArgument>(b);
+  BlockArgument argA = getFunctionArgument(a), argB = getFunctionArgument(b);
   if (!argA || !argB || argA.getOwner() != argB.getOwner() ||
       depth == kMaxCallDepth)
     return true;
-  auto func = dyn_cast<func::FuncOp>(argA.getOwner()->getParentOp());
-  if (!func || !func.isPrivate() || func->getParentOp() != root ||
-      argA.getOwner() != &func.getBody().front())
+  auto func = cast<func::FuncOp>(argA.getOwner()->getParentOp());
+  if (!func.isPrivate() || func->getParentOp() != root)
     return true;
   std::optional<SymbolTable::UseRange> uses =
       SymbolTable::getSymbolUses(func, root);
@@ -133,16 +153,24 @@ linalg::GenericOp mlir::quant_qdq::findWindowEpilogue(linalg::LinalgOp window,
   if (reads != 1)
     return nullptr;
   // Nothing else sees the output, which then is not needed at all.
+  Value result = epilogue.getDpsInitOperand(0)->get();
+  if (result == output)
+    return nullptr;
   for (Operation *user : output.getUsers())
     if (user != window && user != init && user != epilogue &&
         !isa<memref::DeallocOp>(user))
       return nullptr;
   // A tile stores the epilogue's result while later tiles still read the
-  // window's and the init's inputs.
-  Value result = epilogue.getDpsInitOperand(0)->get();
+  // window's and the init's inputs, and the epilogue's own in another
+  // order than its loops did: only an input it reads element for element
+  // where it writes (a residual sum in place) may be the result.
   SmallVector<Value> read(window.getDpsInputs());
   if (init)
     llvm::append_range(read, init->getOperands());
+  for (OpOperand *input : epilogue.getDpsInputOperands())
+    if (input->get() != result ||
+        !epilogue.getMatchingIndexingMap(input).isIdentity())
+      read.push_back(input->get());
   for (Value buffer : read)
     if (buffer != output && isa<MemRefType>(buffer.getType()) &&
         mayAlias(buffer, result, root))

@@ -36,7 +36,8 @@ Operation *findWindowInit(linalg::LinalgOp window, Value output,
 /// and writes another buffer of its shape, where `output` is a buffer of
 /// its own that nothing but `init` (may be null), `window`, that op and
 /// its deallocation uses, and where what the op writes cannot alias what
-/// `window` and `init` read. Null if none. `root` is the op the pass runs
+/// `window` and `init` read, nor what it reads itself but in place, element
+/// for element (a residual sum). Null if none. `root` is the op the pass runs
 /// on: a private function's arguments are known apart by its calls there.
 linalg::GenericOp findWindowEpilogue(linalg::LinalgOp window, Value output,
                                      Operation *init, Operation *root);

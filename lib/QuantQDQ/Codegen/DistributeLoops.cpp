@@ -138,10 +138,11 @@ static bool sharesLeadingLoops(linalg::LinalgOp op, linalg::LinalgOp consumer,
 ///    to `dim` leading both its result and each read of it): the maximum,
 ///    exponentials and sum of a softmax, a normalization's sum of squares,
 ///    the fills the reductions start from.
-/// A reduction (a pooling) takes only the fill it starts from, where
-/// nothing else reads it: each thread fills its own rows just before it
-/// computes them, and qdq-vectorize-channel-windows' tiles start from the
-/// fill's value instead.
+/// A reduction (a pooling) takes only the element-wise op that makes the
+/// destination it starts from (a fill, a bias broadcast), where nothing
+/// else reads that: each thread fills its own rows just before it computes
+/// them, and qdq-vectorize-channel-windows' tiles start from the fill's
+/// value instead.
 static SmallVector<Operation *> getFusedProducers(linalg::LinalgOp consumer,
                                                   unsigned dim) {
   // Chunks aligned to a block of the consumer's would share its producer

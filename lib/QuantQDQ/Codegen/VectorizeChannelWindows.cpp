@@ -287,9 +287,10 @@ void TileEmitter::eraseFolded() {
   if (!w.epilogue)
     return;
   w.epilogue->erase();
+  // Only its deallocations are left (findWindowEpilogue).
   Operation *allocation = w.output.getDefiningOp();
   for (Operation *user : llvm::make_early_inc_range(w.output.getUsers()))
-    user->erase(); // its deallocations
+    cast<memref::DeallocOp>(user).erase();
   allocation->erase();
 }
 

@@ -275,3 +275,111 @@ func.func @caller(%w: memref<3x3x8xf32>) {
   memref.dealloc %b : memref<1x4x4x8xf32>
   return
 }
+
+// -----
+
+// A destination that is no view of a known buffer (a select, here between
+// a view of the window's own input and another buffer) may be anything:
+// the epilogue stays.
+// CHECK-LABEL: func.func @select_destination
+// CHECK: vector.fma
+// CHECK: linalg.generic
+#id = affine_map<(n, h, w, c) -> (n, h, w, c)>
+func.func @select_destination(%other: memref<1x2x2x8xf32, strided<[?, ?, ?, 1], offset: ?>>, %which: i1) {
+  %zero = arith.constant 0.0 : f32
+  %x = memref.alloc() : memref<1x4x4x8xf32>
+  %w = memref.alloc() : memref<3x3x8xf32>
+  %corner = memref.subview %x[0, 0, 0, 0] [1, 2, 2, 8] [1, 1, 1, 1]
+      : memref<1x4x4x8xf32> to memref<1x2x2x8xf32, strided<[128, 32, 8, 1]>>
+  %view = memref.cast %corner : memref<1x2x2x8xf32, strided<[128, 32, 8, 1]>> to memref<1x2x2x8xf32, strided<[?, ?, ?, 1], offset: ?>>
+  %y = arith.select %which, %view, %other : memref<1x2x2x8xf32, strided<[?, ?, ?, 1], offset: ?>>
+  %acc = memref.alloc() : memref<1x2x2x8xf32>
+  linalg.fill ins(%zero : f32) outs(%acc : memref<1x2x2x8xf32>)
+  linalg.depthwise_conv_2d_nhwc_hwc {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %w : memref<1x4x4x8xf32>, memref<3x3x8xf32>) outs(%acc : memref<1x2x2x8xf32>)
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%acc : memref<1x2x2x8xf32>) outs(%y : memref<1x2x2x8xf32, strided<[?, ?, ?, 1], offset: ?>>) {
+  ^bb0(%a: f32, %out: f32):
+    linalg.yield %a : f32
+  }
+  memref.dealloc %acc : memref<1x2x2x8xf32>
+  memref.dealloc %w : memref<3x3x8xf32>
+  memref.dealloc %x : memref<1x4x4x8xf32>
+  return
+}
+
+// -----
+
+// The epilogue's own inputs: a residual it sums in place, element for
+// element, folds (@in_place); one read from a shifted view of the buffer
+// it writes would be read in another order by the tiles than by its loops,
+// and stays (@shifted); so does an epilogue writing the window's output
+// itself (@onto_output).
+// CHECK-LABEL: func.func @in_place
+// CHECK-COUNT-2: memref.alloc()
+// CHECK-NOT: memref.alloc
+// CHECK: vector.fma
+// CHECK-NOT: linalg.
+// CHECK-LABEL: func.func @shifted
+// CHECK: vector.fma
+// CHECK: linalg.generic
+// CHECK-LABEL: func.func @onto_output
+// CHECK: vector.fma
+// CHECK: linalg.generic
+#id = affine_map<(n, h, w, c) -> (n, h, w, c)>
+func.func @in_place(%w: memref<3x3x8xf32>) -> memref<1x2x2x8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %x = memref.alloc() : memref<1x4x4x8xf32>
+  %y = memref.alloc() : memref<1x2x2x8xf32>
+  %acc = memref.alloc() : memref<1x2x2x8xf32>
+  linalg.fill ins(%zero : f32) outs(%acc : memref<1x2x2x8xf32>)
+  linalg.depthwise_conv_2d_nhwc_hwc {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %w : memref<1x4x4x8xf32>, memref<3x3x8xf32>) outs(%acc : memref<1x2x2x8xf32>)
+  linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%acc, %y : memref<1x2x2x8xf32>, memref<1x2x2x8xf32>) outs(%y : memref<1x2x2x8xf32>) {
+  ^bb0(%a: f32, %r: f32, %out: f32):
+    %s = arith.addf %a, %r : f32
+    linalg.yield %s : f32
+  }
+  memref.dealloc %acc : memref<1x2x2x8xf32>
+  memref.dealloc %x : memref<1x4x4x8xf32>
+  return %y : memref<1x2x2x8xf32>
+}
+func.func @shifted(%w: memref<3x3x8xf32>) -> memref<1x2x3x8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %x = memref.alloc() : memref<1x4x4x8xf32>
+  %b = memref.alloc() : memref<1x2x3x8xf32>
+  %y = memref.subview %b[0, 0, 1, 0] [1, 2, 2, 8] [1, 1, 1, 1]
+      : memref<1x2x3x8xf32> to memref<1x2x2x8xf32, strided<[48, 24, 8, 1], offset: 8>>
+  %r = memref.subview %b[0, 0, 0, 0] [1, 2, 2, 8] [1, 1, 1, 1]
+      : memref<1x2x3x8xf32> to memref<1x2x2x8xf32, strided<[48, 24, 8, 1]>>
+  %acc = memref.alloc() : memref<1x2x2x8xf32>
+  linalg.fill ins(%zero : f32) outs(%acc : memref<1x2x2x8xf32>)
+  linalg.depthwise_conv_2d_nhwc_hwc {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %w : memref<1x4x4x8xf32>, memref<3x3x8xf32>) outs(%acc : memref<1x2x2x8xf32>)
+  linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%acc, %r : memref<1x2x2x8xf32>, memref<1x2x2x8xf32, strided<[48, 24, 8, 1]>>)
+      outs(%y : memref<1x2x2x8xf32, strided<[48, 24, 8, 1], offset: 8>>) {
+  ^bb0(%a: f32, %s: f32, %out: f32):
+    %sum = arith.addf %a, %s : f32
+    linalg.yield %sum : f32
+  }
+  memref.dealloc %acc : memref<1x2x2x8xf32>
+  memref.dealloc %x : memref<1x4x4x8xf32>
+  return %b : memref<1x2x3x8xf32>
+}
+func.func @onto_output(%w: memref<3x3x8xf32>, %x: memref<1x4x4x8xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %acc = memref.alloc() : memref<1x2x2x8xf32>
+  linalg.fill ins(%zero : f32) outs(%acc : memref<1x2x2x8xf32>)
+  linalg.depthwise_conv_2d_nhwc_hwc {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %w : memref<1x4x4x8xf32>, memref<3x3x8xf32>) outs(%acc : memref<1x2x2x8xf32>)
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%acc : memref<1x2x2x8xf32>) outs(%acc : memref<1x2x2x8xf32>) {
+  ^bb0(%a: f32, %out: f32):
+    %r = arith.maximumf %a, %zero : f32
+    linalg.yield %r : f32
+  }
+  memref.dealloc %acc : memref<1x2x2x8xf32>
+  return
+}
