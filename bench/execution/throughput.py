@@ -8,10 +8,13 @@ largest difference between the two outputs relative to the output range.
 
 Both run in this script on this machine with the same threads: every core
 (qdq-run's OpenMP default, ONNX Runtime's intra-op default), ONNX Runtime
-with its graph optimizations. qdq-run's time is the mean per run over
+with its graph optimizations. qdq-run's time is the median of
 `--repeat` runs after a warm-up run, as many as span 0.2 s and at least 5
 (5 runs of MobileNet-v2 at batch 1 are 10 ms, which one neighbour's burst
-could double); ONNX Runtime's is the median of 20 after 3. The
+could double); ONNX Runtime's is the median of 20 after 3. (Until
+2026-12-08 qdq-run printed the mean, against ONNX Runtime's median: on
+this shared host the mean of MobileNet-v2's runs at batch 1 was 1.846 ms
+where their median was 1.779, a 4% handicap.) The
 two take turns, `ROUNDS` rounds each (3 by default), and each keeps its
 best round: on a shared machine, neighbours slow one tool's round or the
 other's, and a single round's ratio can be off by 1.5x either way.

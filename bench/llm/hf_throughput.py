@@ -12,7 +12,7 @@ Per architecture, in one script and on `--threads` threads (2):
   ONNX Runtime's run of the prompts wrote.
 
 qdq-run: `qdq-run M --input feeds.npz --repeat N`, OMP_NUM_THREADS=threads,
-its printed mean per run (it compiles and warms up first). ONNX Runtime:
+its printed median per run (it compiles and warms up first). ONNX Runtime:
 one session (ORT_ENABLE_ALL, intra_op_num_threads=threads), 3 warm-up
 runs, the median of N. `--rounds` rounds (3), the tools alternating which
 goes first; the median over rounds, and qdq-run / ONNX Runtime as the
@@ -48,7 +48,7 @@ HEADER = ("| architecture | phase | qdq-run ms | ORT ms | qdq-run / ORT | "
 
 
 def qdq_run_ms(build, model, feeds_file, outputs, repeat, threads):
-    """qdq-run's mean ms per run, and its outputs' files."""
+    """qdq-run's median ms per run, and its outputs' files."""
     result = subprocess.run(
         [str(build / "bin" / "qdq-run"), str(model), f"--input={feeds_file}",
          f"--repeat={repeat}"] + [f"--output={o}" for o in outputs],

@@ -33,8 +33,8 @@ in ONNX Runtime back to back (which goes first alternates by round).
 
 - qdq-run: `qdq-run M --input feeds.npz --repeat N --output ...` with
   OMP_NUM_THREADS=threads: one process a round, which compiles the model,
-  runs it once to warm up, then N times, and prints the mean time per
-  run; that figure is what counts. Its compile time comes from a separate
+  runs it once to warm up, then N times, and prints the median time
+  per run; that figure is what counts. Its compile time comes from a separate
   run before the rounds, `qdq-run M --input feeds.npz --mlir-timing`: the
   `Total` wall time that reports (loading, specializing, MLIR pipeline,
   LLVM), the process's start and file reading apart.

@@ -35,6 +35,7 @@
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 #include <chrono>
+#include <numeric>
 
 using namespace mlir;
 using namespace mlir::quant_qdq;
@@ -63,7 +64,9 @@ static cl::opt<std::string> entryName(
     "entry", cl::desc("Function to run (default: the only public function)"),
     cl::value_desc("name"), cl::cat(runnerCategory));
 static cl::opt<unsigned> repeat(
-    "repeat", cl::desc("Run this many times and print the time per run"),
+    "repeat",
+    cl::desc("Run this many times and print the median time per run (and "
+             "the mean and the fastest)"),
     cl::init(1), cl::cat(runnerCategory));
 static cl::opt<unsigned> optLevel("opt-level",
                                   cl::desc("LLVM optimization level"),
@@ -373,18 +376,32 @@ int main(int argc, char **argv) {
   // the timed runs follow.
   if (llvm::Error error = (*executor)->run(inputs, outputs))
     return fail(llvm::toString(std::move(error)));
-  // --repeat N, 1 included, times N runs after the warm-up.
+  // --repeat N, 1 included, times N runs after the warm-up, each on its
+  // own: the median leads (a neighbour's burst on a shared machine moves
+  // the mean, not the median; ONNX Runtime's benchmarks take the median
+  // too), then the mean and the fastest run.
   if (repeat.getNumOccurrences() && repeat > 0) {
-    auto start = std::chrono::steady_clock::now();
-    for (unsigned i = 0; i < repeat; ++i)
+    SmallVector<double> milliseconds;
+    for (unsigned i = 0; i < repeat; ++i) {
+      auto start = std::chrono::steady_clock::now();
       if (llvm::Error error = (*executor)->run(inputs, outputs))
         return fail(llvm::toString(std::move(error)));
-    std::chrono::duration<double> elapsed =
-        std::chrono::steady_clock::now() - start;
-    llvm::errs() << llvm::format("qdq-run: %.3f ms per run over %u runs "
-                                 "(after a warm-up run)\n",
-                                 elapsed.count() * 1e3 / repeat,
-                                 unsigned(repeat));
+      milliseconds.push_back(std::chrono::duration<double, std::milli>(
+                                 std::chrono::steady_clock::now() - start)
+                                 .count());
+    }
+    double mean = std::accumulate(milliseconds.begin(), milliseconds.end(),
+                                  0.0) /
+                  milliseconds.size();
+    llvm::sort(milliseconds);
+    size_t middle = milliseconds.size() / 2;
+    double median = milliseconds.size() % 2
+                        ? milliseconds[middle]
+                        : (milliseconds[middle - 1] + milliseconds[middle]) / 2;
+    llvm::errs() << llvm::format(
+        "qdq-run: %.3f ms per run, the median of %u runs after a warm-up "
+        "run (mean %.3f ms, fastest %.3f ms)\n",
+        median, unsigned(repeat), mean, milliseconds.front());
   }
 
   for (auto [i, output] : llvm::enumerate(outputs)) {
