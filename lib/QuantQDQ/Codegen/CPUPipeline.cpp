@@ -84,6 +84,9 @@ void mlir::quant_qdq::buildCPULoweringPipeline(
     OpPassManager &pm, function_ref<void(OpPassManager &)> beforeLLVM,
     function_ref<void(OpPassManager &)> beforeReconcile, bool bufferPool,
     int64_t vectorWidth) {
+  // A padded buffer's border, filled on one thread while the others wait,
+  // is filled by the loop that writes its interior, on every thread.
+  pm.addNestedPass<func::FuncOp>(createFillBordersInParallelLoops());
   // One function per layer's parallel loop: OpenMP's outlining of each loop
   // then scans that function, not the whole network.
   pm.addPass(createOutlineParallelLoops());

@@ -1,13 +1,13 @@
 //===- ChannelWindowFusion.cpp - ops a window's tiles take in -------------===//
 
 #include "ChannelWindowFusion.h"
+#include "BufferAliasing.h"
 #include "VectorBody.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
-#include "mlir/Interfaces/ViewLikeInterface.h"
 
 using namespace mlir;
 using namespace mlir::quant_qdq;
@@ -28,30 +28,6 @@ static Operation *getNeighbourTouchingMemory(Operation *op, bool before) {
   return nullptr;
 }
 
-/// The buffer `buffer` is a view of, through every view.
-static Value getBaseBuffer(Value buffer) {
-  while (auto view = buffer.getDefiningOp<ViewLikeOpInterface>())
-    buffer = view.getViewSource();
-  return buffer;
-}
-
-/// Whether `buffer` is allocated where it is defined: memory nothing else
-/// can reach but through it.
-static bool isAllocated(Value buffer) {
-  return buffer.getDefiningOp<memref::AllocOp>() ||
-         buffer.getDefiningOp<memref::AllocaOp>();
-}
-
-/// The entry block argument of the function that `buffer` is, or null.
-static BlockArgument getFunctionArgument(Value buffer) {
-  auto argument = dyn_cast<BlockArgument>(buffer);
-  if (!argument)
-    return nullptr;
-  auto func = dyn_cast<func::FuncOp>(argument.getOwner()->getParentOp());
-  return func && argument.getOwner() == &func.getBody().front() ? argument
-                                                                : nullptr;
-}
-
 /// Whether buffers `a` and `b` may share memory. They do not when their
 /// bases (through views) are an allocation and another allocation, a
 /// function argument or a global; nor when they are two arguments of a
@@ -63,12 +39,7 @@ static bool mayAlias(Value a, Value b, Operation *root, unsigned depth = 0) {
   b = getBaseBuffer(b);
   if (a == b)
     return true;
-  auto isKnownApart = [](Value buffer) {
-    return isAllocated(buffer) || getFunctionArgument(buffer) ||
-           buffer.getDefiningOp<memref::GetGlobalOp>();
-  };
-  if ((isAllocated(a) && isKnownApart(b)) ||
-      (isAllocated(b) && isKnownApart(a)))
+  if (areAllocatedApart(a, b))
     return false;
   BlockArgument argA = getFunctionArgument(a), argB = getFunctionArgument(b);
   if (!argA || !argB || argA.getOwner() != argB.getOwner() ||
