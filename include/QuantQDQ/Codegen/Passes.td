@@ -571,7 +571,9 @@ def FillBordersInParallelLoops : Pass<"qdq-fill-borders-in-parallel-loops"> {
     shares them among the threads. Buffers share no element when they are
     allocated apart, or are boxes of one buffer apart along some dimension
     (subviews of static offsets and sizes, unit strides; reshapes cover
-    their source's elements). Part of `qdq-cpu-pipeline`, before
+    their source's elements); the loop's buffers are the values it uses from
+    outside and the globals it names, and nothing moves into a loop that
+    calls a function. Part of `qdq-cpu-pipeline`, before
     `qdq-outline-parallel-loops`.
   }];
   let dependentDialects = ["::mlir::scf::SCFDialect",

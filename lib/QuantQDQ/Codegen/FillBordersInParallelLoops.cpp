@@ -11,8 +11,10 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/RegionUtils.h"
@@ -29,8 +31,19 @@ using namespace mlir::quant_qdq;
 /// without memory effects between, whose buffers share no element with any
 /// buffer `loop` uses.
 static SmallVector<linalg::FillOp> findFillsApart(scf::ParallelOp loop) {
+  // The buffers it reaches: values from outside, and globals it names; a
+  // call may reach anything.
   SetVector<Value> used;
   getUsedValuesDefinedAbove(loop.getRegion(), used);
+  bool calls = false;
+  loop.getBody()->walk([&](Operation *op) {
+    if (isa<CallOpInterface>(op))
+      calls = true;
+    if (auto global = dyn_cast<memref::GetGlobalOp>(op))
+      used.insert(global.getResult());
+  });
+  if (calls)
+    return {};
   SmallVector<BufferBox> boxes;
   for (Value value : used) {
     if (!isa<MemRefType>(value.getType()))

@@ -123,3 +123,26 @@ func.func @two_dimensions(%x: memref<2x4xf32>) -> (memref<3x4xf32>, memref<8x4xf
   }
   return %padded, %every : memref<3x4xf32>, memref<8x4xf32>
 }
+
+// -----
+
+// A loop that calls a function may reach any buffer: nothing moves in.
+// CHECK-LABEL: func.func @calls
+// CHECK: linalg.fill
+// CHECK-NEXT: scf.parallel
+// CHECK-NOT: scf.if
+func.func private @touch()
+func.func @calls() -> memref<2x4xf32> {
+  %zero = arith.constant 0.0 : f32
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %padded = memref.alloc() : memref<2x4xf32>
+  %top = memref.subview %padded[0, 0] [1, 4] [1, 1] : memref<2x4xf32> to memref<1x4xf32, strided<[4, 1]>>
+  linalg.fill ins(%zero : f32) outs(%top : memref<1x4xf32, strided<[4, 1]>>)
+  scf.parallel (%i) = (%c0) to (%c2) step (%c1) {
+    func.call @touch() : () -> ()
+    scf.reduce
+  }
+  return %padded : memref<2x4xf32>
+}
