@@ -126,6 +126,21 @@ static bool sharesLeadingLoops(linalg::LinalgOp op, linalg::LinalgOp consumer,
   return true;
 }
 
+/// The element-wise op that makes `op`'s destination (a fill, a bias
+/// broadcast), where nothing else reads that and a chunk of `consumer` can
+/// compute its slice; or null.
+static linalg::LinalgOp getDestinationMaker(linalg::LinalgOp op,
+                                            linalg::LinalgOp consumer) {
+  if (op.getNumDpsInits() != 1)
+    return nullptr;
+  Value init = op.getDpsInitOperand(0)->get();
+  auto maker = init.getDefiningOp<linalg::LinalgOp>();
+  if (!maker || !init.hasOneUse() || !isSliceable(maker, consumer) ||
+      maker.getNumParallelLoops() != maker.getNumLoops())
+    return nullptr;
+  return maker;
+}
+
 /// The ops that are computed with `consumer`, cut along its loop `dim`, in
 /// the same parallel loop; each thread then computes its rows of all of
 /// them while they are in its cache, in one parallel region rather than
@@ -150,14 +165,9 @@ static SmallVector<Operation *> getFusedProducers(linalg::LinalgOp consumer,
   if (!hasAnyTileAlignment(consumer))
     return {};
   if (consumer.getNumParallelLoops() != consumer.getNumLoops()) {
-    if (consumer.getNumDpsInits() != 1)
-      return {};
-    Value init = consumer.getDpsInitOperand(0)->get();
-    auto start = init.getDefiningOp<linalg::LinalgOp>();
-    if (!start || !init.hasOneUse() || !isSliceable(start, consumer) ||
-        start.getNumParallelLoops() != start.getNumLoops())
-      return {};
-    return {start.getOperation()};
+    if (linalg::LinalgOp start = getDestinationMaker(consumer, consumer))
+      return {start.getOperation()};
+    return {};
   }
   SetVector<Operation *> group;
   group.insert(consumer);
@@ -199,11 +209,8 @@ static SmallVector<Operation *> getFusedProducers(linalg::LinalgOp consumer,
         group.insert(producer);
         grown = true;
         // Its destination, made by an op that nothing else reads.
-        Value init = producer.getDpsInitOperand(0)->get();
-        if (auto destination = init.getDefiningOp<linalg::LinalgOp>();
-            destination && init.hasOneUse() &&
-            isSliceable(destination, consumer) &&
-            destination.getNumParallelLoops() == destination.getNumLoops())
+        if (linalg::LinalgOp destination =
+                getDestinationMaker(producer, consumer))
           group.insert(destination);
       }
     }

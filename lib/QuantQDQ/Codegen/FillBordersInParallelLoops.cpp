@@ -69,9 +69,15 @@ static SmallVector<linalg::FillOp> findFillsApart(scf::ParallelOp loop) {
   return fills;
 }
 
-/// The static trip count of each of `loop`'s dimensions, or none.
-static std::optional<SmallVector<int64_t>> getTripCounts(scf::ParallelOp loop) {
-  SmallVector<int64_t> counts;
+/// A parallel loop's static iteration space: per dimension, its first
+/// value, its step and how many iterations it has.
+struct IterationSpace {
+  SmallVector<int64_t> lower, step, count;
+};
+
+/// `loop`'s iteration space, where its bounds and steps are constants.
+static std::optional<IterationSpace> getIterationSpace(scf::ParallelOp loop) {
+  IterationSpace space;
   for (auto [lower, upper, step] : llvm::zip_equal(
            loop.getLowerBound(), loop.getUpperBound(), loop.getStep())) {
     std::optional<int64_t> l = getConstantIntValue(lower),
@@ -79,17 +85,19 @@ static std::optional<SmallVector<int64_t>> getTripCounts(scf::ParallelOp loop) {
                            s = getConstantIntValue(step);
     if (!l || !u || !s || *s <= 0 || *u <= *l)
       return std::nullopt;
-    counts.push_back(llvm::divideCeil(*u - *l, *s));
+    space.lower.push_back(*l);
+    space.step.push_back(*s);
+    space.count.push_back(llvm::divideCeil(*u - *l, *s));
   }
-  return counts;
+  return space;
 }
 
 /// Moves `fills` into `loop`, fill i on the iteration at i / fills of its
 /// iteration space (in row-major order of its dimensions).
 static void moveIntoLoop(scf::ParallelOp loop, ArrayRef<linalg::FillOp> fills,
-                         ArrayRef<int64_t> tripCounts) {
+                         const IterationSpace &space) {
   int64_t iterations = 1;
-  for (int64_t count : tripCounts)
+  for (int64_t count : space.count)
     iterations *= count;
   OpBuilder builder = OpBuilder::atBlockBegin(loop.getBody());
   Location loc = loop.getLoc();
@@ -97,11 +105,10 @@ static void moveIntoLoop(scf::ParallelOp loop, ArrayRef<linalg::FillOp> fills,
     int64_t linear = int64_t(i) * iterations / int64_t(fills.size());
     // The iteration's induction variables, last dimension fastest.
     Value chosen;
-    for (int64_t d = tripCounts.size() - 1; d >= 0; --d) {
-      int64_t index = linear % tripCounts[d];
-      linear /= tripCounts[d];
-      int64_t value = *getConstantIntValue(loop.getLowerBound()[d]) +
-                      index * *getConstantIntValue(loop.getStep()[d]);
+    for (int64_t d = space.count.size() - 1; d >= 0; --d) {
+      int64_t index = linear % space.count[d];
+      linear /= space.count[d];
+      int64_t value = space.lower[d] + index * space.step[d];
       Value equal = arith::CmpIOp::create(
           builder, loc, arith::CmpIPredicate::eq, loop.getInductionVars()[d],
           arith::ConstantIndexOp::create(builder, loc, value));
@@ -130,15 +137,15 @@ struct FillBordersInParallelLoopsPass
         loops.push_back(loop);
     });
     for (scf::ParallelOp loop : loops) {
-      std::optional<SmallVector<int64_t>> tripCounts = getTripCounts(loop);
-      if (!tripCounts)
+      std::optional<IterationSpace> space = getIterationSpace(loop);
+      if (!space)
         continue;
       SmallVector<linalg::FillOp> fills = findFillsApart(loop);
       if (fills.empty())
         continue;
       // In program order, so that the first fill takes the first iteration.
       std::reverse(fills.begin(), fills.end());
-      moveIntoLoop(loop, fills, *tripCounts);
+      moveIntoLoop(loop, fills, *space);
     }
   }
 };
